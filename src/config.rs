@@ -1,0 +1,335 @@
+//! Layered configuration: built-in defaults < user file < project `.cairn.toml`
+//! < `CAIRN_<SECTION>_<KEY>` environment variables (SPEC §0.3).
+//!
+//! Unknown keys and bad values are errors naming the key and the file. User
+//! commands refuse to run on them; hooks log once and fall back to defaults.
+
+use crate::memory::log::Lang;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub memory: MemoryConfig,
+    pub redact: RedactConfig,
+    pub diagnostics: DiagnosticsConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackendKind {
+    Offline,
+    ClaudeCli,
+    Anthropic,
+    Openai,
+    Auto,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MemoryConfig {
+    /// `offline` (default), `claude-cli`, `anthropic`, `openai`, `auto`.
+    pub backend: BackendKind,
+    /// Headings of new logs: `fr` (default) or `en`. Both are always read.
+    pub language: Lang,
+    /// Extract inline in the Stop hook instead of through the spool and worker.
+    pub sync: bool,
+    /// Model for LLM backends; empty means the backend's default.
+    pub model: String,
+    pub max_bullet_chars: usize,
+    /// SessionStart injection budget, in tokens (4 bytes each).
+    pub session_start_tokens: usize,
+    pub long_memory_max_lines: usize,
+    /// Logs older than this many days are archived by promotion.
+    pub archive_days: u32,
+    pub daily_budget_usd: f64,
+    pub timeout_secs: u64,
+    /// Attempts before a job goes to the dead-letter folder.
+    pub max_attempts: u32,
+    /// Sub-projects besides the discovered `projects/*/memory_sessions/`.
+    pub projects: Vec<String>,
+    pub claude_command: String,
+    pub anthropic_base_url: String,
+    pub anthropic_api_key_env: String,
+    pub openai_base_url: String,
+    pub openai_api_key_env: String,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        MemoryConfig {
+            backend: BackendKind::Offline,
+            language: Lang::Fr,
+            sync: false,
+            model: String::new(),
+            max_bullet_chars: 400,
+            session_start_tokens: 2000,
+            long_memory_max_lines: 300,
+            archive_days: 30,
+            daily_budget_usd: 0.50,
+            timeout_secs: 60,
+            max_attempts: 5,
+            projects: Vec::new(),
+            claude_command: "claude".into(),
+            anthropic_base_url: "https://api.anthropic.com".into(),
+            anthropic_api_key_env: "ANTHROPIC_API_KEY".into(),
+            openai_base_url: "http://127.0.0.1:11434/v1".into(),
+            openai_api_key_env: "OPENAI_API_KEY".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedactConfig {
+    /// Extra regular expressions whose matches are replaced by `[REDACTED]`.
+    pub extra_patterns: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DiagnosticsConfig {
+    /// Size at which `diagnostics.log` is rotated to `diagnostics.log.1`.
+    pub max_bytes: u64,
+}
+
+impl Default for DiagnosticsConfig {
+    fn default() -> Self {
+        DiagnosticsConfig { max_bytes: 512 * 1024 }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            memory: MemoryConfig::default(),
+            redact: RedactConfig::default(),
+            diagnostics: DiagnosticsConfig::default(),
+        }
+    }
+}
+
+/// A configuration error: which key, which file (or variable), what is wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("config error in {source_name}: {message}")]
+pub struct ConfigError {
+    pub source_name: String,
+    pub message: String,
+}
+
+/// The merged configuration and where each leaf value came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub config: Config,
+    /// `section.key` → `default`, a file path, or `env CAIRN_…`.
+    pub origins: BTreeMap<String, String>,
+}
+
+/// The user config file: `$XDG_CONFIG_HOME/cairn/config.toml`, else `~/.config/cairn/config.toml`.
+pub fn user_config_path(env: &crate::context::Env) -> Option<PathBuf> {
+    if let Some(x) = env.get("XDG_CONFIG_HOME").filter(|s| !s.is_empty()) {
+        return Some(PathBuf::from(x).join("cairn/config.toml"));
+    }
+    env.get("HOME")
+        .filter(|s| !s.is_empty())
+        .map(|h| PathBuf::from(h).join(".config/cairn/config.toml"))
+}
+
+/// Loads and merges every layer. `project_root` is where `.cairn.toml` is looked for.
+pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Loaded, ConfigError> {
+    let defaults = toml::Value::try_from(Config::default()).expect("defaults serialise");
+    let mut merged = defaults.clone();
+    let mut origins = BTreeMap::new();
+    let mut leaves = Vec::new();
+    collect_leaves(&defaults, "", &mut leaves);
+    for path in &leaves {
+        origins.insert(path.clone(), "default".to_string());
+    }
+
+    let mut files = Vec::new();
+    if let Some(p) = user_config_path(env) {
+        files.push(p);
+    }
+    if let Some(root) = project_root {
+        files.push(root.join(".cairn.toml"));
+    }
+    for file in files {
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                return Err(ConfigError {
+                    source_name: file.display().to_string(),
+                    message: format!("cannot read: {e}"),
+                });
+            }
+        };
+        let name = file.display().to_string();
+        let layer: toml::Value = toml::from_str(&text).map_err(|e| ConfigError {
+            source_name: name.clone(),
+            message: e.message().to_string(),
+        })?;
+        overlay(&mut merged, &defaults, &layer, "", &name, &mut origins)?;
+    }
+
+    for path in &leaves {
+        let var = format!("CAIRN_{}", path.replace('.', "_").to_ascii_uppercase());
+        let Some(raw) = env.get(&var) else { continue };
+        let default_leaf = lookup(&defaults, path).expect("leaf exists");
+        let value = parse_env_value(raw, default_leaf).map_err(|message| ConfigError {
+            source_name: format!("environment variable {var}"),
+            message,
+        })?;
+        set(&mut merged, path, value);
+        origins.insert(path.clone(), format!("env {var}"));
+    }
+
+    let config: Config = merged.clone().try_into().map_err(|e: toml::de::Error| {
+        // Name the key and the layer it came from when the value has the wrong shape.
+        let key = leaves
+            .iter()
+            .find(|p| e.message().contains(p.rsplit('.').next().unwrap_or(p)))
+            .cloned();
+        let source_name = key
+            .as_ref()
+            .and_then(|k| origins.get(k).cloned())
+            .unwrap_or_else(|| "configuration".to_string());
+        ConfigError {
+            source_name,
+            message: match key {
+                Some(k) => format!("bad value for `{k}`: {}", e.message()),
+                None => e.message().to_string(),
+            },
+        }
+    })?;
+    Ok(Loaded { config, origins })
+}
+
+fn collect_leaves(v: &toml::Value, prefix: &str, out: &mut Vec<String>) {
+    if let toml::Value::Table(t) = v {
+        for (k, v) in t {
+            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            if v.is_table() {
+                collect_leaves(v, &path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+}
+
+fn lookup<'a>(v: &'a toml::Value, path: &str) -> Option<&'a toml::Value> {
+    path.split('.').try_fold(v, |v, k| v.get(k))
+}
+
+fn set(v: &mut toml::Value, path: &str, value: toml::Value) {
+    let mut cur = v;
+    let mut parts = path.split('.').peekable();
+    while let Some(k) = parts.next() {
+        let table = cur.as_table_mut().expect("path walks tables");
+        if parts.peek().is_none() {
+            table.insert(k.to_string(), value);
+            return;
+        }
+        cur = table.get_mut(k).expect("path exists");
+    }
+}
+
+fn overlay(
+    merged: &mut toml::Value,
+    defaults: &toml::Value,
+    layer: &toml::Value,
+    prefix: &str,
+    source: &str,
+    origins: &mut BTreeMap<String, String>,
+) -> Result<(), ConfigError> {
+    let toml::Value::Table(t) = layer else { return Ok(()) };
+    for (k, v) in t {
+        let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let Some(default) = lookup(defaults, &path) else {
+            return Err(ConfigError {
+                source_name: source.to_string(),
+                message: format!("unknown key `{path}`"),
+            });
+        };
+        if default.is_table() {
+            if !v.is_table() {
+                return Err(ConfigError {
+                    source_name: source.to_string(),
+                    message: format!("`{path}` must be a table"),
+                });
+            }
+            overlay(merged, defaults, v, &path, source, origins)?;
+        } else {
+            if std::mem::discriminant(default) != std::mem::discriminant(v)
+                && !(default.is_float() && v.is_integer())
+            {
+                return Err(ConfigError {
+                    source_name: source.to_string(),
+                    message: format!(
+                        "bad value for `{path}`: expected {}, found {}",
+                        default.type_str(),
+                        v.type_str()
+                    ),
+                });
+            }
+            let v = match (default, v) {
+                (toml::Value::Float(_), toml::Value::Integer(i)) => toml::Value::Float(*i as f64),
+                _ => v.clone(),
+            };
+            set(merged, &path, v);
+            origins.insert(path, source.to_string());
+        }
+    }
+    Ok(())
+}
+
+fn parse_env_value(raw: &str, default: &toml::Value) -> Result<toml::Value, String> {
+    Ok(match default {
+        toml::Value::String(_) => toml::Value::String(raw.to_string()),
+        toml::Value::Boolean(_) => match raw.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => toml::Value::Boolean(true),
+            "0" | "false" | "no" | "off" | "" => toml::Value::Boolean(false),
+            other => return Err(format!("expected true or false, found `{other}`")),
+        },
+        toml::Value::Integer(_) => toml::Value::Integer(
+            raw.trim().parse().map_err(|_| format!("expected an integer, found `{raw}`"))?,
+        ),
+        toml::Value::Float(_) => toml::Value::Float(
+            raw.trim().parse().map_err(|_| format!("expected a number, found `{raw}`"))?,
+        ),
+        toml::Value::Array(_) => toml::Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| toml::Value::String(s.to_string()))
+                .collect(),
+        ),
+        _ => return Err("this key cannot be set from the environment".to_string()),
+    })
+}
+
+/// `cairn config show`: every leaf with its value and origin, TOML-like.
+pub fn show(loaded: &Loaded) -> String {
+    let value = toml::Value::try_from(&loaded.config).expect("config serialises");
+    let mut out = String::new();
+    if let toml::Value::Table(sections) = &value {
+        for (section, body) in sections {
+            out.push_str(&format!("[{section}]\n"));
+            if let toml::Value::Table(keys) = body {
+                for (k, v) in keys {
+                    let origin = loaded
+                        .origins
+                        .get(&format!("{section}.{k}"))
+                        .map(String::as_str)
+                        .unwrap_or("default");
+                    out.push_str(&format!("{k} = {v}  # {origin}\n"));
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,112 @@
+//! The outside world in one place: environment, clock, state folder.
+//! Logic takes a `&Ctx` so tests inject every one of them.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A snapshot of environment variables.
+#[derive(Debug, Clone, Default)]
+pub struct Env(BTreeMap<String, String>);
+
+impl Env {
+    pub fn from_process() -> Self {
+        Env(std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect())
+    }
+    pub fn from_pairs<I, K, V>(pairs: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        Env(pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
+    }
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+    /// Set or replace one variable (tests, and the nested-call marker).
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.0.insert(key.to_string(), value.to_string());
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter()
+    }
+}
+
+/// The variable cairn sets on every process it starts that may fire hooks
+/// (`claude -p` for extraction): a hook that sees it exits at once.
+pub const NESTED_MARKER: &str = "CAIRN_NESTED";
+
+/// Injected clock: a fixed instant in tests, the system clock otherwise.
+#[derive(Debug, Clone, Copy)]
+pub enum Clock {
+    System,
+    Fixed(jiff::Timestamp),
+}
+
+impl Clock {
+    pub fn now(&self) -> jiff::Timestamp {
+        match self {
+            Clock::System => jiff::Timestamp::now(),
+            Clock::Fixed(t) => *t,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub env: Env,
+    pub clock: Clock,
+    pub state_dir: PathBuf,
+}
+
+impl Ctx {
+    pub fn from_process() -> Self {
+        let env = Env::from_process();
+        let state_dir = state_dir(&env);
+        Ctx { env, clock: Clock::System, state_dir }
+    }
+
+    /// Time zone for "the turn's local date": `TZ` from the injected env,
+    /// else the system zone.
+    pub fn tz(&self) -> jiff::tz::TimeZone {
+        match self.env.get("TZ").filter(|s| !s.is_empty()) {
+            Some(name) => {
+                let name = name.trim_start_matches(':');
+                jiff::tz::TimeZone::get(name)
+                    .or_else(|_| jiff::tz::TimeZone::posix(name))
+                    .unwrap_or_else(|_| jiff::tz::TimeZone::system())
+            }
+            None => jiff::tz::TimeZone::system(),
+        }
+    }
+
+    /// `YYYY-MM-DD` of `ts` in local time.
+    pub fn local_date(&self, ts: jiff::Timestamp) -> String {
+        ts.to_zoned(self.tz()).date().to_string()
+    }
+
+    pub fn today(&self) -> String {
+        self.local_date(self.clock.now())
+    }
+
+    /// Is this process a nested call made by cairn itself?
+    pub fn is_nested(&self) -> bool {
+        self.env.get(NESTED_MARKER).is_some_and(|v| !v.is_empty() && v != "0")
+    }
+}
+
+/// `CAIRN_STATE_DIR`, else `$XDG_STATE_HOME/cairn`, else `~/.local/state/cairn`.
+pub fn state_dir(env: &Env) -> PathBuf {
+    if let Some(d) = env.get("CAIRN_STATE_DIR").filter(|s| !s.is_empty()) {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = env.get("XDG_STATE_HOME").filter(|s| !s.is_empty()) {
+        return PathBuf::from(d).join("cairn");
+    }
+    match env.get("HOME").filter(|s| !s.is_empty()) {
+        Some(h) => PathBuf::from(h).join(".local/state/cairn"),
+        None => std::env::temp_dir().join("cairn-state"),
+    }
+}

@@ -1,0 +1,3 @@
+//! Session memory: log format, store, spool, worker, load, promote.
+
+pub mod log;
