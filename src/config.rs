@@ -187,21 +187,19 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
     }
 
     let config: Config = merged.clone().try_into().map_err(|e: toml::de::Error| {
-        // Name the key and the layer it came from when the value has the wrong shape.
-        let key = leaves
-            .iter()
-            .find(|p| e.message().contains(p.rsplit('.').next().unwrap_or(p)))
-            .cloned();
-        let source_name = key
-            .as_ref()
-            .and_then(|k| origins.get(k).cloned())
-            .unwrap_or_else(|| "configuration".to_string());
-        ConfigError {
-            source_name,
-            message: match key {
-                Some(k) => format!("bad value for `{k}`: {}", e.message()),
-                None => e.message().to_string(),
+        // Find the overridden key whose value alone breaks the defaults, so
+        // the message names the key and the layer it came from.
+        let culprit = origins.iter().filter(|(_, o)| o.as_str() != "default").find(|(path, _)| {
+            let mut probe = defaults.clone();
+            set(&mut probe, path, lookup(&merged, path).cloned().expect("leaf exists"));
+            probe.try_into::<Config>().is_err()
+        });
+        match culprit {
+            Some((key, origin)) => ConfigError {
+                source_name: origin.clone(),
+                message: format!("bad value for `{key}`: {}", e.message()),
             },
+            None => ConfigError { source_name: "configuration".into(), message: e.message().to_string() },
         }
     })?;
     Ok(Loaded { config, origins })
@@ -332,4 +330,76 @@ pub fn show(loaded: &Loaded) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Env;
+
+    fn env_with(home: &Path, pairs: &[(&str, &str)]) -> Env {
+        let mut env = Env::from_pairs([("HOME", home.display().to_string())]);
+        for (k, v) in pairs {
+            env.set(k, v);
+        }
+        env
+    }
+
+    #[test]
+    fn layers_apply_in_order_and_remember_origins() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".config/cairn")).unwrap();
+        std::fs::write(
+            home.join(".config/cairn/config.toml"),
+            "[memory]\nlanguage = \"en\"\nmax_bullet_chars = 200\n",
+        )
+        .unwrap();
+        let proj = dir.path().join("proj");
+        std::fs::create_dir_all(&proj).unwrap();
+        std::fs::write(proj.join(".cairn.toml"), "[memory]\nmax_bullet_chars = 300\ndaily_budget_usd = 1\n").unwrap();
+        let env = env_with(&home, &[("CAIRN_MEMORY_SYNC", "true"), ("CAIRN_MEMORY_PROJECTS", "a, b")]);
+        let l = load(&env, Some(&proj)).unwrap();
+        assert_eq!(l.config.memory.language, Lang::En);
+        assert_eq!(l.config.memory.max_bullet_chars, 300);
+        assert_eq!(l.config.memory.daily_budget_usd, 1.0);
+        assert!(l.config.memory.sync);
+        assert_eq!(l.config.memory.projects, ["a", "b"]);
+        assert!(l.origins["memory.language"].ends_with("config.toml"));
+        assert!(l.origins["memory.max_bullet_chars"].ends_with(".cairn.toml"));
+        assert_eq!(l.origins["memory.sync"], "env CAIRN_MEMORY_SYNC");
+        assert_eq!(l.origins["memory.backend"], "default");
+        let shown = show(&l);
+        assert!(shown.contains("sync = true  # env CAIRN_MEMORY_SYNC"), "{shown}");
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_key_and_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".cairn.toml"), "[memory]\nbakend = \"offline\"\n").unwrap();
+        let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
+        assert!(e.to_string().contains("memory.bakend") && e.to_string().contains(".cairn.toml"), "{e}");
+
+        std::fs::write(dir.path().join(".cairn.toml"), "[memroy]\n").unwrap();
+        let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
+        assert!(e.to_string().contains("unknown key `memroy`"), "{e}");
+
+        std::fs::write(dir.path().join(".cairn.toml"), "[memory]\nsync = \"yes\"\n").unwrap();
+        let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
+        assert!(e.to_string().contains("memory.sync") && e.to_string().contains("boolean"), "{e}");
+
+        std::fs::write(dir.path().join(".cairn.toml"), "[memory]\nbackend = \"gpt\"\n").unwrap();
+        let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
+        assert!(e.to_string().contains("memory.backend"), "{e}");
+
+        std::fs::write(dir.path().join(".cairn.toml"), "[memory\n").unwrap();
+        let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
+        assert!(e.to_string().contains(".cairn.toml"), "{e}");
+
+        std::fs::remove_file(dir.path().join(".cairn.toml")).unwrap();
+        let e = load(&env_with(dir.path(), &[("CAIRN_MEMORY_TIMEOUT_SECS", "soon")]), None).unwrap_err();
+        assert!(e.to_string().contains("CAIRN_MEMORY_TIMEOUT_SECS"), "{e}");
+        let e = load(&env_with(dir.path(), &[("CAIRN_MEMORY_LANGUAGE", "de")]), None).unwrap_err();
+        assert!(e.to_string().contains("memory.language") && e.to_string().contains("CAIRN_MEMORY_LANGUAGE"), "{e}");
+    }
 }

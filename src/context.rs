@@ -59,13 +59,35 @@ pub struct Ctx {
     pub env: Env,
     pub clock: Clock,
     pub state_dir: PathBuf,
+    /// Size cap of the diagnostics log (`diagnostics.max_bytes`).
+    pub diag_max_bytes: u64,
 }
 
 impl Ctx {
     pub fn from_process() -> Self {
         let env = Env::from_process();
+        // `CAIRN_NOW` pins the clock (tests, reproducible demos), like jj's
+        // `JJ_TIMESTAMP`; an unparseable value is ignored.
+        let clock = env
+            .get("CAIRN_NOW")
+            .and_then(|s| s.parse::<jiff::Timestamp>().ok())
+            .map_or(Clock::System, Clock::Fixed);
+        Ctx::new(env, clock)
+    }
+
+    pub fn new(env: Env, clock: Clock) -> Self {
         let state_dir = state_dir(&env);
-        Ctx { env, clock: Clock::System, state_dir }
+        Ctx {
+            env,
+            clock,
+            state_dir,
+            diag_max_bytes: crate::config::DiagnosticsConfig::default().max_bytes,
+        }
+    }
+
+    /// One line in the diagnostics log; never fails.
+    pub fn diag(&self, level: crate::diag::Level, scope: &str, msg: &str) {
+        crate::diag::log(&self.state_dir, self.diag_max_bytes, self.clock.now(), level, scope, msg);
     }
 
     /// Time zone for "the turn's local date": `TZ` from the injected env,
@@ -108,5 +130,23 @@ pub fn state_dir(env: &Env) -> PathBuf {
     match env.get("HOME").filter(|s| !s.is_empty()) {
         Some(h) => PathBuf::from(h).join(".local/state/cairn"),
         None => std::env::temp_dir().join("cairn-state"),
+    }
+}
+
+impl Ctx {
+    /// How hooks should call this binary: plain `cairn` when that is what
+    /// PATH finds, else this executable's absolute path.
+    pub fn self_command(&self) -> String {
+        let Ok(exe) = std::env::current_exe() else { return "cairn".into() };
+        let exe = exe.canonicalize().unwrap_or(exe);
+        let on_path = self.env.get("PATH").unwrap_or_default().split(':').find_map(|d| {
+            let p = std::path::Path::new(d).join("cairn");
+            p.is_file().then(|| p.canonicalize().unwrap_or(p))
+        });
+        if on_path.as_deref() == Some(exe.as_path()) {
+            "cairn".into()
+        } else {
+            exe.display().to_string()
+        }
     }
 }

@@ -1,1 +1,110 @@
-//! diag
+//! The diagnostics log: where hooks report what went wrong, since they must
+//! never say it to the session. One line per event, size-capped, rotated once.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const FILE_NAME: &str = "diagnostics.log";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Error,
+    Warn,
+    Info,
+}
+
+impl Level {
+    fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "ERROR",
+            Level::Warn => "WARN",
+            Level::Info => "INFO",
+        }
+    }
+}
+
+pub fn path(state_dir: &Path) -> PathBuf {
+    state_dir.join(FILE_NAME)
+}
+
+/// Appends one line. Never fails: a diagnostics log that cannot be written is
+/// not worth breaking a session over.
+pub fn log(state_dir: &Path, max_bytes: u64, now: jiff::Timestamp, level: Level, scope: &str, msg: &str) {
+    let _ = try_log(state_dir, max_bytes, now, level, scope, msg);
+}
+
+fn try_log(
+    state_dir: &Path,
+    max_bytes: u64,
+    now: jiff::Timestamp,
+    level: Level,
+    scope: &str,
+    msg: &str,
+) -> std::io::Result<()> {
+    fs::create_dir_all(state_dir)?;
+    let file = path(state_dir);
+    if let Ok(meta) = fs::metadata(&file)
+        && meta.len() >= max_bytes
+    {
+        // One generation is enough to read what happened recently; rename is
+        // atomic so two hooks rotating at once lose at most a line.
+        let _ = fs::rename(&file, state_dir.join(format!("{FILE_NAME}.1")));
+    }
+    let line = format!(
+        "{} {} {}: {}\n",
+        now.round(jiff::Unit::Second).unwrap_or(now),
+        level.as_str(),
+        scope,
+        one_line(msg, 600)
+    );
+    // O_APPEND writes of one short line are not interleaved between processes.
+    let mut f = OpenOptions::new().create(true).append(true).open(&file)?;
+    f.write_all(line.as_bytes())
+}
+
+/// Makes text safe for a one-line log: control characters become spaces,
+/// length capped on a char boundary.
+pub fn one_line(s: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max_chars * 4));
+    for (i, c) in s.chars().enumerate() {
+        if i >= max_chars {
+            out.push('…');
+            break;
+        }
+        out.push(if c.is_control() { ' ' } else { c });
+    }
+    out
+}
+
+/// The last `n` lines of the log (for `cairn doctor` and tests).
+pub fn tail(state_dir: &Path, n: usize) -> Vec<String> {
+    let text = fs::read_to_string(path(state_dir)).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotates_when_over_cap_and_keeps_lines_single() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        for i in 0..50 {
+            log(dir.path(), 600, now, Level::Error, "hook", &format!("boom {i}\nsecond line"));
+        }
+        let cur = fs::read_to_string(path(dir.path())).unwrap();
+        assert!(cur.len() < 800, "current file stays near the cap");
+        assert!(dir.path().join("diagnostics.log.1").exists());
+        for line in cur.lines() {
+            assert!(line.contains("ERROR hook: boom"), "{line}");
+            assert!(line.contains("boom") && line.contains("second line"));
+        }
+        assert_eq!(tail(dir.path(), 1).len(), 1);
+    }
+}

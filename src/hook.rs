@@ -1,1 +1,148 @@
-//! hook
+//! `cairn hook`: one payload on stdin, dispatched on `hook_event_name`.
+//!
+//! The rule of this module: a hook never hurts a session. Whatever happens
+//! (bad JSON, missing files, a panic), the process exits 0, prints nothing
+//! that blocks, and leaves one line in the diagnostics log.
+
+use crate::config::{self, Config};
+use crate::context::Ctx;
+use crate::diag::Level;
+use crate::memory::{capture, load, store};
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The fields cairn reads; everything else the client sends is ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Payload {
+    pub session_id: String,
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub hook_event_name: String,
+    pub stop_hook_active: bool,
+    pub last_assistant_message: Option<String>,
+    pub source: Option<String>,
+    pub prompt: Option<String>,
+    pub agent_id: Option<String>,
+    pub agent_type: Option<String>,
+    pub agent_transcript_path: Option<PathBuf>,
+}
+
+/// Payloads carry the last assistant message; a few MB is plenty, more is an attack or a bug.
+const MAX_PAYLOAD: u64 = 16 * 1024 * 1024;
+
+/// Reads stdin, runs the handler, returns what to print. Never fails and
+/// never panics out.
+pub fn main(ctx: &Ctx, stdin: impl Read) -> String {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut buf = Vec::new();
+        stdin
+            .take(MAX_PAYLOAD + 1)
+            .read_to_end(&mut buf)
+            .context("cannot read the hook payload from stdin")?;
+        if buf.len() as u64 > MAX_PAYLOAD {
+            anyhow::bail!("hook payload larger than {MAX_PAYLOAD} bytes ignored");
+        }
+        run(ctx, &buf)
+    }));
+    match result {
+        Ok(Ok(out)) => out.unwrap_or_default(),
+        Ok(Err(e)) => {
+            ctx.diag(Level::Error, "hook", &format!("{e:#}"));
+            String::new()
+        }
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            ctx.diag(Level::Error, "hook", &format!("panic: {msg}"));
+            String::new()
+        }
+    }
+}
+
+/// Parses and dispatches one payload. `Ok(None)`: print nothing.
+pub fn run(ctx: &Ctx, input: &[u8]) -> Result<Option<String>> {
+    // cairn's own `claude -p` calls fire hooks too: stop before anything else.
+    if ctx.is_nested() {
+        return Ok(None);
+    }
+    if input.iter().all(u8::is_ascii_whitespace) {
+        anyhow::bail!("empty hook payload on stdin");
+    }
+    let payload: Payload = serde_json::from_slice(input).map_err(|e| {
+        anyhow::anyhow!("hook payload is not valid JSON (line {}, column {}): {e}", e.line(), e.column())
+    })?;
+    if payload.stop_hook_active {
+        return Ok(None);
+    }
+    match payload.hook_event_name.as_str() {
+        "Stop" => on_stop(ctx, &payload).map(|_| None),
+        "SessionStart" => on_session_start(ctx, &payload),
+        "" => anyhow::bail!("hook payload has no hook_event_name"),
+        // Events without a handler yet (UserPromptSubmit, SubagentStop,
+        // PreCompact, SessionEnd, …) are no-ops by design.
+        _ => Ok(None),
+    }
+}
+
+fn project_root(ctx: &Ctx, payload: &Payload) -> Option<PathBuf> {
+    store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), payload.cwd.as_deref())
+}
+
+/// The configuration for a hook: on any error, log it (once per distinct
+/// error) and run on defaults, because a typo must never break a session.
+pub fn hook_config(ctx: &Ctx, root: Option<&Path>) -> Config {
+    match config::load(&ctx.env, root) {
+        Ok(l) => l.config,
+        Err(e) => {
+            let msg = e.to_string();
+            let seen = ctx.state_dir.join("config-error.last");
+            if std::fs::read_to_string(&seen).ok().as_deref() != Some(msg.as_str()) {
+                ctx.diag(Level::Error, "config", &format!("{msg}; hooks run on defaults"));
+                let _ = crate::fsutil::atomic_write(&seen, msg.as_bytes());
+            }
+            Config::default()
+        }
+    }
+}
+
+fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
+    let root = project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
+    let config = hook_config(ctx, Some(&root));
+    let input = capture::StopInput {
+        session_id: payload.session_id.clone(),
+        transcript_path: payload.transcript_path.clone(),
+        cwd: payload.cwd.clone(),
+        last_assistant_message: payload.last_assistant_message.clone(),
+    };
+    capture::on_stop(ctx, &config, &root, &input)?;
+    Ok(())
+}
+
+fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
+    let Some(root) = project_root(ctx, payload) else { return Ok(None) };
+    let config = hook_config(ctx, Some(&root));
+    let store = store::Store::discover(&root, &config);
+    let cwd = payload.cwd.clone().unwrap_or_else(|| root.clone());
+    let text = load::session_start_context(
+        ctx,
+        &config,
+        &store,
+        store.project_for_dir(&cwd),
+        payload.source.as_deref().unwrap_or("startup"),
+    );
+    Ok(text.map(|t| additional_context("SessionStart", &t)))
+}
+
+/// The JSON a hook prints to hand text to the model without showing it to the user.
+pub fn additional_context(event: &str, text: &str) -> String {
+    serde_json::json!({
+        "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
+    })
+    .to_string()
+}

@@ -14,3 +14,4 @@ pub mod install;
 pub mod memory;
 pub mod redact;
 pub mod transcript;
+pub mod usage;

@@ -1,1 +1,155 @@
-fn main(){}
+//! The `cairn` command line: parse arguments, dispatch, print. Nothing else
+//! lives here; see `lib.rs` for the parts.
+
+use cairn::context::Ctx;
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cairn", version, about = "Session memory, guard rails and token audit for Claude Code")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Handle one Claude Code hook payload on stdin (always exits 0).
+    Hook,
+    /// Drain the memory spool (started automatically by the Stop hook).
+    Worker {
+        /// Process every pending job now, in the foreground, then exit.
+        #[arg(long)]
+        drain: bool,
+    },
+    /// Read, promote and archive session memory.
+    #[command(subcommand)]
+    Memory(MemoryCommand),
+    /// Register cairn's hooks and skills in this project.
+    Install(InstallArgs),
+    /// Remove exactly what `cairn install` added.
+    Uninstall(DryRun),
+    /// Show the merged configuration.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+    /// Replay a bundled session through `cairn hook` in a scratch project, offline.
+    Demo {
+        /// Keep the scratch project in this folder instead of a temporary one.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum MemoryCommand {
+    /// Print long memory, today's and yesterday's logs and the latest checkpoint.
+    Load {
+        /// A project name, or `all` (default).
+        project: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Merge durable facts of recent logs into long_memory.md and archive old logs.
+    Promote {
+        project: Option<String>,
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Move logs older than N days to logs/archives/.
+    Archive {
+        project: Option<String>,
+        #[arg(long)]
+        days: Option<u32>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print every setting with the layer it came from.
+    Show,
+}
+
+#[derive(Args)]
+struct InstallArgs {
+    /// Show the changes as a diff and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Args)]
+struct DryRun {
+    #[arg(long)]
+    dry_run: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let ctx = Ctx::from_process();
+    if let Command::Hook = cli.command {
+        // Panics are caught and logged inside; keep the default hook from
+        // writing to the client's stderr.
+        std::panic::set_hook(Box::new(|_| {}));
+        let out = cairn::hook::main(&ctx, std::io::stdin().lock());
+        print_out(&out);
+        return ExitCode::SUCCESS;
+    }
+    match run(&ctx, cli.command) {
+        Ok(out) => {
+            print_out(&out);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cairn: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn install_options(ctx: &Ctx, dry_run: bool) -> cairn::install::InstallOptions {
+    cairn::install::InstallOptions {
+        dry_run,
+        command: ctx.self_command(),
+        lock_path: Some(ctx.state_dir.join("locks/install.lock")),
+    }
+}
+
+/// A closed pipe (`cairn memory load | head`) is success, not a panic.
+fn print_out(s: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
+}
+
+fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
+    use cairn::memory::commands as mem;
+    let cwd = std::env::current_dir()?;
+    match command {
+        Command::Hook => unreachable!("handled before"),
+        Command::Worker { drain } => mem::worker(ctx, drain),
+        Command::Memory(m) => {
+            let root = mem::root_from(ctx, &cwd)?;
+            let config = cairn::config::load(&ctx.env, Some(&root))?.config;
+            match m {
+                MemoryCommand::Load { project, json } => mem::load(ctx, &config, &root, project.as_deref(), json),
+                MemoryCommand::Promote { project, dry_run } => {
+                    mem::promote(ctx, &config, &root, project.as_deref(), dry_run)
+                }
+                MemoryCommand::Archive { project, days } => mem::archive(ctx, &config, &root, project.as_deref(), days),
+            }
+        }
+        Command::Install(a) => {
+            let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
+            cairn::install::run_install(&root, &install_options(ctx, a.dry_run))
+        }
+        Command::Uninstall(a) => {
+            let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
+            cairn::install::run_uninstall(&root, &install_options(ctx, a.dry_run))
+        }
+        Command::Config(ConfigCommand::Show) => {
+            let root = cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
+            let loaded = cairn::config::load(&ctx.env, root.as_deref())?;
+            Ok(cairn::config::show(&loaded))
+        }
+        Command::Demo { dir } => cairn::demo::run(ctx, dir.as_deref()),
+    }
+}

@@ -1,0 +1,362 @@
+//! The offline extractor's reading of prose: split an answer into clean
+//! sentences and sort them by their cue words (French and English).
+//!
+//! Deliberately conservative: a sentence lands in the log only when a cue
+//! says what it is, and filler (offers, questions, narration of tool use)
+//! never does. A missed bullet costs little; a noisy log is ignored.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// What a sentence says, by its cue words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cue {
+    FollowUp,
+    Problem,
+    Decision,
+    Knowledge,
+}
+
+/// One sentence of prose, cleaned of Markdown, with the cue of the list it
+/// sits in (`Next steps:` followed by bullets) when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sentence {
+    pub text: String,
+    pub list_cue: Option<Cue>,
+    pub question: bool,
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("cue pattern compiles")
+}
+
+static FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(todo|to-do|next steps?|still (?:need|needs|has to|have to)|later|remaining (?:work|tasks?|items?|steps?)|left to do|follow[- ]up|not yet|will need to|should also|à faire|reste à|il reste|prochaines? étapes?|il faudra|plus tard|pas encore|à prévoir|à revoir|à vérifier)\b")
+});
+
+static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(errors?|failed|fails|failing|failures?|exceptions?|panic|panics|panicked|crash|crashes|crashed|bugs?|broken|regressions?|traceback|segfault|erreurs?|échecs?|échoue|échouent|échoué|échouait|plantages?|plante|planté|plantait|bogues?|cassée?s?|régressions?)\b")
+});
+
+/// Phrases with an error word that report no problem: removed before testing
+/// `PROBLEM`, so "no errors" or "error handling" stay out of `problemes`.
+static NOT_A_PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(error[- ]handling|handles? errors|handling errors|no errors?|without (?:any )?errors?|zero errors?|0 (?:errors?|failed|failures?)|regression tests?|non-regression|gestion des erreurs|gérer les erreurs|tests? de (?:non-)?régression|sans (?:aucune )?erreurs?|aucune erreur|aucun échec|0 échecs?)\b")
+});
+
+static DECISION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(decided|decide to|decision|we'll use|we will use|i'll use|let's use|chose|chosen|choose to|opted|opt for|went with|going with|settled on|instead of|rather than|décidée?s?|décide|décision|on garde|on part sur|on utilise|on utilisera|choix|choisie?s?|retenue?s?|optée?s?|plutôt que|au lieu de|on reste sur)\b")
+});
+
+static KNOWLEDGE: LazyLock<Regex> = LazyLock::new(|| {
+    // French "car" only after a comma, where it means "because" and not "a car".
+    re(r"(?i)\b(turns out|turned out|because|learned|learnt|note that|the reason|root cause|caused by|apparently|en fait|parce que|il faut savoir|découverte?s?|appris|à noter|la cause|causée? par|il s'avère|il apparaît que)\b|,\s*car\b")
+});
+
+/// Conversation rather than content: offers, pleasantries, narration.
+static FILLER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(let me|let's see|let us|i'll (?:now|start|first|check|look|read|run)|now i|first,? i|i'm going to|here is|here's|here are|voici|voilà|let me know|feel free|if you (?:want|need|'d like|would like)|would you like|want me to|do you want|shall i|hope this|dites-moi|n'hésitez pas|si vous (?:voulez|souhaitez)|si tu (?:veux|souhaites)|voulez-vous|veux-tu|souhaitez-vous|je peux (?:aussi|également)|i can also|je vais (?:maintenant|d'abord|regarder|lire|vérifier|lancer)|regardons|commençons|parfait|great|done|terminé|c'est fait)\b")
+});
+
+/// Headings and lead-in lines that announce what the following list holds.
+static LIST_HEAD: LazyLock<Vec<(Regex, Cue)>> = LazyLock::new(|| {
+    vec![
+        (
+            re(r"(?i)^(next steps?|todo|to-do|to do|follow[- ]ups?|remaining(?: work| tasks| items)?|open (?:points|questions|items)|still to do|à suivre|à faire|reste à faire|prochaines? étapes?|points? ouverts?)\b"),
+            Cue::FollowUp,
+        ),
+        (
+            re(r"(?i)^(decisions?(?: made| taken)?|choices|décisions?(?: prises)?|choix(?: retenus| faits)?)\b"),
+            Cue::Decision,
+        ),
+        (
+            re(r"(?i)^(key (?:findings|learnings|takeaways)|findings|learnings|lessons learned|what i learned|notes?|root cause|à retenir|à noter|enseignements|ce qu'il faut retenir|cause)\b"),
+            Cue::Knowledge,
+        ),
+        (
+            re(r"(?i)^(problems?(?: found| encountered)?|issues?(?: found)?|errors?|known issues|bugs?(?: found)?|problèmes?(?: rencontrés)?|erreurs?|bugs? connus?)\b"),
+            Cue::Problem,
+        ),
+    ]
+});
+
+static NUMBERING: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:\d{1,3}[.)]|[a-z][.)])\s+"));
+static CHECKBOX: LazyLock<Regex> = LazyLock::new(|| re(r"^\[[ xX]\]\s+"));
+
+/// Words after which a period does not end a sentence.
+const ABBREVIATIONS: &[&str] =
+    &["e.g", "i.e", "etc", "vs", "cf", "ex", "p.ex", "approx", "env", "resp", "no", "fig", "mr", "dr", "m"];
+
+/// The cue of a sentence, by priority: an explicit follow-up beats a problem,
+/// which beats a decision, which beats a plain fact.
+pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
+    // An explicit label ("Decision: …", "Next step: …") says it best.
+    if let Some((label, rest)) = sentence.split_once(':') {
+        if label.chars().count() <= 40 && !rest.trim().is_empty() {
+            if let Some(cue) = heading_cue(label.trim()) {
+                return Some(cue);
+            }
+        }
+    }
+    if FOLLOW_UP.is_match(sentence) {
+        return Some(Cue::FollowUp);
+    }
+    if PROBLEM.is_match(&NOT_A_PROBLEM.replace_all(sentence, " ")) {
+        return Some(Cue::Problem);
+    }
+    if DECISION.is_match(sentence) {
+        return Some(Cue::Decision);
+    }
+    if KNOWLEDGE.is_match(sentence) {
+        return Some(Cue::Knowledge);
+    }
+    None
+}
+
+/// The cue a heading or a label names (`Next steps`, `Décisions`), if any.
+fn heading_cue(title: &str) -> Option<Cue> {
+    LIST_HEAD.iter().find(|(re, _)| re.is_match(title)).map(|(_, cue)| *cue)
+}
+
+pub(crate) fn has_problem_word(text: &str) -> bool {
+    PROBLEM.is_match(&NOT_A_PROBLEM.replace_all(text, " "))
+}
+
+pub(crate) fn is_filler(sentence: &str) -> bool {
+    FILLER.is_match(sentence)
+}
+
+/// Splits prose into cleaned sentences: code blocks, tables and rules are
+/// skipped; list markers, heading marks and emphasis are removed; a heading
+/// or a lead-in ending in `:` that names a section (`Next steps:`) passes
+/// its cue to the list items below it.
+pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    let mut list_cue: Option<Cue> = None;
+    let mut prev_blank = false;
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        if line.is_empty() {
+            prev_blank = true;
+            continue;
+        }
+        if line.starts_with('|') || line.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | ' ')) {
+            continue;
+        }
+        let is_heading = line.starts_with('#');
+        let (body, is_item) = strip_markers(line);
+        let body = clean_inline(&body);
+        if body.is_empty() {
+            continue;
+        }
+        let lead_in = is_heading || (!is_item && body.ends_with(':'));
+        if lead_in {
+            let title = body.trim_end_matches(':').trim();
+            list_cue = heading_cue(title);
+            // A lead-in with its content on the same line ("Next step: wire
+            // the worker") is also a sentence; a bare title is not.
+            if is_heading || title.split_whitespace().count() <= 4 {
+                prev_blank = false;
+                continue;
+            }
+        } else if !is_item && prev_blank {
+            // Plain prose after a blank line ends the list the cue applied to.
+            list_cue = None;
+        }
+        prev_blank = false;
+        let item_cue = if is_item { list_cue } else { None };
+        for s in split_sentences(&body) {
+            let question = s.ends_with('?');
+            out.push(Sentence { text: s, list_cue: item_cue, question });
+        }
+        if !is_item && !lead_in {
+            list_cue = None;
+        }
+    }
+    out
+}
+
+/// Removes heading marks, quote marks, list bullets, numbering, checkboxes.
+/// Returns the rest and whether the line was a list item.
+fn strip_markers(line: &str) -> (String, bool) {
+    let mut s = line.trim_start_matches('#').trim_start();
+    while let Some(rest) = s.strip_prefix('>') {
+        s = rest.trim_start();
+    }
+    let mut item = false;
+    for marker in ["- ", "* ", "+ ", "• "] {
+        if let Some(rest) = s.strip_prefix(marker) {
+            s = rest.trim_start();
+            item = true;
+            break;
+        }
+    }
+    if let Some(m) = NUMBERING.find(s) {
+        s = &s[m.end()..];
+        item = true;
+    }
+    if let Some(m) = CHECKBOX.find(s) {
+        s = &s[m.end()..];
+    }
+    (s.to_string(), item)
+}
+
+/// Drops emphasis markers and collapses white space.
+fn clean_inline(s: &str) -> String {
+    let s = s.replace("**", "").replace("__", "");
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Splits one line at `.`, `!` or `?` followed by a space, except after an
+/// abbreviation, and keeps the terminators.
+fn split_sentences(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = line.as_bytes();
+    let mut in_code = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !matches!(b, b'.' | b'!' | b'?') {
+            continue;
+        }
+        let next = bytes.get(i + 1).copied();
+        if !matches!(next, Some(b' ')) {
+            continue;
+        }
+        if b == b'.' {
+            let word = line[start..i].rsplit(' ').next().unwrap_or("").to_lowercase();
+            let word = word.trim_start_matches(['(', '"', '\'']);
+            if ABBREVIATIONS.contains(&word) || word.chars().all(|c| c.is_ascii_digit()) {
+                continue;
+            }
+        }
+        let s = line[start..=i].trim();
+        if !s.is_empty() {
+            out.push(s.to_string());
+        }
+        start = i + 1;
+    }
+    let rest = line[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest.to_string());
+    }
+    out
+}
+
+/// Cuts `s` to at most `max` characters at a word boundary, marking the cut.
+pub(crate) fn cap(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(max.saturating_sub(1)).collect();
+    let cut = match cut.rfind(' ') {
+        Some(i) if i > max / 2 => &cut[..i],
+        _ => cut.as_str(),
+    };
+    format!("{}…", cut.trim_end_matches([' ', ',', ';', ':']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(text: &str) -> Vec<String> {
+        sentences(text).into_iter().map(|s| s.text).collect()
+    }
+
+    #[test]
+    fn splits_sentences_but_not_paths_versions_or_abbreviations() {
+        assert_eq!(
+            texts("Fixed `src/main.rs`. Bumped to v1.2.3 e.g. for tests! Done? Yes"),
+            ["Fixed `src/main.rs`.", "Bumped to v1.2.3 e.g. for tests!", "Done?", "Yes"]
+        );
+        assert_eq!(texts("Call `a. b` now. Then"), ["Call `a. b` now.", "Then"]);
+    }
+
+    #[test]
+    fn skips_code_tables_and_rules_and_strips_markdown() {
+        let text = "## Summary\n\n```rust\nlet x = error();\n```\n| a | b |\n|---|---|\n---\n> **Note** that it works.\n1. First item here\n- [x] Checked item";
+        assert_eq!(texts(text), ["Note that it works.", "First item here", "Checked item"]);
+    }
+
+    #[test]
+    fn lead_ins_pass_their_cue_to_the_list_below() {
+        let text = "Done.\n\n**Next steps:**\n- Wire the worker\n- Add a benchmark\n\nThe parser is fine.";
+        let s = sentences(text);
+        let cues: Vec<_> = s.iter().map(|s| (s.text.as_str(), s.list_cue)).collect();
+        assert_eq!(
+            cues,
+            [
+                ("Done.", None),
+                ("Wire the worker", Some(Cue::FollowUp)),
+                ("Add a benchmark", Some(Cue::FollowUp)),
+                ("The parser is fine.", None),
+            ]
+        );
+        let fr = "## Décisions\n1. Garder SQLite\n\n## Prochaines étapes\n- Migrer les tests";
+        let s = sentences(fr);
+        assert_eq!(s[0].list_cue, Some(Cue::Decision));
+        assert_eq!(s[1].list_cue, Some(Cue::FollowUp));
+    }
+
+    #[test]
+    fn cues_by_priority() {
+        assert_eq!(cue_of("TODO: fix the crash in the parser"), Some(Cue::FollowUp));
+        assert_eq!(cue_of("The build failed because the linker is missing"), Some(Cue::Problem));
+        assert_eq!(cue_of("We decided to keep SQLite because it is simple"), Some(Cue::Decision));
+        assert_eq!(cue_of("It turns out the cache is per user"), Some(Cue::Knowledge));
+        assert_eq!(cue_of("Le test échoue sur macOS"), Some(Cue::Problem));
+        assert_eq!(cue_of("On garde le format JSON des seeds"), Some(Cue::Decision));
+        assert_eq!(cue_of("Il faudra migrer les anciens logs"), Some(Cue::FollowUp));
+        assert_eq!(cue_of("En fait, le hook reçoit le chemin du transcript"), Some(Cue::Knowledge));
+        assert_eq!(cue_of("I added error handling to the reader"), None);
+        assert_eq!(cue_of("All 12 tests pass with no errors"), None);
+        assert_eq!(cue_of("test result: ok. 12 passed; 0 failed"), None);
+        assert_eq!(cue_of("La compilation passe sans erreur"), None);
+        assert_eq!(cue_of("Le hook sort tout de suite, car le marqueur est posé"), Some(Cue::Knowledge));
+        assert_eq!(cue_of("The test car is blue and fast"), None);
+        assert_eq!(cue_of("Carefully renamed the module"), None);
+        assert_eq!(cue_of("Added a regression test for the parser"), None);
+        assert_eq!(cue_of("Ajout d'un test de non-régression"), None);
+        // A label wins over the words after it.
+        assert_eq!(cue_of("Décision : on part sur SQLite, quitte à migrer plus tard"), Some(Cue::Decision));
+        assert_eq!(cue_of("Root cause: the cache was never invalidated"), Some(Cue::Knowledge));
+        assert_eq!(cue_of("Next step: fix the failing import"), Some(Cue::FollowUp));
+        assert_eq!(cue_of("Error: see above for what we decided"), Some(Cue::Problem));
+    }
+
+    #[test]
+    fn filler_is_recognised() {
+        for s in [
+            "Let me check the file.",
+            "Here's the updated version:",
+            "Let me know if you want more tests.",
+            "Voulez-vous que je continue ?",
+            "N'hésitez pas si besoin.",
+            "Je vais maintenant lancer les tests.",
+        ] {
+            assert!(is_filler(s), "{s}");
+        }
+        assert!(!is_filler("Je vais utiliser serde pour ça."));
+        assert!(!is_filler("Letting the worker retry is safer."));
+    }
+
+    #[test]
+    fn cap_cuts_at_a_word() {
+        assert_eq!(cap("short", 10), "short");
+        assert_eq!(cap("one two three four five", 12), "one two…");
+        assert_eq!(cap("abcdefghijklmnop", 6), "abcde…");
+        assert_eq!(cap("éééééééé", 4), "ééé…");
+    }
+}

@@ -1,0 +1,748 @@
+//! `cairn install` and `cairn uninstall`: what cairn adds to a project, and
+//! how it takes exactly that back out.
+//!
+//! Both commands first compute a [`Plan`] (every file or folder they would
+//! create, change or remove, with the text before and after) without touching
+//! the disk; `--dry-run` prints [`Plan::diff`], otherwise [`Plan::apply`]
+//! writes it. Planning reads, applying writes: a plan whose files changed on
+//! disk in between is refused rather than applied over someone's edit.
+//!
+//! ```ignore
+//! let opts = InstallOptions { command: "cairn".into(), ..Default::default() };
+//! let plan = plan_install(root, &opts)?;
+//! if opts.dry_run { print!("{}", plan.diff()) } else { for l in plan.apply()? { println!("{l}") } }
+//! for note in &plan.notes { println!("{note}") }
+//! ```
+//! [`run_install`] / [`run_uninstall`] do exactly that and return the text to
+//! print.
+//!
+//! What install adds, in the project root:
+//! - `.claude/settings.json`: one group running `<command> hook` under each of
+//!   [`HOOK_EVENTS`], appended after the user's own groups, edited in place so
+//!   their layout and key order survive; the previous file goes to
+//!   `.claude/settings.json.cairn.bak`.
+//! - `memory_sessions/` with `logs/` and a `.gitkeep` (never removed: it is
+//!   the user's data).
+//! - a marked block in `.gitignore` for `**/.debug/`.
+//! - the skills `memory_load` and `memory_promotion` under `.claude/skills/`.
+//!
+//! Uninstall removes cairn's hook entries and any group, event list or
+//! `hooks` object that removal left empty (unless the backup shows the user
+//! had it before install), the marked `.gitignore` block, the skills if they
+//! are still cairn's text, and the folders those removals empty. `settings.json` itself goes only
+//! when `{}` is all that is left and no backup of the user's exists (install
+//! created it). A backup equal to the restored file is deleted; otherwise the
+//! text before uninstall is backed up like install does. `memory_sessions/`
+//! always stays.
+
+mod gitignore;
+mod jsonspan;
+mod settings;
+
+use anyhow::{Context, bail};
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The events cairn registers: only those 1.0.x clients know, because naming
+/// any other makes such a client ignore every hook in the file.
+pub use settings::EVENTS as HOOK_EVENTS;
+
+/// Is `cmd` a hook command that runs cairn (`cairn hook`, possibly by an
+/// absolute or quoted path)? For `cairn doctor`.
+pub fn is_cairn_hook_command(cmd: &str) -> bool {
+    settings::is_cairn_command(cmd)
+}
+
+const SETTINGS: &str = ".claude/settings.json";
+const SETTINGS_BACKUP: &str = ".claude/settings.json.cairn.bak";
+const SETTINGS_LOCAL: &str = ".claude/settings.local.json";
+const MEMORY_DIR: &str = "memory_sessions";
+const GITIGNORE: &str = ".gitignore";
+
+const SKILLS: [(&str, &str); 2] = [
+    (
+        "memory_load",
+        include_str!("../../assets/skills/memory_load/SKILL.md"),
+    ),
+    (
+        "memory_promotion",
+        include_str!("../../assets/skills/memory_promotion/SKILL.md"),
+    ),
+];
+
+#[derive(Debug, Clone)]
+pub struct InstallOptions {
+    /// Only used by [`run_install`] / [`run_uninstall`]: show the diff, write
+    /// nothing.
+    pub dry_run: bool,
+    /// The program the hooks run: `cairn` (found on PATH) or a path to the
+    /// binary. Unquoted; it is quoted for the shell when needed.
+    pub command: String,
+    /// Lock file that serialises concurrent installs (e.g. in cairn's state
+    /// folder); `None` takes no lock. Never put it inside the project.
+    pub lock_path: Option<PathBuf>,
+}
+
+impl Default for InstallOptions {
+    fn default() -> Self {
+        InstallOptions {
+            dry_run: false,
+            command: "cairn".to_string(),
+            lock_path: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Dir,
+    /// A copy of a file cairn is about to edit: applied like a file, shown in
+    /// a diff as one line rather than the whole file again.
+    Backup,
+}
+
+/// One planned change. `None` means absent; a folder that exists is
+/// `Some("")`. So `before: None` creates, `after: None` removes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    pub path: PathBuf,
+    pub kind: EntryKind,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// Why, for the human line; may be empty.
+    pub summary: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The project root the paths are shown relative to.
+    pub root: PathBuf,
+    /// In the order they are applied (a backup before the file it saves).
+    pub changes: Vec<FileChange>,
+    /// Things the user should know that are not changes (a skill kept
+    /// because it was edited, `memory_sessions/` kept, ...).
+    pub notes: Vec<String>,
+    pub lock_path: Option<PathBuf>,
+    verb: &'static str,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error(
+        "{}: invalid JSON at line {line}, column {column} ({msg}); fix it or move it aside, then run `{verb}` again",
+        path.display()
+    )]
+    InvalidJson {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        msg: String,
+        verb: &'static str,
+    },
+    #[error(
+        "{}: {what} is not a JSON object, so cairn cannot merge its hooks safely; fix it by hand, then run `{verb}` again",
+        path.display()
+    )]
+    NotObject {
+        path: PathBuf,
+        what: String,
+        verb: &'static str,
+    },
+    #[error(
+        "{}: {what} is not an array of hook groups; make it one (`[]` if empty), then run `{verb}` again",
+        path.display()
+    )]
+    NotArray {
+        path: PathBuf,
+        what: String,
+        verb: &'static str,
+    },
+    #[error("{}: not UTF-8 text, cairn will not edit it; convert it to UTF-8, then run `{verb}` again", path.display())]
+    NotUtf8 { path: PathBuf, verb: &'static str },
+    #[error("{}: exists but is not a folder; move it aside, then run `{verb}` again", path.display())]
+    NotADirectory { path: PathBuf, verb: &'static str },
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+const INSTALL: &str = "cairn install";
+const UNINSTALL: &str = "cairn uninstall";
+
+fn read_opt(path: &Path, verb: &'static str) -> Result<Option<String>, InstallError> {
+    match fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| InstallError::NotUtf8 {
+                path: path.to_path_buf(),
+                verb,
+            }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(InstallError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        }),
+    }
+}
+
+fn settings_error(path: &Path, p: settings::Problem, verb: &'static str) -> InstallError {
+    let path = path.to_path_buf();
+    match p {
+        settings::Problem::Json { line, column, msg } => InstallError::InvalidJson {
+            path,
+            line,
+            column,
+            msg,
+            verb,
+        },
+        settings::Problem::NotObject(what) => InstallError::NotObject { path, what, verb },
+        settings::Problem::NotArray(what) => InstallError::NotArray { path, what, verb },
+    }
+}
+
+fn file(
+    path: PathBuf,
+    before: Option<String>,
+    after: Option<String>,
+    summary: impl Into<String>,
+) -> FileChange {
+    FileChange {
+        path,
+        kind: EntryKind::File,
+        before,
+        after,
+        summary: summary.into(),
+    }
+}
+
+fn backup(
+    path: PathBuf,
+    before: Option<String>,
+    after: Option<String>,
+    summary: &str,
+) -> FileChange {
+    FileChange {
+        kind: EntryKind::Backup,
+        ..file(path, before, after, summary)
+    }
+}
+
+fn dir(path: PathBuf, create: bool) -> FileChange {
+    let (before, after) = if create {
+        (None, Some(String::new()))
+    } else {
+        (Some(String::new()), None)
+    };
+    FileChange {
+        path,
+        kind: EntryKind::Dir,
+        before,
+        after,
+        summary: String::new(),
+    }
+}
+
+fn event_list(events: &[&str]) -> String {
+    if events.len() == HOOK_EVENTS.len() {
+        format!("every event ({})", events.join(", "))
+    } else {
+        events.join(", ")
+    }
+}
+
+/// What `cairn install` would change in `project_root`.
+pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, InstallError> {
+    let verb = INSTALL;
+    let root = project_root;
+    let mut changes = Vec::new();
+    let mut notes = Vec::new();
+
+    let settings_path = root.join(SETTINGS);
+    let before = read_opt(&settings_path, verb)?;
+    let installed = settings::install(before.as_deref(), &opts.command)
+        .map_err(|p| settings_error(&settings_path, p, verb))?;
+    if let Some(done) = installed {
+        if let Some(previous) = &before {
+            let backup_path = root.join(SETTINGS_BACKUP);
+            let old = read_opt(&backup_path, verb)?;
+            if old.as_deref() != Some(previous.as_str()) {
+                changes.push(backup(
+                    backup_path,
+                    old,
+                    Some(previous.clone()),
+                    "backup of the previous settings",
+                ));
+            }
+        }
+        let mut what = Vec::new();
+        if !done.added.is_empty() {
+            what.push(format!("cairn hook added for {}", event_list(&done.added)));
+        }
+        if !done.updated.is_empty() {
+            what.push(format!(
+                "cairn hook now runs `{}` for {}",
+                settings::hook_command(&opts.command),
+                event_list(&done.updated)
+            ));
+        }
+        changes.push(file(
+            settings_path.clone(),
+            before.clone(),
+            Some(done.text),
+            what.join("; "),
+        ));
+        notes.push(
+            "Claude Code reads hooks when a session starts: restart running sessions.".to_string(),
+        );
+    }
+    if let Some(text) = &before
+        && disables_hooks(text)
+    {
+        notes.push(format!(
+            "{SETTINGS} sets \"disableAllHooks\": true, so no hook runs until it is removed."
+        ));
+    }
+    if read_opt(&root.join(SETTINGS_LOCAL), verb)?.is_some_and(|t| settings::mentions_cairn(&t)) {
+        notes.push(format!(
+            "{SETTINGS_LOCAL} also runs cairn hook, so every event would reach cairn twice; remove it there."
+        ));
+    }
+
+    let memory = root.join(MEMORY_DIR);
+    for p in [&memory, &memory.join("logs")] {
+        if p.exists() && !p.is_dir() {
+            return Err(InstallError::NotADirectory {
+                path: p.clone(),
+                verb,
+            });
+        }
+    }
+    let memory_is_empty = match fs::read_dir(&memory) {
+        Ok(mut entries) => entries.next().is_none(),
+        Err(_) => true,
+    };
+    if memory_is_empty {
+        changes.push(file(
+            memory.join(".gitkeep"),
+            None,
+            Some(String::new()),
+            "keeps the memory folder in git",
+        ));
+    }
+    if !memory.join("logs").exists() {
+        changes.push(dir(memory.join("logs"), true));
+    }
+
+    let gitignore_path = root.join(GITIGNORE);
+    let before = read_opt(&gitignore_path, verb)?;
+    if let Some(after) = gitignore::install(before.as_deref()) {
+        changes.push(file(
+            gitignore_path,
+            before,
+            Some(after),
+            "ignore **/.debug/ (raw extractor output)",
+        ));
+    }
+
+    for (name, content) in SKILLS {
+        let path = skill_path(root, name);
+        match read_opt(&path, verb)? {
+            None => changes.push(file(path, None, Some(content.to_string()), format!("skill /{name}"))),
+            Some(current) if same_skill(&current, content) => {}
+            Some(_) => notes.push(format!(
+                "kept {}: it differs from cairn's (edited?); delete it and run `cairn install` again to get cairn's.",
+                display(root, &path)
+            )),
+        }
+    }
+    let writes_skills = changes.iter().any(|c| c.path.ends_with("SKILL.md"));
+    if writes_skills && opts.command != "cairn" {
+        notes.push(format!(
+            "the hooks run {}, but the skills call `cairn` from PATH: make sure it is there.",
+            settings::hook_command(&opts.command)
+        ));
+    }
+
+    Ok(Plan {
+        root: root.to_path_buf(),
+        changes,
+        notes,
+        lock_path: opts.lock_path.clone(),
+        verb,
+    })
+}
+
+/// What `cairn uninstall` would change in `project_root`: everything install
+/// added that is still as install left it, and nothing else.
+pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan, InstallError> {
+    let verb = UNINSTALL;
+    let root = project_root;
+    let mut changes = Vec::new();
+    let mut notes = Vec::new();
+    let mut removed: HashSet<PathBuf> = HashSet::new();
+
+    let settings_path = root.join(SETTINGS);
+    if let Some(before) = read_opt(&settings_path, verb)? {
+        let backup_path = root.join(SETTINGS_BACKUP);
+        let saved = read_opt(&backup_path, verb)?;
+        let keep = settings::Keep::from_backup(saved.as_deref());
+        let undone = settings::uninstall(&before, &keep)
+            .map_err(|p| settings_error(&settings_path, p, verb))?;
+        if let Some(undone) = undone {
+            // A backup holding nothing but cairn's hooks came from a second
+            // install over a file the first one created.
+            let saved_is_ours = saved.as_deref().is_some_and(|b| {
+                settings::uninstall(b, &settings::Keep::default())
+                    .is_ok_and(|u| u.is_some_and(|u| u.empty))
+            });
+            // No backup of the user's means install created the file: if
+            // only `{}` is left, the file goes too.
+            let delete = undone.empty && (saved.is_none() || saved_is_ours);
+            let after = (!delete).then_some(undone.text);
+            let summary = format!(
+                "removed {} cairn hook entr{}",
+                undone.removed,
+                plural_y(undone.removed)
+            );
+            // Settings back to the backed-up text (or gone, with a backup of
+            // cairn's own): the backup would only be a stray file.
+            let drop_backup = saved.is_some() && (after == saved || (delete && saved_is_ours));
+            if !drop_backup && !delete && saved.as_deref() != Some(before.as_str()) {
+                changes.push(backup(
+                    backup_path.clone(),
+                    saved.clone(),
+                    Some(before.clone()),
+                    "backup of the previous settings",
+                ));
+            }
+            if delete {
+                removed.insert(settings_path.clone());
+            }
+            changes.push(file(settings_path, Some(before), after, summary));
+            if drop_backup {
+                let why = if delete {
+                    "cairn's own settings"
+                } else {
+                    "same as the restored settings"
+                };
+                changes.push(backup(backup_path.clone(), saved, None, why));
+                removed.insert(backup_path);
+            }
+        }
+    }
+    if read_opt(&root.join(SETTINGS_LOCAL), verb)?.is_some_and(|t| settings::mentions_cairn(&t)) {
+        notes.push(format!("{SETTINGS_LOCAL} still runs cairn hook; cairn install never writes it, remove it there by hand."));
+    }
+
+    let gitignore_path = root.join(GITIGNORE);
+    if let Some(before) = read_opt(&gitignore_path, verb)?
+        && let Some(after) = gitignore::uninstall(&before)
+    {
+        let after = (!after.is_empty()).then_some(after);
+        if after.is_none() {
+            removed.insert(gitignore_path.clone());
+        }
+        changes.push(file(gitignore_path, Some(before), after, "cairn's block"));
+    }
+
+    for (name, content) in SKILLS {
+        let path = skill_path(root, name);
+        match read_opt(&path, verb)? {
+            Some(current) if same_skill(&current, content) => {
+                changes.push(file(path.clone(), Some(current), None, format!("skill /{name}")));
+                removed.insert(path);
+            }
+            Some(_) => notes.push(format!(
+                "kept {}: it differs from cairn's (edited?); delete it yourself if you no longer want it.",
+                display(root, &path)
+            )),
+            None => {}
+        }
+    }
+    let claude = root.join(".claude");
+    let skills = claude.join("skills");
+    let folders = SKILLS
+        .iter()
+        .map(|(name, _)| skills.join(name))
+        .chain([skills.clone(), claude]);
+    for folder in folders.collect::<Vec<_>>() {
+        if emptied_by(&folder, &removed) {
+            changes.push(dir(folder.clone(), false));
+            removed.insert(folder);
+        }
+    }
+
+    if root.join(MEMORY_DIR).is_dir() {
+        notes.push(format!("kept {MEMORY_DIR}/: it holds your session memory; delete it yourself if you no longer want it."));
+    }
+
+    Ok(Plan {
+        root: root.to_path_buf(),
+        changes,
+        notes,
+        lock_path: opts.lock_path.clone(),
+        verb,
+    })
+}
+
+fn plural_y(n: usize) -> &'static str {
+    if n == 1 { "y" } else { "ies" }
+}
+
+/// A checkout with `core.autocrlf` turns cairn's skill into CRLF; that is
+/// still cairn's text, not the user's edit.
+fn same_skill(current: &str, ours: &str) -> bool {
+    current == ours || current.replace("\r\n", "\n") == ours
+}
+
+/// Dotfile managers symlink settings files: write through the link rather
+/// than replace it with a plain file.
+fn write_target(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+fn skill_path(root: &Path, name: &str) -> PathBuf {
+    root.join(".claude/skills").join(name).join("SKILL.md")
+}
+
+fn disables_hooks(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}'))
+        .is_ok_and(|v| v.get("disableAllHooks") == Some(&serde_json::Value::Bool(true)))
+}
+
+/// Would `folder` be left empty by removing `removed`, and only because of
+/// that? A folder that was already empty is not ours to remove.
+fn emptied_by(folder: &Path, removed: &HashSet<PathBuf>) -> bool {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return false;
+    };
+    let mut any = false;
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        if !removed.contains(&entry.path()) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+fn display(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+fn current_state(change: &FileChange) -> anyhow::Result<Option<String>> {
+    match change.kind {
+        EntryKind::Dir => Ok(change.path.is_dir().then(String::new)),
+        EntryKind::File | EntryKind::Backup => match fs::read(&change.path) {
+            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("cannot read {}", change.path.display())),
+        },
+    }
+}
+
+impl Plan {
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// A unified diff of every change (folders as `mkdir`/`rmdir` lines).
+    pub fn diff(&self) -> String {
+        let mut out = String::new();
+        for c in &self.changes {
+            let rel = display(&self.root, &c.path);
+            match (c.kind, &c.after) {
+                (EntryKind::Dir, Some(_)) => {
+                    let _ = writeln!(out, "mkdir {rel}/");
+                    continue;
+                }
+                (EntryKind::Dir, None) => {
+                    let _ = writeln!(out, "rmdir {rel}/");
+                    continue;
+                }
+                (EntryKind::Backup, Some(_)) => {
+                    let _ = writeln!(out, "write {rel} ({})", c.summary);
+                    continue;
+                }
+                (EntryKind::Backup, None) => {
+                    let _ = writeln!(out, "rm {rel} ({})", c.summary);
+                    continue;
+                }
+                (EntryKind::File, _) => {}
+            }
+            let old_name = if c.before.is_some() {
+                format!("a/{rel}")
+            } else {
+                "/dev/null".into()
+            };
+            let new_name = if c.after.is_some() {
+                format!("b/{rel}")
+            } else {
+                "/dev/null".into()
+            };
+            let old = c.before.as_deref().unwrap_or("");
+            let new = c.after.as_deref().unwrap_or("");
+            if old == new {
+                // An empty file created or removed: no lines to show.
+                let _ = writeln!(out, "--- {old_name}\n+++ {new_name}");
+                continue;
+            }
+            let diff = similar::TextDiff::from_lines(old, new);
+            let _ = write!(
+                out,
+                "{}",
+                diff.unified_diff()
+                    .context_radius(3)
+                    .header(&old_name, &new_name)
+            );
+        }
+        out
+    }
+
+    /// Writes the plan (each file atomically) and returns one line per change.
+    /// Refuses, before writing anything, if a file is no longer what the
+    /// plan was computed from.
+    pub fn apply(&self) -> anyhow::Result<Vec<String>> {
+        let _lock = match &self.lock_path {
+            Some(p) => Some(crate::fsutil::lock(p)?),
+            None => None,
+        };
+        for c in &self.changes {
+            if current_state(c)? != c.before {
+                bail!(
+                    "{} changed while `{}` was running; nothing was written, run it again",
+                    display(&self.root, &c.path),
+                    self.verb
+                );
+            }
+        }
+        let mut lines = Vec::with_capacity(self.changes.len());
+        for c in &self.changes {
+            let p = &c.path;
+            match (c.kind, &c.after) {
+                (EntryKind::File | EntryKind::Backup, Some(text)) => {
+                    crate::fsutil::atomic_write(&write_target(p), text.as_bytes())?
+                }
+                (EntryKind::File | EntryKind::Backup, None) => {
+                    fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))?
+                }
+                (EntryKind::Dir, Some(_)) => fs::create_dir_all(p)
+                    .with_context(|| format!("cannot create {}", p.display()))?,
+                (EntryKind::Dir, None) => {
+                    fs::remove_dir(p).with_context(|| format!("cannot remove {}", p.display()))?
+                }
+            }
+            lines.push(c.describe(&self.root));
+        }
+        Ok(lines)
+    }
+}
+
+impl FileChange {
+    /// `created .claude/skills/memory_load/SKILL.md: skill /memory_load`.
+    pub fn describe(&self, root: &Path) -> String {
+        let verb = match (&self.before, &self.after) {
+            (None, _) => "created",
+            (_, None) => "removed",
+            _ => "updated",
+        };
+        let slash = if self.kind == EntryKind::Dir { "/" } else { "" };
+        let rel = display(root, &self.path);
+        if self.summary.is_empty() {
+            format!("{verb} {rel}{slash}")
+        } else {
+            format!("{verb} {rel}{slash}: {}", self.summary)
+        }
+    }
+}
+
+/// Plans and (unless `dry_run`) applies an install; returns what to print.
+pub fn run_install(project_root: &Path, opts: &InstallOptions) -> anyhow::Result<String> {
+    let plan = plan_install(project_root, opts)?;
+    run(
+        plan,
+        opts.dry_run,
+        "cairn is already installed here: nothing to change.",
+    )
+}
+
+/// Plans and (unless `dry_run`) applies an uninstall; returns what to print.
+pub fn run_uninstall(project_root: &Path, opts: &InstallOptions) -> anyhow::Result<String> {
+    let plan = plan_uninstall(project_root, opts)?;
+    run(
+        plan,
+        opts.dry_run,
+        "cairn is not installed here: nothing to remove.",
+    )
+}
+
+fn run(plan: Plan, dry_run: bool, nothing: &str) -> anyhow::Result<String> {
+    let mut out = String::new();
+    if plan.is_empty() {
+        let _ = writeln!(out, "{nothing}");
+    } else if dry_run {
+        out.push_str(&plan.diff());
+        let _ = writeln!(out, "(dry run: nothing written)");
+    } else {
+        for line in plan.apply()? {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    for note in &plan.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skills_have_frontmatter_that_calls_the_binary() {
+        for (name, text) in SKILLS {
+            let front = text
+                .strip_prefix("---\n")
+                .and_then(|t| t.split("\n---\n").next())
+                .unwrap();
+            assert!(front.contains(&format!("name: {name}\n")), "{name}");
+            assert!(front.contains("description: "), "{name}");
+            assert!(
+                front.contains("allowed-tools: Bash(cairn memory "),
+                "{name}"
+            );
+        }
+        assert!(SKILLS[0].1.contains("cairn memory load $ARGUMENTS"));
+        assert!(
+            SKILLS[1]
+                .1
+                .contains("cairn memory promote $ARGUMENTS --dry-run")
+        );
+    }
+
+    #[test]
+    fn emptied_by_ignores_folders_that_were_already_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("d");
+        fs::create_dir(&d).unwrap();
+        assert!(!emptied_by(&d, &HashSet::new()));
+        fs::write(d.join("f"), "").unwrap();
+        assert!(emptied_by(&d, &HashSet::from([d.join("f")])));
+        fs::write(d.join("g"), "").unwrap();
+        assert!(!emptied_by(&d, &HashSet::from([d.join("f")])));
+    }
+}

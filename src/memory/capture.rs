@@ -1,0 +1,323 @@
+//! The capture pipeline (SPEC §1.5): the Stop hook's fast half (find the
+//! exchange, spool a job, wake the worker) and the worker's slow half
+//! (backend call, `.debug/`, merge under the repository lock).
+
+use crate::config::{BackendKind, Config};
+use crate::context::Ctx;
+use crate::diag::Level;
+use crate::extract::{self, ExtractRequest};
+use crate::fsutil::{atomic_write, lock};
+use crate::memory::log::{DailyLog, append_long_memory};
+use crate::memory::session::{self, AddedTodos};
+use crate::memory::spool::{self, Job};
+use crate::memory::store::{Store, valid_project_name};
+use crate::redact;
+use crate::transcript::{self, Exchange};
+use crate::usage::{ledger, pricing};
+use anyhow::{Context, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The parts of a Stop payload the capture needs.
+#[derive(Debug, Clone, Default)]
+pub struct StopInput {
+    pub session_id: String,
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub last_assistant_message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// No human text in the turn: nothing to remember.
+    NothingToDo,
+    Queued(String),
+    /// `memory.sync`: merged before the hook returned.
+    Merged,
+}
+
+const MAX_ASSISTANT_CHARS: usize = 6000;
+
+/// The Stop hook's work. Reads only the transcript's tail; never calls a backend
+/// unless `memory.sync` asks for it.
+pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Result<StopOutcome> {
+    let Some(path) = input.transcript_path.as_deref() else {
+        anyhow::bail!("the Stop payload has no transcript_path");
+    };
+    let Some(mut exchange) = transcript::last_exchange(path)
+        .with_context(|| format!("cannot read transcript {}", path.display()))?
+    else {
+        return Ok(StopOutcome::NothingToDo);
+    };
+    if exchange.human.trim().is_empty() {
+        return Ok(StopOutcome::NothingToDo);
+    }
+    // The payload's text is final; the transcript may still be flushing it.
+    if let Some(msg) = input.last_assistant_message.as_deref().filter(|m| !m.trim().is_empty()) {
+        exchange.assistant = truncate_chars(msg, MAX_ASSISTANT_CHARS);
+    }
+    let now = ctx.clock.now();
+    let job = Job {
+        id: spool::new_id(now),
+        project_root: root.to_path_buf(),
+        session_id: input.session_id.clone(),
+        cwd: input.cwd.clone().unwrap_or_else(|| root.to_path_buf()),
+        timestamp: exchange.timestamp.clone().unwrap_or_else(|| now.to_string()),
+        ok_done: extract::is_ok_done(&exchange.human),
+        exchange,
+        attempts: 0,
+        last_error: None,
+        not_before: 0,
+    };
+    if config.memory.sync {
+        match process_job(ctx, config, &job) {
+            Ok(()) => return Ok(StopOutcome::Merged),
+            Err(e) => {
+                // Inline extraction failed: spool the turn so it is retried, not lost.
+                ctx.diag(Level::Warn, "capture", &format!("sync extraction failed, job queued: {e:#}"));
+            }
+        }
+    }
+    spool::enqueue(&ctx.state_dir, &job)?;
+    crate::memory::worker::wake(ctx);
+    Ok(StopOutcome::Queued(job.id))
+}
+
+fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// The lock that serialises every write to one repository's memory.
+pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
+    // FNV-1a of the path: stable across runs, no extra crate, no path in a file name.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in root.to_string_lossy().as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    ctx.state_dir.join("locks").join(format!("repo-{h:016x}.lock"))
+}
+
+fn redact_exchange(ex: &Exchange) -> Exchange {
+    let mut ex = ex.clone();
+    ex.human = redact::redact(&ex.human);
+    ex.assistant = redact::redact(&ex.assistant);
+    let d = &mut ex.digest;
+    for list in [
+        &mut d.files_read,
+        &mut d.files_edited,
+        &mut d.files_written,
+        &mut d.commands,
+        &mut d.tool_errors,
+        &mut d.subagents,
+    ] {
+        for item in list.iter_mut() {
+            *item = redact::redact(item);
+        }
+    }
+    ex
+}
+
+/// The worker's work for one job: extract, keep the raw answer in `.debug/`,
+/// merge under the repository lock. `Err` means "retry later".
+pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
+    let store = Store::discover(&job.project_root, config);
+    let date = turn_date(ctx, &job.timestamp);
+    let exchange = redact_exchange(&job.exchange);
+    let default_project = store.project_for_dir(&job.cwd).to_string();
+
+    let existing_logs: Vec<(String, String)> = store
+        .projects
+        .iter()
+        .filter_map(|p| {
+            let text = fs::read_to_string(p.log_path(&date)).ok()?;
+            (!text.trim().is_empty()).then(|| (p.name.clone(), redact::redact(&text)))
+        })
+        .collect();
+    let done_candidates = if job.ok_done {
+        ok_done_candidates(ctx, &store, &job.session_id, &default_project, &date)
+    } else {
+        Vec::new()
+    };
+    let projects = store.project_pairs();
+    let request = ExtractRequest {
+        project_root: &job.project_root,
+        exchange: &exchange,
+        ok_done: job.ok_done,
+        projects: &projects,
+        default_project: &default_project,
+        existing_logs: &existing_logs,
+        done_candidates: &done_candidates,
+        lang: config.memory.language,
+    };
+    let backend = extract::backend_for(&budgeted(ctx, config, &date), ctx);
+    let answer = backend
+        .extract(&request)
+        .with_context(|| format!("{} backend failed", backend.name()))?;
+    if let Some(u) = &answer.usage {
+        let entry = ledger::Entry {
+            ts: ctx.clock.now().to_string(),
+            date: ctx.today(),
+            kind: "memory".into(),
+            backend: backend.name().into(),
+            model: u.model.clone(),
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            usd: pricing::cost(&u.model, u.input_tokens, u.output_tokens),
+        };
+        if let Err(e) = ledger::append(&ctx.state_dir, &entry) {
+            ctx.diag(Level::Warn, "ledger", &format!("cannot record memory spend: {e}"));
+        }
+    }
+
+    let _guard = lock(&repo_lock_path(ctx, &job.project_root))?;
+    let debug_project = store.project(&default_project).unwrap_or(&store.projects[0]);
+    write_debug(ctx, debug_project.debug_dir(), &date, &job.id, &redact::redact(&answer.raw));
+
+    let extraction = match answer.extraction {
+        Ok(x) => x,
+        Err(reason) => {
+            ctx.diag(
+                Level::Warn,
+                "capture",
+                &format!("{} answer not understood ({reason}); kept in .debug/", backend.name()),
+            );
+            return Ok(());
+        }
+    };
+    let mut added_todos = Vec::new();
+    for mut update in extraction.updates {
+        let Some(project) = store
+            .project(&update.project)
+            .filter(|_| valid_project_name(&update.project))
+        else {
+            ctx.diag(
+                Level::Warn,
+                "capture",
+                &format!("update for unknown project `{}` dropped (kept in .debug/)", diag_name(&update.project)),
+            );
+            continue;
+        };
+        if job.ok_done {
+            // OK-done only closes to-dos, whatever the backend says.
+            let done = std::mem::take(&mut update.sections.a_suivre_done);
+            update.sections = Default::default();
+            update.sections.a_suivre_done = done;
+            update.long_memory_update = None;
+        }
+        for list in update.sections.all_mut() {
+            for item in list.iter_mut() {
+                *item = redact::redact(item);
+            }
+        }
+        if !update.sections.is_empty() {
+            let path = project.log_path(&date);
+            let before = match fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+                Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+            };
+            let mut log = if before.is_empty() {
+                DailyLog::new(&date, config.memory.language)
+            } else {
+                DailyLog::parse(&before, &date, config.memory.language)
+            };
+            let open_before = log.open_todos();
+            log.merge(&update.sections, config.memory.max_bullet_chars);
+            let after = log.render();
+            if after != before {
+                atomic_write(&path, after.as_bytes())?;
+            }
+            let new_todos: Vec<String> = log
+                .open_todos()
+                .into_iter()
+                .filter(|t| !open_before.contains(t))
+                .collect();
+            if !new_todos.is_empty() {
+                added_todos.push(AddedTodos { project: project.name.clone(), date: date.clone(), items: new_todos });
+            }
+        }
+        if let Some(text) = update.long_memory_update.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            let text = redact::redact(text);
+            let path = project.long_memory_path();
+            let before = fs::read_to_string(&path).unwrap_or_default();
+            // A retried job must not append the same block twice.
+            if !before.contains(text.trim()) {
+                let after = append_long_memory(&before, &project.name, &date, &text, config.memory.language);
+                atomic_write(&path, after.as_bytes())?;
+            }
+        }
+    }
+    if !added_todos.is_empty() {
+        let mut state = session::load(&ctx.state_dir, &job.session_id);
+        state.last_todos = added_todos;
+        session::save(&ctx.state_dir, &job.session_id, &state)?;
+    }
+    Ok(())
+}
+
+/// The memory config to extract with: past `memory.daily_budget_usd` of
+/// LLM spend today, the offline extractor takes over until tomorrow.
+fn budgeted(ctx: &Ctx, config: &Config, _turn_date: &str) -> crate::config::MemoryConfig {
+    let mut m = config.memory.clone();
+    if m.backend != BackendKind::Offline {
+        let spent = ledger::memory_spend_on(&ctx.state_dir, &ctx.today());
+        if spent >= m.daily_budget_usd {
+            ctx.diag(
+                Level::Warn,
+                "budget",
+                &format!("memory spend today ${spent:.2} reached memory.daily_budget_usd ${:.2}; offline extractor until tomorrow", m.daily_budget_usd),
+            );
+            m.backend = BackendKind::Offline;
+        }
+    }
+    m
+}
+
+fn diag_name(s: &str) -> String {
+    crate::diag::one_line(s, 64)
+}
+
+/// The local date of the turn; the worker may run long after it.
+pub fn turn_date(ctx: &Ctx, timestamp: &str) -> String {
+    let ts = timestamp.parse::<jiff::Timestamp>().unwrap_or_else(|_| ctx.clock.now());
+    ctx.local_date(ts)
+}
+
+/// Offline OK-done: the open to-dos this session added most recently, else
+/// the last open to-do of the day.
+fn ok_done_candidates(ctx: &Ctx, store: &Store, session_id: &str, project: &str, date: &str) -> Vec<String> {
+    let Some(p) = store.project(project) else { return Vec::new() };
+    let text = fs::read_to_string(p.log_path(date)).unwrap_or_default();
+    let open = DailyLog::parse(&text, date, Default::default()).open_todos();
+    let state = session::load(&ctx.state_dir, session_id);
+    let from_session: Vec<String> = state
+        .last_todos
+        .iter()
+        .filter(|t| t.project == project && t.date == date)
+        .flat_map(|t| t.items.iter())
+        .filter(|i| open.contains(i))
+        .cloned()
+        .collect();
+    if !from_session.is_empty() {
+        return from_session;
+    }
+    open.last().cloned().into_iter().collect()
+}
+
+fn write_debug(ctx: &Ctx, dir: PathBuf, date: &str, job_id: &str, raw: &str) {
+    let now = ctx.clock.now().to_zoned(ctx.tz());
+    // Ignored by git even where `cairn install` never ran: the raw answers are
+    // diagnostics, not memory.
+    let ignore = dir.join(".gitignore");
+    if !ignore.exists() {
+        let _ = atomic_write(&ignore, b"*\n");
+    }
+    let name = format!("{date}_{}_{}.json", now.strftime("%H%M%S"), &job_id[job_id.len().saturating_sub(4)..]);
+    if let Err(e) = atomic_write(&dir.join(name), raw.as_bytes()) {
+        ctx.diag(Level::Warn, "capture", &format!("cannot write .debug/: {e:#}"));
+    }
+}

@@ -1,0 +1,287 @@
+//! Reading memory back: `cairn memory load` and the SessionStart injection
+//! (SPEC §1.8).
+
+use crate::config::Config;
+use crate::context::Ctx;
+use crate::memory::log::{DailyLog, Lang};
+use crate::memory::store::{Project, Store};
+use serde::Serialize;
+use std::fs;
+use std::path::PathBuf;
+
+/// The client replaces hook output over 10 000 characters by a preview; stay well under.
+pub const HARD_LIMIT_CHARS: usize = 9_500;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Dated {
+    pub date: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Checkpoint {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// One project's memory as `cairn memory load` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Loaded {
+    pub project: String,
+    pub long_memory: Option<String>,
+    pub today: Option<Dated>,
+    pub yesterday: Option<Dated>,
+    pub checkpoint: Option<Checkpoint>,
+}
+
+fn read_nonempty(path: &std::path::Path) -> Option<String> {
+    fs::read_to_string(path).ok().filter(|t| !t.trim().is_empty())
+}
+
+pub fn yesterday(date: &str) -> String {
+    date.parse::<jiff::civil::Date>()
+        .ok()
+        .and_then(|d| d.yesterday().ok())
+        .map(|d| d.to_string())
+        .unwrap_or_default()
+}
+
+/// The newest checkpoint note of a project (names sort by time).
+pub fn latest_checkpoint(project: &Project) -> Option<Checkpoint> {
+    let mut files: Vec<PathBuf> = fs::read_dir(project.checkpoints_dir())
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    let path = files.pop()?;
+    let text = read_nonempty(&path)?;
+    Some(Checkpoint { path, text })
+}
+
+pub fn load_project(project: &Project, today: &str) -> Loaded {
+    let y = yesterday(today);
+    let dated = |date: &str| {
+        read_nonempty(&project.log_path(date)).map(|text| Dated { date: date.to_string(), text })
+    };
+    Loaded {
+        project: project.name.clone(),
+        long_memory: read_nonempty(&project.long_memory_path()),
+        today: dated(today),
+        yesterday: dated(&y),
+        checkpoint: latest_checkpoint(project),
+    }
+}
+
+/// Plain-text rendering of `cairn memory load`.
+pub fn render(loaded: &[Loaded], lang: Lang) -> String {
+    let (lt, td, yd, cp, none) = match lang {
+        Lang::Fr => ("Long terme", "Aujourd'hui", "Hier", "Dernier checkpoint", "aucune"),
+        Lang::En => ("Long term", "Today", "Yesterday", "Latest checkpoint", "none"),
+    };
+    let mut out = String::new();
+    let names: Vec<&str> = loaded.iter().map(|l| l.project.as_str()).collect();
+    out.push_str(&match lang {
+        Lang::Fr => format!("Mémoire chargée pour : {}\n", names.join(", ")),
+        Lang::En => format!("Memory loaded for: {}\n", names.join(", ")),
+    });
+    for l in loaded {
+        out.push_str(&format!("\n=== [{}] ===\n", l.project));
+        let section = |out: &mut String, title: &str, body: Option<&str>| {
+            out.push_str(&format!("\n--- {title} ---\n"));
+            match body {
+                Some(b) => {
+                    out.push_str(b.trim_end());
+                    out.push('\n');
+                }
+                None => out.push_str(&format!("({none})\n")),
+            }
+        };
+        section(&mut out, lt, l.long_memory.as_deref());
+        let label = |base: &str, d: &Option<Dated>| match d {
+            Some(d) => format!("{base} ({})", d.date),
+            None => base.to_string(),
+        };
+        section(&mut out, &label(td, &l.today), l.today.as_ref().map(|d| d.text.as_str()));
+        section(&mut out, &label(yd, &l.yesterday), l.yesterday.as_ref().map(|d| d.text.as_str()));
+        if let Some(c) = &l.checkpoint {
+            section(&mut out, &format!("{cp} ({})", c.path.display()), Some(&c.text));
+        }
+    }
+    out
+}
+
+/// Removes the to-do section from a log (listed separately) and its title.
+fn log_body_without_todos(text: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in text.lines() {
+        if line.starts_with("# ") {
+            continue;
+        }
+        if let Some(h) = line.strip_prefix("## ") {
+            let h = h.trim().to_lowercase();
+            skipping = h == "à suivre" || h == "a suivre" || h == "to do" || h == "todo";
+        }
+        if !skipping {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.trim().to_string()
+}
+
+/// Long memory, newest `## ` block first.
+fn long_memory_newest_first(text: &str) -> String {
+    let mut head = String::new();
+    let mut blocks: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("# ") && blocks.is_empty() {
+            continue;
+        }
+        if line.starts_with("## ") {
+            blocks.push(String::new());
+        }
+        match blocks.last_mut() {
+            Some(b) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            None => {
+                head.push_str(line);
+                head.push('\n');
+            }
+        }
+    }
+    let mut out = String::new();
+    for b in blocks.iter().rev() {
+        out.push_str(b.trim_end());
+        out.push_str("\n\n");
+    }
+    out.push_str(head.trim());
+    out.trim().to_string()
+}
+
+/// Cuts `text` to at most `max` chars at a line boundary.
+fn fit(text: &str, max: usize) -> Option<String> {
+    if text.chars().count() <= max {
+        return Some(text.to_string());
+    }
+    let mut out = String::new();
+    let mut n = 0;
+    for line in text.lines() {
+        let len = line.chars().count() + 1;
+        if n + len > max.saturating_sub(2) {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+        n += len;
+    }
+    (!out.trim().is_empty()).then(|| format!("{}\n…", out.trim_end()))
+}
+
+/// The SessionStart `additionalContext`: within `memory.session_start_tokens`
+/// (4 characters a token) and never over [`HARD_LIMIT_CHARS`]. Order: the
+/// checkpoint after `/clear` or a compaction, open to-dos (always kept), then
+/// today's and yesterday's logs, then long memory newest first; the current
+/// project before the others.
+pub fn session_start_context(
+    ctx: &Ctx,
+    config: &Config,
+    store: &Store,
+    current: &str,
+    source: &str,
+) -> Option<String> {
+    let lang = config.memory.language;
+    let today = ctx.today();
+    let y = yesterday(&today);
+    let budget = (config.memory.session_start_tokens.saturating_mul(4)).min(HARD_LIMIT_CHARS);
+    let mut ordered: Vec<&Project> = store.projects.iter().filter(|p| p.name == current).collect();
+    ordered.extend(store.projects.iter().filter(|p| p.name != current));
+    let loaded: Vec<Loaded> = ordered.iter().map(|p| load_project(p, &today)).collect();
+
+    let mut parts: Vec<String> = Vec::new();
+    let mut used = 0usize;
+    let push = |parts: &mut Vec<String>, used: &mut usize, text: String| {
+        *used += text.chars().count() + 2;
+        parts.push(text);
+    };
+
+    if matches!(source, "clear" | "compact")
+        && let Some(c) = loaded.first().and_then(|l| l.checkpoint.as_ref())
+        && let Some(t) = fit(&c.text, budget / 2)
+    {
+        let title = match lang {
+            Lang::Fr => "Checkpoint de la session précédente (à reprendre) :",
+            Lang::En => "Checkpoint from the previous session (resume from here):",
+        };
+        push(&mut parts, &mut used, format!("{title}\n{t}"));
+    }
+
+    let mut todos = Vec::new();
+    for l in &loaded {
+        for d in [&l.today, &l.yesterday].into_iter().flatten() {
+            for t in DailyLog::parse(&d.text, &d.date, lang).open_todos() {
+                todos.push(format!("- [{}] {} ({})", l.project, t, d.date));
+            }
+        }
+    }
+    if !todos.is_empty() {
+        let title = match lang {
+            Lang::Fr => "À suivre (ouvert) :",
+            Lang::En => "Open to-dos:",
+        };
+        // Always kept: only the hard limit can cut them.
+        let block = format!("{title}\n{}", todos.join("\n"));
+        let room = HARD_LIMIT_CHARS.saturating_sub(used + 400);
+        if let Some(b) = fit(&block, room) {
+            push(&mut parts, &mut used, b);
+        }
+    }
+
+    let mut optional: Vec<(String, String)> = Vec::new();
+    for l in &loaded {
+        for (d, label) in [(&l.today, "log"), (&l.yesterday, "log")] {
+            if let Some(d) = d {
+                let body = log_body_without_todos(&d.text);
+                if !body.is_empty() {
+                    optional.push((format!("[{}] {label} {}", l.project, d.date), body));
+                }
+            }
+        }
+    }
+    for l in &loaded {
+        if let Some(m) = &l.long_memory {
+            let body = long_memory_newest_first(m);
+            if !body.is_empty() {
+                let label = match lang {
+                    Lang::Fr => "mémoire long terme",
+                    Lang::En => "long-term memory",
+                };
+                optional.push((format!("[{}] {label}", l.project), body));
+            }
+        }
+    }
+    for (title, body) in optional {
+        let room = budget.saturating_sub(used + title.chars().count() + 3);
+        if room < 80 {
+            break;
+        }
+        match fit(&body, room) {
+            Some(b) => push(&mut parts, &mut used, format!("{title}\n{b}")),
+            None => break,
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let _ = y;
+    let intro = match lang {
+        Lang::Fr => "Mémoire de session cairn (memory_sessions/, plus récent d'abord) :",
+        Lang::En => "cairn session memory (memory_sessions/, newest first):",
+    };
+    let text = format!("{intro}\n\n{}", parts.join("\n\n"));
+    Some(fit(&text, HARD_LIMIT_CHARS).unwrap_or_default())
+}

@@ -1,0 +1,246 @@
+//! `cairn memory promote` and `cairn memory archive` (SPEC §1.9): durable
+//! facts of recent logs go into `long_memory.md`, old logs into `logs/archives/`.
+
+use crate::config::Config;
+use crate::fsutil::atomic_write;
+use crate::memory::log::{DailyLog, Lang, SectionKey};
+use crate::memory::store::Project;
+use anyhow::{Context, Result};
+use std::fs;
+use std::path::PathBuf;
+
+/// What promotion will do (or did) for one project.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    pub project: String,
+    pub logs_read: usize,
+    pub knowledge: Vec<String>,
+    pub decisions: Vec<String>,
+    pub open_todos: Vec<String>,
+    pub to_archive: Vec<PathBuf>,
+    pub long_memory_before: String,
+    pub long_memory_after: String,
+}
+
+impl Plan {
+    pub fn facts(&self) -> usize {
+        self.knowledge.len() + self.decisions.len() + self.open_todos.len()
+    }
+    pub fn final_lines(&self) -> usize {
+        self.long_memory_after.lines().count()
+    }
+    /// The one-line summary the seeds' skill printed at the end.
+    pub fn summary(&self, dry_run: bool) -> String {
+        format!(
+            "{}{}: {} logs read, {} facts promoted, {} logs archived, long_memory.md {} lines",
+            if dry_run { "[dry-run] " } else { "" },
+            self.project,
+            self.logs_read,
+            self.facts(),
+            self.to_archive.len(),
+            self.final_lines()
+        )
+    }
+}
+
+/// Dated logs of a project (`YYYY-MM-DD.md` directly under `logs/`), oldest first.
+pub fn dated_logs(project: &Project) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = fs::read_dir(project.logs_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let date = name.strip_suffix(".md")?;
+            date.parse::<jiff::civil::Date>().ok()?;
+            e.path().is_file().then(|| (date.to_string(), e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn cutoff(today: &str, days: u32) -> String {
+    today
+        .parse::<jiff::civil::Date>()
+        .ok()
+        .and_then(|d| d.checked_sub(jiff::Span::new().days(i64::from(days))).ok())
+        .map(|d| d.to_string())
+        .unwrap_or_default()
+}
+
+pub fn norm(s: &str) -> String {
+    s.trim_start_matches(['-', ' ', '✅'])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Computes the promotion offline: deduplicated bullets, newest kept, nothing
+/// already in long memory repeated, the file kept under the line cap by
+/// dropping its oldest dated blocks.
+pub fn plan(project: &Project, config: &Config, today: &str) -> Result<Plan> {
+    let lang = config.memory.language;
+    let limit = cutoff(today, config.memory.archive_days);
+    let logs = dated_logs(project);
+    let long_path = project.long_memory_path();
+    let before = match fs::read_to_string(&long_path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", long_path.display())),
+    };
+    let mut seen: std::collections::HashSet<String> = before
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("- "))
+        .map(norm)
+        .collect();
+
+    let mut plan = Plan { project: project.name.clone(), ..Plan::default() };
+    let mut recent: Vec<DailyLog> = Vec::new();
+    for (date, path) in &logs {
+        if *date < limit {
+            plan.to_archive.push(path.clone());
+            continue;
+        }
+        let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        recent.push(DailyLog::parse(&text, date, lang));
+        plan.logs_read += 1;
+    }
+    let finished: std::collections::HashSet<String> = recent
+        .iter()
+        .flat_map(|l| l.bullets(SectionKey::Finalise))
+        .map(norm)
+        .collect();
+    // Newest first, so the newest wording of a repeated fact is the one kept.
+    for log in recent.iter().rev() {
+        for (key, out) in [
+            (SectionKey::Connaissances, &mut plan.knowledge),
+            (SectionKey::Decisions, &mut plan.decisions),
+            (SectionKey::ASuivre, &mut plan.open_todos),
+        ] {
+            for b in log.bullets(key) {
+                let n = norm(b);
+                if n.is_empty() || (key == SectionKey::ASuivre && finished.contains(&n)) {
+                    continue;
+                }
+                if seen.insert(n) {
+                    out.push(b.to_string());
+                }
+            }
+        }
+    }
+    plan.long_memory_after = render_long_memory(&before, &plan, &project.name, today, lang, config.memory.long_memory_max_lines);
+    plan.long_memory_before = before;
+    Ok(plan)
+}
+
+fn render_long_memory(before: &str, plan: &Plan, project: &str, today: &str, lang: Lang, max_lines: usize) -> String {
+    let title = match lang {
+        Lang::Fr => format!("# Mémoire long terme — {project}"),
+        Lang::En => format!("# Long-term memory — {project}"),
+    };
+    // Split what is there into the title/preamble and the dated `## ` blocks.
+    let mut head: Vec<String> = Vec::new();
+    let mut blocks: Vec<Vec<String>> = Vec::new();
+    for line in before.lines() {
+        if line.starts_with("## ") {
+            blocks.push(vec![line.to_string()]);
+        } else if let Some(b) = blocks.last_mut() {
+            b.push(line.to_string());
+        } else {
+            head.push(line.to_string());
+        }
+    }
+    if !head.iter().any(|l| l.starts_with("# ")) {
+        head.insert(0, title);
+        head.insert(1, String::new());
+    }
+    if plan.facts() > 0 {
+        let (k, d, t, heading) = match lang {
+            Lang::Fr => ("### Connaissances", "### Décisions", "### À suivre", format!("## Promotion {today}")),
+            Lang::En => ("### Knowledge", "### Decisions", "### To do", format!("## Promotion {today}")),
+        };
+        let mut block = vec![heading, String::new()];
+        for (title, items) in [(k, &plan.knowledge), (d, &plan.decisions), (t, &plan.open_todos)] {
+            if items.is_empty() {
+                continue;
+            }
+            block.push(title.to_string());
+            block.extend(items.iter().map(|i| format!("- {i}")));
+            block.push(String::new());
+        }
+        if blocks.last().is_some_and(|b| b.last().is_some_and(|l| !l.is_empty())) {
+            blocks.last_mut().unwrap().push(String::new());
+        } else if blocks.is_empty() && head.last().is_some_and(|l| !l.is_empty()) {
+            head.push(String::new());
+        }
+        blocks.push(block);
+    }
+    let count = |head: &Vec<String>, blocks: &Vec<Vec<String>>| head.len() + blocks.iter().map(Vec::len).sum::<usize>();
+    // Oldest dated blocks go first; the newest one is cut from its end.
+    while count(&head, &blocks) > max_lines && blocks.len() > 1 {
+        blocks.remove(0);
+    }
+    if count(&head, &blocks) > max_lines
+        && let Some(last) = blocks.last_mut()
+    {
+        let room = max_lines.saturating_sub(head.len()).max(1);
+        last.truncate(room);
+    }
+    let mut out = head.join("\n");
+    for b in &blocks {
+        out.push('\n');
+        out.push_str(&b.join("\n"));
+    }
+    let mut out = out.trim_end().to_string();
+    out.push('\n');
+    out
+}
+
+/// Writes the plan: long memory (backup kept until the new file is in place), then the archive.
+pub fn apply(project: &Project, plan: &Plan) -> Result<()> {
+    let path = project.long_memory_path();
+    if plan.long_memory_after != plan.long_memory_before {
+        let backup = path.with_extension("md.bak");
+        if !plan.long_memory_before.is_empty() {
+            atomic_write(&backup, plan.long_memory_before.as_bytes())?;
+        }
+        atomic_write(&path, plan.long_memory_after.as_bytes())?;
+        let _ = fs::remove_file(&backup);
+    }
+    archive(project, &plan.to_archive)
+}
+
+/// Moves logs to `logs/archives/`, never overwriting an archived file that differs.
+pub fn archive(project: &Project, files: &[PathBuf]) -> Result<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let dir = project.archives_dir();
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for f in files {
+        let name = f.file_name().context("log without a file name")?;
+        let mut dest = dir.join(name);
+        if dest.exists() {
+            if fs::read(&dest).ok() == fs::read(f).ok() {
+                fs::remove_file(f)?;
+                continue;
+            }
+            let stem = f.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            let mut i = 1;
+            while dest.exists() {
+                dest = dir.join(format!("{stem}-{i}.md"));
+                i += 1;
+            }
+        }
+        fs::rename(f, &dest).with_context(|| format!("cannot move {} to {}", f.display(), dest.display()))?;
+    }
+    Ok(())
+}
+
+/// Logs of a project older than `days` days.
+pub fn archivable(project: &Project, today: &str, days: u32) -> Vec<PathBuf> {
+    let limit = cutoff(today, days);
+    dated_logs(project).into_iter().filter(|(d, _)| *d < limit).map(|(_, p)| p).collect()
+}

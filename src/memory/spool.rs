@@ -1,0 +1,157 @@
+//! The durable queue between the Stop hook and the worker. One JSON file per
+//! job in `<state>/spool/pending/`, written atomically; a job leaves the
+//! folder only after its merge is on disk, so a crash loses nothing and a
+//! retry is harmless (merges are idempotent).
+
+use crate::fsutil::atomic_write;
+use crate::transcript::Exchange;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub id: String,
+    pub project_root: PathBuf,
+    pub session_id: String,
+    pub cwd: PathBuf,
+    /// RFC 3339 time of the turn; the log entry is dated from it.
+    pub timestamp: String,
+    /// Already redacted: secrets never reach the spool.
+    pub exchange: Exchange,
+    pub ok_done: bool,
+    #[serde(default)]
+    pub attempts: u32,
+    #[serde(default)]
+    pub last_error: Option<String>,
+    /// Unix seconds before which a failed job is not retried.
+    #[serde(default)]
+    pub not_before: i64,
+}
+
+pub fn pending_dir(state_dir: &Path) -> PathBuf {
+    state_dir.join("spool/pending")
+}
+
+pub fn dead_dir(state_dir: &Path) -> PathBuf {
+    state_dir.join("spool/dead")
+}
+
+/// Ids sort in enqueue order: nanoseconds since the epoch, then pid and a
+/// per-process counter so two hooks in the same nanosecond cannot collide.
+pub fn new_id(now: jiff::Timestamp) -> String {
+    static SEQ: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "{:020}-{:07}-{:04}",
+        now.as_nanosecond().max(0),
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed) % 10_000
+    )
+}
+
+fn job_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(format!("{id}.json"))
+}
+
+pub fn enqueue(state_dir: &Path, job: &Job) -> Result<PathBuf> {
+    let dir = pending_dir(state_dir);
+    let path = job_path(&dir, &job.id);
+    let bytes = serde_json::to_vec(job)?;
+    atomic_write(&path, &bytes).context("cannot write the spool job")?;
+    Ok(path)
+}
+
+/// Pending job ids in order. Temp files and strangers are ignored.
+pub fn pending_ids(state_dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = fs::read_dir(pending_dir(state_dir))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let id = name.strip_suffix(".json")?;
+            (!id.starts_with('.')).then(|| id.to_string())
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+pub fn load(state_dir: &Path, id: &str) -> Result<Job> {
+    let path = job_path(&pending_dir(state_dir), id);
+    let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| format!("corrupt spool job {}", path.display()))
+}
+
+pub fn save(state_dir: &Path, job: &Job) -> Result<()> {
+    enqueue(state_dir, job).map(|_| ())
+}
+
+pub fn remove(state_dir: &Path, id: &str) -> Result<()> {
+    let path = job_path(&pending_dir(state_dir), id);
+    match fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Moves a job (or an unreadable job file) to the dead-letter folder.
+pub fn bury(state_dir: &Path, id: &str) -> Result<()> {
+    let from = job_path(&pending_dir(state_dir), id);
+    let dead = dead_dir(state_dir);
+    fs::create_dir_all(&dead)?;
+    fs::rename(&from, job_path(&dead, id)).with_context(|| format!("cannot move {} to dead letters", from.display()))
+}
+
+pub fn dead_ids(state_dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = fs::read_dir(dead_dir(state_dir))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok()?.strip_suffix(".json").map(str::to_string))
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: &str) -> Job {
+        Job {
+            id: id.to_string(),
+            project_root: "/p".into(),
+            session_id: "s".into(),
+            cwd: "/p".into(),
+            timestamp: "2026-11-30T10:00:00Z".into(),
+            exchange: Exchange::default(),
+            ok_done: false,
+            attempts: 0,
+            last_error: None,
+            not_before: 0,
+        }
+    }
+
+    #[test]
+    fn ids_sort_in_enqueue_order_and_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        let a = new_id(t);
+        let b = new_id(t);
+        let c = new_id(t + jiff::SignedDuration::from_nanos(1));
+        for id in [&c, &a, &b] {
+            enqueue(dir.path(), &job(id)).unwrap();
+        }
+        assert_eq!(pending_ids(dir.path()), vec![a.clone(), b.clone(), c.clone()]);
+        assert_eq!(load(dir.path(), &a).unwrap(), job(&a));
+        bury(dir.path(), &a).unwrap();
+        remove(dir.path(), &b).unwrap();
+        assert_eq!(pending_ids(dir.path()), vec![c]);
+        assert_eq!(dead_ids(dir.path()), vec![a]);
+    }
+}

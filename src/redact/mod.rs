@@ -1,0 +1,376 @@
+//! Secret redaction applied before any backend call and any write (SPEC §1.11).
+//!
+//! Every secret is replaced by `[REDACTED:<kind>]` and the text around it is
+//! kept: for `key=value` pairs, headers and URLs only the value goes
+//! (`postgres://app:[REDACTED:url-password]@db/prod`), so the memory still
+//! says *which* credential was involved. `<private>…</private>` blocks are
+//! removed outright.
+//!
+//! How it stays cheap on the hot path: the rules' regexes are compiled
+//! lazily, one by one, and a rule runs only if one `RegexSet` of literal
+//! keywords (`ghp_`, `AKIA`, `password`…) found its keyword in the text, so
+//! clean text costs one scan. The regex crate matches in linear time, and
+//! the two things a regex would do badly (private blocks, PEM blocks without
+//! an end) are done by hand.
+//!
+//! Redaction is idempotent: passes repeat until nothing changes, because
+//! replacing one secret can reveal another (a token glued to the previous one
+//! gains its word boundary), and text inside an existing `[REDACTED:…]` is
+//! never matched again.
+
+mod pem;
+mod private;
+mod rules;
+mod value;
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use serde::Serialize;
+
+use rules::{BOUNDARY, Found, KEY_WORDS, RULES, Rule};
+
+/// Kind reported for text removed between `<private>` tags.
+pub const PRIVATE_KIND: &str = "private";
+
+/// Kind used for matches of `redact.extra_patterns`.
+pub const CUSTOM_KIND: &str = "custom";
+
+/// More passes than any real text needs (one, or two when secrets are glued
+/// together); the cap only bounds hostile input.
+const MAX_PASSES: usize = 16;
+
+/// Largest compiled size accepted for one user pattern: a typo such as
+/// `\w{1000}{1000}` must fail with a message, not eat memory on every hook.
+const EXTRA_PATTERN_SIZE_LIMIT: usize = 2 << 20;
+
+/// Redacts secrets and removes `<private>…</private>` blocks, with the
+/// built-in rules only.
+pub fn redact(text: &str) -> String {
+    Redactor::builtin().redact(text)
+}
+
+/// A `redact.extra_patterns` entry that is not a usable regex.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RedactError {
+    #[error("redact.extra_patterns: invalid regex `{pattern}`: {reason}; fix or remove it")]
+    InvalidPattern { pattern: String, reason: String },
+}
+
+/// Built-in rules plus the user's extra patterns.
+#[derive(Debug)]
+pub struct Redactor {
+    prefilter: RegexSet,
+    /// For each rule of `RULES`, the index of its keywords in `prefilter`;
+    /// `None` for rules that always run.
+    triggers: Vec<Option<usize>>,
+    pem_trigger: usize,
+    compiled: Vec<OnceLock<Regex>>,
+    pem_header: OnceLock<Regex>,
+    extra: Vec<Regex>,
+}
+
+/// How many secrets of each kind were removed. Never holds a secret, so it
+/// can go to the diagnostics log as is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Report {
+    counts: BTreeMap<&'static str, usize>,
+}
+
+impl Report {
+    /// Number of secrets and private blocks removed.
+    pub fn total(&self) -> usize {
+        self.counts.values().sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Count for one kind, such as `"github-token"` or [`PRIVATE_KIND`].
+    pub fn get(&self, kind: &str) -> usize {
+        self.counts.get(kind).copied().unwrap_or(0)
+    }
+
+    /// Kinds in alphabetical order with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
+        self.counts.iter().map(|(k, n)| (*k, *n))
+    }
+
+    fn add(&mut self, kind: &'static str, n: usize) {
+        *self.counts.entry(kind).or_insert(0) += n;
+    }
+}
+
+impl fmt::Display for Report {
+    /// `2 github-token, 1 password`, or `nothing` when empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("nothing");
+        }
+        for (i, (kind, n)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{n} {kind}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One candidate secret, as a byte span of the text.
+#[derive(Debug, Clone, Copy)]
+struct Hit {
+    start: usize,
+    end: usize,
+    kind: &'static str,
+    specific: bool,
+}
+
+impl Redactor {
+    /// Built-in rules plus `extra_patterns` (config `redact.extra_patterns`).
+    ///
+    /// An extra pattern replaces its whole match, or only its group named
+    /// `secret` if it has one (`api_secret=(?P<secret>\w+)` keeps the key),
+    /// by `[REDACTED:custom]`.
+    pub fn new(extra_patterns: &[String]) -> Result<Redactor, RedactError> {
+        let extra = extra_patterns
+            .iter()
+            .map(|p| {
+                RegexBuilder::new(p)
+                    .size_limit(EXTRA_PATTERN_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| RedactError::InvalidPattern {
+                        pattern: p.clone(),
+                        reason: one_line(&e),
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self::with_extra(extra))
+    }
+
+    /// The shared redactor with built-in rules only, built on first use.
+    pub fn builtin() -> &'static Redactor {
+        static BUILTIN: OnceLock<Redactor> = OnceLock::new();
+        BUILTIN.get_or_init(|| Self::with_extra(Vec::new()))
+    }
+
+    fn with_extra(extra: Vec<Regex>) -> Redactor {
+        let mut keyword_sets = Vec::new();
+        let mut triggers = Vec::with_capacity(RULES.len());
+        for rule in RULES {
+            if rule.keywords.is_empty() {
+                triggers.push(None);
+                continue;
+            }
+            let alternatives: Vec<String> = rule.keywords.iter().map(|k| regex::escape(k)).collect();
+            let flags = if rule.keywords_ci { "(?i-u)" } else { "(?-u)" };
+            triggers.push(Some(keyword_sets.len()));
+            keyword_sets.push(format!("{flags}(?:{})", alternatives.join("|")));
+        }
+        let pem_trigger = keyword_sets.len();
+        keyword_sets.push("-----BEGIN".to_string());
+        let prefilter = RegexSetBuilder::new(&keyword_sets)
+            .build()
+            .expect("built-in redaction keywords compile (tested)");
+        Redactor {
+            prefilter,
+            triggers,
+            pem_trigger,
+            compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
+            pem_header: OnceLock::new(),
+            extra,
+        }
+    }
+
+    /// Returns `text` with secrets replaced and private blocks removed.
+    pub fn redact(&self, text: &str) -> String {
+        self.redact_with_report(text).0
+    }
+
+    /// How many secrets and private blocks `redact` would remove.
+    pub fn count(&self, text: &str) -> usize {
+        self.redact_with_report(text).1.total()
+    }
+
+    /// Redacts and says what was removed, by kind.
+    pub fn redact_with_report(&self, text: &str) -> (String, Report) {
+        let mut report = Report::default();
+        let (mut current, blocks) = private::strip(text);
+        if blocks > 0 {
+            report.add(PRIVATE_KIND, blocks);
+        }
+        for _ in 0..MAX_PASSES {
+            match self.pass(&current, &mut report) {
+                Some(next) => current = Cow::Owned(next),
+                None => break,
+            }
+        }
+        (current.into_owned(), report)
+    }
+
+    /// One round of matching and replacing; `None` when nothing was found.
+    fn pass(&self, text: &str, report: &mut Report) -> Option<String> {
+        let hits = self.collect(text);
+        if hits.is_empty() {
+            return None;
+        }
+        let hits = resolve(hits, &placeholders(text.as_bytes()), text);
+        if hits.is_empty() {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut pos = 0;
+        for hit in hits {
+            out.push_str(&text[pos..hit.start]);
+            out.push_str("[REDACTED:");
+            out.push_str(hit.kind);
+            out.push(']');
+            pos = hit.end;
+            report.add(hit.kind, 1);
+        }
+        out.push_str(&text[pos..]);
+        Some(out)
+    }
+
+    fn collect(&self, text: &str) -> Vec<Hit> {
+        let hay = text.as_bytes();
+        let fired = self.prefilter.matches(hay);
+        let mut hits = Vec::new();
+        for ((rule, trigger), slot) in RULES.iter().zip(&self.triggers).zip(&self.compiled) {
+            if trigger.is_some_and(|t| !fired.matched(t)) {
+                continue;
+            }
+            let re = slot.get_or_init(|| compile(rule));
+            for caps in re.captures_iter(hay) {
+                let Some(found) = Found::new(&caps, hay, rule.kind) else {
+                    continue;
+                };
+                if found.value.is_empty() {
+                    continue;
+                }
+                if let Some(kind) = (rule.check)(&found) {
+                    hits.push(Hit {
+                        start: found.value.start(),
+                        end: found.value.end(),
+                        kind,
+                        specific: rule.specific,
+                    });
+                }
+            }
+        }
+        if fired.matched(self.pem_trigger) {
+            let header = self
+                .pem_header
+                .get_or_init(|| Regex::new(pem::HEADER).expect("PEM header regex compiles (tested)"));
+            let mut spans = Vec::new();
+            pem::find(header, hay, &mut spans);
+            hits.extend(spans.into_iter().map(|(start, end)| Hit {
+                start,
+                end,
+                kind: "private-key",
+                specific: true,
+            }));
+        }
+        for re in &self.extra {
+            for caps in re.captures_iter(hay) {
+                let Some(m) = caps.name("secret").or_else(|| caps.get(0)) else {
+                    continue;
+                };
+                if !m.is_empty() {
+                    hits.push(Hit { start: m.start(), end: m.end(), kind: CUSTOM_KIND, specific: true });
+                }
+            }
+        }
+        hits
+    }
+}
+
+fn compile(rule: &Rule) -> Regex {
+    let pattern = format!(
+        "(?-u){}",
+        rule.pattern.replace("{B}", BOUNDARY).replace("{W}", KEY_WORDS)
+    );
+    Regex::new(&pattern).expect("built-in redaction patterns compile (tested)")
+}
+
+/// Keeps the leftmost, then longest, candidates that do not overlap each
+/// other or an existing placeholder; on equal spans a provider format wins
+/// over a contextual rule.
+fn resolve(mut hits: Vec<Hit>, protected: &[(usize, usize)], text: &str) -> Vec<Hit> {
+    for hit in &mut hits {
+        // Patterns run on bytes; a value cut inside a multi-byte character
+        // is widened to whole characters.
+        while !text.is_char_boundary(hit.start) {
+            hit.start -= 1;
+        }
+        while !text.is_char_boundary(hit.end) {
+            hit.end += 1;
+        }
+    }
+    hits.sort_by(|a, b| {
+        a.start
+            .cmp(&b.start)
+            .then(b.end.cmp(&a.end))
+            .then(b.specific.cmp(&a.specific))
+    });
+    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
+    let mut covered = 0;
+    for hit in hits {
+        if hit.start < covered {
+            continue;
+        }
+        let i = protected.partition_point(|&(_, end)| end <= hit.start);
+        if protected.get(i).is_some_and(|&(start, _)| start < hit.end) {
+            continue;
+        }
+        covered = hit.end;
+        kept.push(hit);
+    }
+    kept
+}
+
+/// Spans of the `[REDACTED]` / `[REDACTED:kind]` placeholders already in the
+/// text, in order; they must never be matched again.
+fn placeholders(hay: &[u8]) -> Vec<(usize, usize)> {
+    const OPEN: &[u8] = b"[REDACTED";
+    let mut spans = Vec::new();
+    for start in memchr::memmem::find_iter(hay, OPEN) {
+        let rest = &hay[start + OPEN.len()..];
+        let len = match rest.first() {
+            Some(b']') => Some(1),
+            Some(b':') => {
+                let name = rest[1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || **b == b'-')
+                    .count();
+                (name > 0 && rest.get(1 + name) == Some(&b']')).then_some(name + 2)
+            }
+            _ => None,
+        };
+        if let Some(len) = len {
+            spans.push((start, start + OPEN.len() + len));
+        }
+    }
+    spans
+}
+
+/// The regex crate's syntax errors span several lines with a caret; the
+/// last line says what is wrong.
+fn one_line(e: &regex::Error) -> String {
+    match e {
+        regex::Error::CompiledTooBig(_) => "pattern too large once compiled".to_string(),
+        _ => {
+            let text = e.to_string();
+            let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(&text);
+            last.trim().trim_start_matches("error: ").to_string()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,143 @@
+//! PEM private key blocks (`-----BEGIN … PRIVATE KEY-----` to `-----END …`).
+//!
+//! The header is found with a regex but the end by hand: a lazy regex running
+//! to the next `-----END` would rescan the rest of the text for every header
+//! that has no end, which hostile input can repeat thousands of times.
+
+use memchr::memmem;
+use regex::bytes::Regex;
+
+/// Matches the opening line; kept small so it costs nothing to compile.
+pub(super) const HEADER: &str = r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,12}-----";
+
+/// How far past `-----END` the closing dashes may be (`-----END OPENSSH
+/// PRIVATE KEY-----` and friends fit easily).
+const END_LABEL_MAX: usize = 64;
+
+/// Appends the span of every private key block to `spans`.
+///
+/// A block without an end (a truncated paste) extends over the key body that
+/// follows, since leaking half a key is still leaking it.
+pub(super) fn find(header: &Regex, hay: &[u8], spans: &mut Vec<(usize, usize)>) {
+    let end_finder = memmem::Finder::new(b"-----END");
+    // The first `-----END` at or after a position only moves forward as the
+    // headers do, so remembering it keeps the whole scan linear.
+    let mut next_end: Option<Option<usize>> = None;
+    let mut covered = 0;
+    for m in header.find_iter(hay) {
+        if m.start() < covered {
+            continue;
+        }
+        let body = m.end();
+        let end = match next_end {
+            Some(Some(p)) if p >= body => Some(p),
+            Some(None) => None,
+            _ => {
+                let found = end_finder.find(&hay[body..]).map(|k| body + k);
+                next_end = Some(found);
+                found
+            }
+        };
+        let stop = match end {
+            Some(p) => close_of_end_line(hay, p),
+            None => body + unclosed_body_len(&hay[body..]),
+        };
+        spans.push((m.start(), stop));
+        covered = stop;
+    }
+}
+
+/// Position after the dashes closing the `-----END …-----` line at `at`.
+fn close_of_end_line(hay: &[u8], at: usize) -> usize {
+    let label = at + b"-----END".len();
+    let limit = hay.len().min(label + END_LABEL_MAX);
+    let window = &hay[label..limit];
+    let line = window
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\\')
+        .unwrap_or(window.len());
+    match memmem::find(&window[..line], b"-----") {
+        Some(k) => {
+            // Swallow the dashes run fully, however many there are.
+            let mut stop = label + k;
+            while stop < hay.len() && hay[stop] == b'-' {
+                stop += 1;
+            }
+            stop
+        }
+        None => label + line,
+    }
+}
+
+/// Length of the base64 body (with PEM headers such as `Proc-Type` and
+/// escaped newlines) that follows an unclosed header.
+fn unclosed_body_len(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|&b| {
+            !(b.is_ascii_alphanumeric()
+                || matches!(b, b'+' | b'/' | b'=' | b'\\' | b':' | b',' | b'-')
+                || b.is_ascii_whitespace())
+        })
+        .unwrap_or(rest.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(text: &str) -> Vec<(usize, usize)> {
+        let re = Regex::new(HEADER).unwrap();
+        let mut out = Vec::new();
+        find(&re, text.as_bytes(), &mut out);
+        out
+    }
+
+    fn block(label: &str) -> String {
+        format!("-----BEGIN {label}-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nAbCdEf0123==\n-----END {label}-----")
+    }
+
+    #[test]
+    fn finds_each_flavour_whole() {
+        for label in [
+            "RSA PRIVATE KEY",
+            "EC PRIVATE KEY",
+            "OPENSSH PRIVATE KEY",
+            "PRIVATE KEY",
+            "ENCRYPTED PRIVATE KEY",
+            "PGP PRIVATE KEY BLOCK",
+        ] {
+            let key = block(label);
+            let text = format!("before\n{key}\nafter");
+            assert_eq!(spans(&text), vec![(7, 7 + key.len())], "{label}");
+        }
+    }
+
+    #[test]
+    fn json_escaped_block() {
+        let text = r#"{"private_key": "-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----\n"}"#;
+        let (s, e) = spans(text)[0];
+        assert_eq!(&text[e..], r#"\n"}"#);
+        assert!(text[s..].starts_with("-----BEGIN"));
+    }
+
+    #[test]
+    fn unclosed_block_takes_the_body() {
+        let text = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMIIE+/==\n\n# end of paste";
+        let (s, e) = spans(text)[0];
+        assert_eq!((s, &text[e..]), (0, "# end of paste"));
+    }
+
+    #[test]
+    fn public_blocks_are_not_matched() {
+        assert!(spans("-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----").is_empty());
+        assert!(spans("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----").is_empty());
+    }
+
+    #[test]
+    fn many_unclosed_headers_stay_linear() {
+        let text = "-----BEGIN PRIVATE KEY-----!".repeat(50_000);
+        let start = std::time::Instant::now();
+        assert_eq!(spans(&text).len(), 50_000);
+        assert!(start.elapsed().as_secs() < 5);
+    }
+}

@@ -1,0 +1,428 @@
+//! The built-in rules: one regex per kind of secret, the literal keywords that
+//! must occur for the regex to be worth running, and a check that weeds out
+//! look-alikes the regex alone cannot tell apart.
+//!
+//! Patterns run in ASCII byte mode (`(?-u)` is prepended): Unicode word
+//! boundaries would push the regex engine off its fast path on any French or
+//! emoji text, and every secret format here is ASCII anyway. `{B}` stands for
+//! a leading word boundary that also accepts a JSON-escaped `\n`, `\r` or `\t`
+//! right before the secret, as found in raw transcript lines; because it
+//! consumes that character, the secret itself is always the group `s` (or,
+//! for key/value rules, one of `eq`, `dq`, `sq`, `bare`).
+
+use regex::bytes::{Captures, Match};
+
+use super::value::{is_code_ref, is_placeholder, is_stop_word, looks_secret, random_enough};
+
+pub(super) const BOUNDARY: &str = r"(?:\A|[^A-Za-z0-9]|\\[nrt])";
+
+/// Decides whether a match is a secret, and of which kind.
+pub(super) type Check = fn(&Found<'_>) -> Option<&'static str>;
+
+pub(super) struct Rule {
+    /// Name used in the placeholder, `[REDACTED:<kind>]`, unless the check
+    /// refines it (key/value rules name the kind after the key).
+    pub kind: &'static str,
+    /// Provider formats win over contextual rules matching the same span, so
+    /// `TOKEN=ghp_…` reports a `github-token` rather than a `token`.
+    pub specific: bool,
+    /// The regex only runs when one of these occurs; empty means always.
+    pub keywords: &'static [&'static str],
+    pub keywords_ci: bool,
+    pub pattern: &'static str,
+    pub check: Check,
+}
+
+/// One regex match offered to a rule's check.
+pub(super) struct Found<'h> {
+    pub caps: &'h Captures<'h>,
+    pub hay: &'h [u8],
+    /// The part that would be replaced.
+    pub value: Match<'h>,
+    /// The value was written between quotes, so it is a literal.
+    pub quoted: bool,
+    pub kind: &'static str,
+}
+
+impl<'h> Found<'h> {
+    pub fn new(caps: &'h Captures<'h>, hay: &'h [u8], kind: &'static str) -> Option<Self> {
+        let mut quoted = false;
+        let mut value = caps.name("s");
+        for name in ["eq", "dq", "sq"] {
+            if value.is_none() {
+                value = caps.name(name);
+                quoted = value.is_some();
+            }
+        }
+        let value = value.or_else(|| caps.name("bare"))?;
+        Some(Found { caps, hay, value, quoted, kind })
+    }
+
+    fn bytes(&self) -> &'h [u8] {
+        self.value.as_bytes()
+    }
+
+    fn group(&self, name: &str) -> &'h [u8] {
+        self.caps.name(name).map_or(&[][..], |m| m.as_bytes())
+    }
+}
+
+macro_rules! rule {
+    ($kind:expr, $specific:expr, [$($kw:expr),*], $ci:expr, $pattern:expr, $check:expr) => {
+        Rule {
+            kind: $kind,
+            specific: $specific,
+            keywords: &[$($kw),*],
+            keywords_ci: $ci,
+            pattern: $pattern,
+            check: $check,
+        }
+    };
+}
+
+/// Key words of key/value rules. Long forms come first; `pass`, `pwd` and
+/// `auth` are "weak": they must start a word of the key (see `weak_word_ok`).
+pub(super) const KEY_WORDS: &str = r"password|passwd|passphrase|passwort|pass|pwd|client[_-]?secret|secret[_-]?key|secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|id[_-]?token|token|api[_-]?key|access[_-]?key|private[_-]?key|session[_-]?key|encryption[_-]?key|signing[_-]?key|master[_-]?key|credentials?|auth";
+
+pub(super) static RULES: &[Rule] = &[
+    // --- LLM providers -------------------------------------------------------
+    rule!("anthropic-key", true, ["sk-ant-"], false,
+        r"{B}(?P<s>sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,})", accept),
+    rule!("openai-key", true, ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"], false,
+        r"{B}(?P<s>sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,})", accept),
+    rule!("openai-key", true, ["sk-"], false,
+        r"{B}(?P<s>sk-[A-Za-z0-9]{48})\b", random),
+    rule!("openrouter-key", true, ["sk-or-v1-"], false,
+        r"{B}(?P<s>sk-or-v1-[a-f0-9]{64})", accept),
+    // Other providers copied OpenAI's `sk-` prefix with their own lengths.
+    rule!("api-key", false, ["sk-"], false,
+        r"{B}(?P<s>sk-[A-Za-z0-9_-]{32,})", random),
+    rule!("groq-key", true, ["gsk_"], false, r"{B}(?P<s>gsk_[A-Za-z0-9]{48,})", accept),
+    rule!("xai-key", true, ["xai-"], false, r"{B}(?P<s>xai-[A-Za-z0-9]{60,})", accept),
+    rule!("huggingface-token", true, ["hf_"], false,
+        r"{B}(?P<s>hf_[A-Za-z0-9]{34,})", random),
+    // --- Code hosting and package registries ---------------------------------
+    rule!("github-token", true, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], false,
+        r"{B}(?P<s>gh[pousr]_[A-Za-z0-9]{36,})", accept),
+    rule!("github-token", true, ["github_pat_"], false,
+        r"{B}(?P<s>github_pat_[A-Za-z0-9_]{22,})", accept),
+    rule!("gitlab-token", true,
+        ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glagent-"],
+        false,
+        r"{B}(?P<s>gl(?:pat|dt|rt|ptt|ft|imt|cbt|soat|ffct|oas|agent)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*)",
+        accept),
+    rule!("npm-token", true, ["npm_"], false, r"{B}(?P<s>npm_[A-Za-z0-9]{36})", accept),
+    rule!("pypi-token", true, ["pypi-AgE"], false,
+        r"{B}(?P<s>pypi-AgE[A-Za-z0-9_-]{50,})", accept),
+    rule!("docker-token", true, ["dckr_pat_"], false,
+        r"{B}(?P<s>dckr_pat_[A-Za-z0-9_-]{20,})", accept),
+    // --- Cloud -----------------------------------------------------------------
+    rule!("aws-access-key-id", true, ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"], false,
+        r"{B}(?P<s>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b", accept),
+    rule!("google-api-key", true, ["AIza"], false,
+        r"{B}(?P<s>AIza[0-9A-Za-z_-]{35})", accept),
+    rule!("google-oauth-secret", true, ["GOCSPX-"], false,
+        r"{B}(?P<s>GOCSPX-[A-Za-z0-9_-]{28})", accept),
+    rule!("google-oauth-token", true, ["ya29."], false,
+        r"{B}(?P<s>ya29\.[A-Za-z0-9_-]{20,})", accept),
+    rule!("azure-storage-key", true, ["accountkey", "sharedaccesskey"], true,
+        r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*(?P<s>[A-Za-z0-9+/]{20,}={0,2})",
+        not_placeholder),
+    rule!("azure-sas", true, ["sig="], false,
+        r"[?&]sig=(?P<s>[A-Za-z0-9%+/=]{20,})", accept),
+    rule!("digitalocean-token", true, ["_v1_"], false,
+        r"{B}(?P<s>do[opr]_v1_[a-f0-9]{64})", accept),
+    rule!("vault-token", true, ["hvs.", "hvb."], false,
+        r"{B}(?P<s>hv[sb]\.[A-Za-z0-9_-]{24,})", accept),
+    rule!("supabase-token", true, ["sbp_"], false, r"{B}(?P<s>sbp_[a-f0-9]{40})", accept),
+    // --- SaaS --------------------------------------------------------------------
+    rule!("slack-token", true, ["xox"], false,
+        r"{B}(?P<s>xox[abposre]-[A-Za-z0-9-]{10,})", has_digit),
+    rule!("slack-token", true, ["xapp-"], false,
+        r"{B}(?P<s>xapp-[0-9]+-[A-Za-z0-9-]{10,})", accept),
+    rule!("slack-webhook", true, ["hooks.slack.com"], false,
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/+-]{20,})", accept),
+    rule!("stripe-key", true, ["_live_", "_test_"], false,
+        r"{B}(?P<s>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})", accept),
+    rule!("stripe-webhook-secret", true, ["whsec_"], false,
+        r"{B}(?P<s>whsec_[A-Za-z0-9+/=]{24,})", accept),
+    rule!("sendgrid-key", true, ["SG."], false,
+        r"{B}(?P<s>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})", accept),
+    rule!("twilio-key", true, ["SK"], false, r"{B}(?P<s>SK[0-9a-f]{32})\b", accept),
+    rule!("mailchimp-key", true, ["-us"], false, r"{B}(?P<s>[0-9a-f]{32}-us[0-9]{1,2})\b", accept),
+    rule!("shopify-token", true, ["shpat_", "shpca_", "shppa_", "shpss_"], false,
+        r"{B}(?P<s>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})", accept),
+    rule!("linear-key", true, ["lin_api_"], false,
+        r"{B}(?P<s>lin_api_[A-Za-z0-9]{40})", accept),
+    rule!("notion-token", true, ["ntn_"], false, r"{B}(?P<s>ntn_[A-Za-z0-9]{40,})", accept),
+    rule!("notion-token", true, ["secret_"], false,
+        r"{B}(?P<s>secret_[A-Za-z0-9]{43})\b", random),
+    rule!("telegram-token", true, [":AA"], false,
+        r"(?:{B}|bot)(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})", accept),
+    // Discord bot tokens have no prefix: their first segment is the bot's
+    // numeric id in base64, which the check decodes, so the regex can be
+    // loose without matching arbitrary dotted text.
+    rule!("discord-token", true, [], false,
+        r"{B}(?P<s>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})",
+        discord_id),
+    rule!("discord-webhook", true, ["discord"], true,
+        r"(?i:discord(?:app)?\.com)/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})", accept),
+    rule!("age-key", true, ["AGE-SECRET-KEY-"], false,
+        r"{B}(?P<s>AGE-SECRET-KEY-1[0-9A-Z]{58})", accept),
+    // --- Structured tokens -------------------------------------------------------
+    rule!("jwt", true, ["eyJ"], false,
+        r"{B}(?P<s>eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{4,}){2,4})", accept),
+    // --- Contextual: the surroundings say a secret follows -------------------------
+    rule!("url-password", false, ["://"], false,
+        r#"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>\\\[\]]*:(?P<s>[^\s@/?#"'<>\\]+)@"#,
+        not_placeholder),
+    rule!("bearer-token", false, ["authorization"], true,
+        r#"(?i)\b(?:proxy-)?authorization\\?["'`]?[ \t]*[:=][ \t]*\\?["'`]?(?:(?P<scheme>bearer|basic|token|bot|apikey|sso-key|negotiate|ntlm)[ \t]+)?(?P<s>[^\s"'`\\,;]+)"#,
+        authorization),
+    rule!("bearer-token", false, ["bearer"], true,
+        r"(?i)\bbearer[ \t]+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)", bearer),
+    rule!("password", false, ["pass", "pwd", "secret", "token", "key", "auth", "credential"], true,
+        concat!(
+            r#"(?i)(?P<key>[a-z0-9_.-]*?(?P<word>{W}))(?P<kq>\\?["']?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*"#,
+            r#"(?:\\"(?P<eq>(?:[^"\\\r\n]|\\[^"\r\n])*)\\"|"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'`,;&)}\]\\:=][^\s"'`,;&)}\]\\]*))"#,
+        ),
+        assignment),
+    rule!("password", false, ["pass", "token", "secret", "key"], true,
+        r#"(?im)(?:^|[ \t])--?(?P<key>(?:[a-z0-9]+-)*(?P<word>password|passwd|pass|auth-token|access-token|token|client-secret|secret-key|secret|api-?key|access-key))[ \t]+(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'\\-][^\s"'\\]*))"#,
+        cli_flag),
+    rule!("password", false, ["password", "identified"], true,
+        r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'(?P<s>[^'\r\n]+)'", not_placeholder),
+    rule!("password", false, ["pass", "secret", "token", "key"], true,
+        r"(?i)<(?P<key>[a-z0-9_:.-]*(?P<word>password|passwd|client[_-]?secret|secret|token|api[_-]?key))>(?P<s>[^<\r\n]+)</",
+        xml_element),
+    rule!("password", false, ["curl"], false,
+        r#"\bcurl\b[^\r\n]*?[ \t](?:-u|--user)[ \t]*["']?[^\s:"']*:(?P<s>[^\s"']+)"#,
+        not_placeholder),
+    rule!("password", false, ["mysql"], false,
+        r#"\bmysql(?:dump|admin|sh)?\b[^\r\n]*?[ \t]-p(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'-][^\s"']*))"#,
+        not_placeholder),
+];
+
+fn accept(f: &Found<'_>) -> Option<&'static str> {
+    Some(f.kind)
+}
+
+fn random(f: &Found<'_>) -> Option<&'static str> {
+    random_enough(f.bytes()).then_some(f.kind)
+}
+
+fn has_digit(f: &Found<'_>) -> Option<&'static str> {
+    f.bytes().iter().any(u8::is_ascii_digit).then_some(f.kind)
+}
+
+fn not_placeholder(f: &Found<'_>) -> Option<&'static str> {
+    (!is_placeholder(f.bytes())).then_some(f.kind)
+}
+
+fn discord_id(f: &Found<'_>) -> Option<&'static str> {
+    let first = f.bytes().split(|&b| b == b'.').next()?;
+    let id = base64_decode(first)?;
+    ((17..=21).contains(&id.len()) && id.iter().all(u8::is_ascii_digit)).then_some(f.kind)
+}
+
+fn authorization(f: &Found<'_>) -> Option<&'static str> {
+    let v = f.bytes();
+    if is_placeholder(v) || !(looks_secret(v) || v.len() >= 16) {
+        return None;
+    }
+    let scheme = f.group("scheme");
+    Some(if scheme.eq_ignore_ascii_case(b"basic") {
+        "basic-auth"
+    } else if scheme.is_empty() || scheme.eq_ignore_ascii_case(b"bearer") {
+        "bearer-token"
+    } else {
+        "auth-header"
+    })
+}
+
+fn bearer(f: &Found<'_>) -> Option<&'static str> {
+    let v = f.bytes();
+    let digit = v.iter().any(u8::is_ascii_digit);
+    let alpha = v.iter().any(u8::is_ascii_alphabetic);
+    (!is_placeholder(v) && ((digit && alpha) || v.len() >= 32)).then_some(f.kind)
+}
+
+fn xml_element(f: &Found<'_>) -> Option<&'static str> {
+    if is_placeholder(f.bytes()) || !weak_word_ok(f.group("key"), f.group("word")) {
+        return None;
+    }
+    Some(kind_for_key(f.group("key"), f.group("word")))
+}
+
+fn cli_flag(f: &Found<'_>) -> Option<&'static str> {
+    let v = f.bytes();
+    if is_placeholder(v) || !weak_word_ok(f.group("key"), f.group("word")) {
+        return None;
+    }
+    let secret_like = f.quoted
+        || (!is_stop_word(v)
+            && (looks_secret(v) || (v.len() >= 8 && !v.iter().all(u8::is_ascii_lowercase))));
+    secret_like.then(|| kind_for_key(f.group("key"), f.group("word")))
+}
+
+fn assignment(f: &Found<'_>) -> Option<&'static str> {
+    let key_match = f.caps.name("key")?;
+    let mut key = key_match.as_bytes();
+    // `\nDB_PASSWORD=…` inside a JSON string: the `n` belongs to the escape.
+    if key_match.start() > 0
+        && f.hay[key_match.start() - 1] == b'\\'
+        && matches!(key.first(), Some(b'n' | b'r' | b't'))
+    {
+        key = &key[1..];
+    }
+    // `https://x-access-token:…@host` is a URL's user info, which the
+    // `url-password` rule cuts at the `@`.
+    if f.hay[..key_match.start()].ends_with(b"://") {
+        return None;
+    }
+    let word = f.group("word");
+    if !weak_word_ok(key, word) {
+        return None;
+    }
+    let v = f.bytes();
+    if is_placeholder(v) {
+        return None;
+    }
+    let kind = kind_for_key(key, word);
+    if f.quoted {
+        return Some(kind);
+    }
+    if is_stop_word(v) || v.starts_with(b"./") || v.starts_with(b"../") || v.starts_with(b"~/") {
+        return None;
+    }
+    // `PWD=/home/me` is the shell's working directory, not a password.
+    if word.eq_ignore_ascii_case(b"pwd") && matches!(v.first(), Some(b'/' | b'~')) {
+        return None;
+    }
+    // Upper-case keys are environment variables, whose values are literals;
+    // other keys may be code, where the value is often an expression.
+    let env_style = !key.iter().any(u8::is_ascii_lowercase);
+    if !env_style && is_code_ref(v, word) {
+        return None;
+    }
+    // `Password: reset it in settings` is prose; YAML's `password: hunter`
+    // ends its line, so only mid-line values need the texture of a secret.
+    let op = f.group("op");
+    if op == b":" && !at_line_end(f.hay, f.value.end()) && !looks_secret(v) {
+        return None;
+    }
+    Some(kind)
+}
+
+/// `pass`, `pwd` and `auth` are too short to be trusted inside a longer word
+/// (`bypass`, `compass`, `oauth`): they must start the key, follow a
+/// separator, or start a camel-case word (`dbPass`).
+fn weak_word_ok(key: &[u8], word: &[u8]) -> bool {
+    let weak = [&b"pass"[..], b"pwd", b"auth"];
+    if !weak.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    let prefix = &key[..key.len() - word.len()];
+    let prefix = prefix.strip_prefix(b"--").or_else(|| prefix.strip_prefix(b"-")).unwrap_or(prefix);
+    match prefix.last() {
+        None => true,
+        Some(b'_' | b'-' | b'.') => true,
+        Some(c) => (c.is_ascii_lowercase() || c.is_ascii_digit()) && word[0].is_ascii_uppercase(),
+    }
+}
+
+fn kind_for_key(key: &[u8], word: &[u8]) -> &'static str {
+    let lower = word.to_ascii_lowercase();
+    let key_lower = key.to_ascii_lowercase();
+    let has = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    if has(&key_lower, b"aws") && has(&key_lower, b"secret") {
+        return "aws-secret-key";
+    }
+    if lower.starts_with(b"pass") || lower == b"pwd" {
+        "password"
+    } else if lower.ends_with(b"token") {
+        "token"
+    } else if lower.starts_with(b"api") {
+        "api-key"
+    } else if lower.starts_with(b"private") {
+        "private-key"
+    } else if lower.ends_with(b"key") {
+        "secret-key"
+    } else if lower.ends_with(b"secret") {
+        "secret"
+    } else if lower.starts_with(b"credential") {
+        "credential"
+    } else {
+        "auth"
+    }
+}
+
+fn at_line_end(hay: &[u8], from: usize) -> bool {
+    let rest = &hay[from..];
+    let skip = rest.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(rest.len());
+    let rest = &rest[skip..];
+    match rest.first() {
+        None | Some(b'\n' | b'\r' | b'#') => true,
+        Some(b'\\') => matches!(rest.get(1), Some(b'n' | b'r')),
+        _ => false,
+    }
+}
+
+/// Decodes unpadded base64 (standard or URL alphabet); `None` on bad input.
+fn base64_decode(s: &[u8]) -> Option<Vec<u8>> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for &c in s {
+        acc = (acc << 6) | val(c)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trip() {
+        assert_eq!(base64_decode(b"MTIzNDU2Nzg5MDEyMzQ1Njc4").unwrap(), b"123456789012345678");
+        assert!(base64_decode(b"a.b").is_none());
+    }
+
+    #[test]
+    fn weak_words_need_a_word_start() {
+        assert!(weak_word_ok(b"pass", b"pass"));
+        assert!(weak_word_ok(b"DB_PASS", b"PASS"));
+        assert!(weak_word_ok(b"dbPass", b"Pass"));
+        assert!(weak_word_ok(b"--pass", b"pass"));
+        assert!(!weak_word_ok(b"bypass", b"pass"));
+        assert!(!weak_word_ok(b"oauth", b"auth"));
+        assert!(weak_word_ok(b"PGPASSWORD", b"PASSWORD"));
+    }
+
+    #[test]
+    fn kinds_follow_the_key() {
+        assert_eq!(kind_for_key(b"aws_secret_access_key", b"access_key"), "aws-secret-key");
+        assert_eq!(kind_for_key(b"DB_PASSWORD", b"PASSWORD"), "password");
+        assert_eq!(kind_for_key(b"GITHUB_TOKEN", b"TOKEN"), "token");
+        assert_eq!(kind_for_key(b"apiKey", b"apiKey"), "api-key");
+        assert_eq!(kind_for_key(b"client_secret", b"client_secret"), "secret");
+        assert_eq!(kind_for_key(b"SECRET_KEY", b"SECRET_KEY"), "secret-key");
+    }
+}

@@ -1,0 +1,148 @@
+//! Heuristics deciding whether the value of a `key = value` pair is a secret.
+//!
+//! The key only says a secret *could* be there. Conversations are full of
+//! code and documentation where the value is a variable, a type or a
+//! template (`password=os.environ[…]`, `token: string`, `${DB_PASSWORD}`);
+//! redacting those would garble the memory without protecting anything.
+//! Everything here works on bytes: only ASCII properties matter.
+
+/// Values that stand for a secret without being one: empty, masked
+/// (`****`), env-var and template references, `<your-password>`, earlier
+/// redactions.
+pub(super) fn is_placeholder(v: &[u8]) -> bool {
+    let Some(&first) = v.first() else {
+        return true;
+    };
+    let last = v[v.len() - 1];
+    if !v.iter().any(u8::is_ascii_alphanumeric) {
+        return true;
+    }
+    if first == b'$' {
+        return true;
+    }
+    if (first == b'%' && last == b'%' && v.len() > 2)
+        || (first == b'<' && last == b'>')
+        || (first == b'{' && (last == b'}' || v.get(1) == Some(&b'{') || v.get(1) == Some(&b'%')))
+        || (first == b'[' && last == b']')
+        || v.starts_with(b"[REDACTED")
+    {
+        return true;
+    }
+    if starts_with_ci(v, b"your") || contains(v, b"...") || contains(v, "…".as_bytes()) {
+        return true;
+    }
+    v.iter().all(|b| matches!(b, b'x' | b'X' | b'*' | b'.' | b'-' | b'_'))
+}
+
+/// Bare words that are states or types, not secrets (`token: expired`,
+/// `password: String`, `secret=false`).
+pub(super) fn is_stop_word(v: &[u8]) -> bool {
+    const WORDS: &[&str] = &[
+        "true", "false", "null", "nil", "none", "undefined", "yes", "no", "on", "off", "required",
+        "optional", "empty", "unset", "set", "string", "str", "&str", "bool", "boolean", "int",
+        "integer", "number", "bytes", "any", "object", "secretstr", "secretstring", "secret",
+        "expired", "invalid", "missing", "hidden", "redacted", "enabled", "disabled",
+    ];
+    WORDS.iter().any(|w| v.eq_ignore_ascii_case(w.as_bytes()))
+}
+
+/// A bare value that reads as code: a call, an index, a generic type, a path through
+/// fields (`os.environ`, `settings.DB_PASSWORD`), or a variable named after
+/// the key (`password=password`, `token=auth_token`).
+pub(super) fn is_code_ref(v: &[u8], word: &[u8]) -> bool {
+    if v.iter().any(|b| matches!(b, b'(' | b'[' | b'<')) || contains(v, b"::") || contains(v, b"->") {
+        return true;
+    }
+    let ident_start = |b: &u8| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$';
+    let ident_char = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+    let dotted = v.contains(&b'.')
+        && v.split(|&b| b == b'.')
+            .all(|seg| seg.first().is_some_and(ident_start) && seg.iter().all(ident_char));
+    if dotted {
+        return true;
+    }
+    let plain_ident = v.first().is_some_and(ident_start) && v.iter().all(ident_char);
+    plain_ident && !v.iter().any(u8::is_ascii_digit) && contains_ci(v, word)
+}
+
+/// Whether a bare value that sits in running text (`Password: …` followed
+/// by more words, `--token …`) has the texture of a credential rather than
+/// of a word.
+pub(super) fn looks_secret(v: &[u8]) -> bool {
+    let digit = v.iter().any(u8::is_ascii_digit);
+    let symbol = v.iter().any(|b| {
+        b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.' | b',' | b'\'' | b'?' | b'!')
+    });
+    let inner_upper = v.iter().skip(1).filter(|b| b.is_ascii_uppercase()).count();
+    let lower = v.iter().any(u8::is_ascii_lowercase);
+    // Words have at most one capital inside (`JavaScript`); random strings
+    // and base64 have several.
+    (v.len() >= 4 && (digit || symbol))
+        || (lower && ((v.len() >= 10 && inner_upper >= 2) || (v.len() >= 16 && inner_upper >= 1)))
+}
+
+/// Whether a long alphanumeric body is random rather than an identifier
+/// such as `AutoModelForSequenceClassification`: random bodies almost
+/// always hold a digit or two capitals in a row.
+pub(super) fn random_enough(v: &[u8]) -> bool {
+    v.iter().any(u8::is_ascii_digit)
+        || v.windows(2).any(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+}
+
+pub(super) fn starts_with_ci(hay: &[u8], prefix: &[u8]) -> bool {
+    hay.len() >= prefix.len() && hay[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders() {
+        for v in [
+            "", "****", "${DB_PASSWORD}", "$PASSWORD", "$(cat pw.txt)", "${{ secrets.TOKEN }}",
+            "%PASSWORD%", "<your-password>", "{{ vault_pw }}", "{password}", "[REDACTED:token]",
+            "your_api_key_here", "YOUR-TOKEN", "xxxxxxxx", "sk-...", "|", "-",
+        ] {
+            assert!(is_placeholder(v.as_bytes()), "{v:?}");
+        }
+        for v in ["hunter2", "s3cr3t!", "xoxo1", "P@ssw0rd"] {
+            assert!(!is_placeholder(v.as_bytes()), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn code_refs() {
+        for v in ["os.environ[", "getenv(", "self.password", "settings.DB_PASSWORD", "password", "db_password", "Foo::new"] {
+            assert!(is_code_ref(v.as_bytes(), b"password"), "{v:?}");
+        }
+        for v in ["hunter2", "password123", "correcthorse"] {
+            assert!(!is_code_ref(v.as_bytes(), b"password"), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn secret_texture() {
+        for v in ["hunter2", "p@ss", "dXNlcjpwYXNz", "AbcdefghijKlmnopq"] {
+            assert!(looks_secret(v.as_bytes()), "{v:?}");
+        }
+        for v in ["reset", "8", "v2", "well-known", "settings", "Hunter", "e.g.", "JavaScript"] {
+            assert!(!looks_secret(v.as_bytes()), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn randomness() {
+        assert!(random_enough(b"aZ3kq"));
+        assert!(random_enough(b"abcDEfg"));
+        assert!(!random_enough(b"AutoModelForSequenceClassification"));
+    }
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""JSON-side helpers of scripts/e2e.sh (Python 3 standard library only).
+
+Each subcommand prints what it found; an exit status of 1 means "assertion
+failed" and the message on stdout says what was expected and what was found.
+
+  seed CONFIG_JSON API_KEY PROJECT_DIR
+      Seed the isolated client config (.claude.json): onboarding done, the
+      fake key approved (the client stores its last 20 characters), the
+      project trusted (so permissions apply and no dialog appears).
+  settings-hooks SETTINGS_JSON
+      Print one "Event<TAB>command" line per command hook registered.
+  injected REQUESTS_JSONL AFTER_SEQ NEEDLE_FILE
+      Pass when a /v1/messages request with seq > AFTER_SEQ carries a message
+      text holding "SessionStart hook additional context" and one of the lines
+      of NEEDLE_FILE (memory bullets). Prints the seq and the bullet found.
+  hook-runs DEBUG_LOG TRANSCRIPT_DIR CMD_SUBSTRING
+      From the client's --debug-file and transcripts: count hook runs whose
+      command contains CMD_SUBSTRING (per event), and list every hook error
+      (non-zero status, [ERROR] hook lines, hook_*error attachments,
+      stop_hook_summary.hookErrors). Exit 1 when there is any error or no run.
+  last-seq REQUESTS_JSONL
+      Print the highest request seq logged so far (0 when none).
+  dump-hooks HOOK_LOG
+      (--client-only self-check) print "Event detail" per payload dumped by
+      tests/e2e/dump_hook.sh.
+"""
+import json
+import os
+import re
+import sys
+from collections import Counter
+
+INJECT_PREFIX = "SessionStart hook additional context"
+
+
+def load_jsonl(path):
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass
+    return out
+
+
+def strings(obj):
+    """Every string inside a JSON value."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, list):
+        for x in obj:
+            yield from strings(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from strings(x)
+
+
+def cmd_seed(config, key, project):
+    cfg = {}
+    if os.path.exists(config):
+        with open(config, encoding="utf-8") as f:
+            cfg = json.load(f)
+    cfg["hasCompletedOnboarding"] = True
+    cfg.setdefault("theme", "dark")
+    cfg["customApiKeyResponses"] = {"approved": [key[-20:]], "rejected": []}
+    entry = cfg.setdefault("projects", {}).setdefault(os.path.abspath(project), {})
+    entry.update({"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True})
+    entry.setdefault("allowedTools", [])
+    os.makedirs(os.path.dirname(os.path.abspath(config)), exist_ok=True)
+    with open(config, "w", encoding="utf-8") as f:
+        json.dump(cfg, f, indent=2)
+    return 0
+
+
+def cmd_settings_hooks(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            settings = json.load(f)
+    except (OSError, ValueError) as e:
+        print("cannot read %s: %s" % (path, e))
+        return 1
+    hooks = settings.get("hooks") or {}
+    for event, groups in hooks.items():
+        for group in groups or []:
+            for h in (group or {}).get("hooks") or []:
+                if h.get("type") == "command":
+                    print("%s\t%s" % (event, h.get("command", "")))
+    return 0
+
+
+def cmd_injected(requests, after_seq, needle_file):
+    after = int(after_seq)
+    with open(needle_file, encoding="utf-8") as f:
+        needles = [l.strip() for l in f if l.strip()]
+    injected_texts = []
+    for r in load_jsonl(requests):
+        if not isinstance(r.get("seq"), int) or r["seq"] <= after:
+            continue
+        for msg in (r.get("body") or {}).get("messages") or []:
+            for s in strings(msg.get("content")):
+                if INJECT_PREFIX in s:
+                    injected_texts.append((r["seq"], s))
+                    for n in needles:
+                        if n in s:
+                            print("request #%d carries the SessionStart context with: %s" % (r["seq"], n))
+                            return 0
+    print("expected: a request after #%d whose messages hold %r and one of these bullets:" % (after, INJECT_PREFIX))
+    for n in needles:
+        print("    %s" % n)
+    if not injected_texts:
+        print("found: no %r text in any of those requests" % INJECT_PREFIX)
+    else:
+        seq, s = injected_texts[-1]
+        print("found (request #%d, %d chars):" % (seq, len(s)))
+        print("    " + s[:3000].replace("\n", "\n    "))
+    return 1
+
+
+# "[DEBUG] Hooks: Stop [<command>] finished with status 0 (9ms)",
+# "[DEBUG] SessionEnd:other [<command>] completed with status 0"
+HOOK_RUN_RE = re.compile(r"\] (?:Hooks: )?([A-Za-z]+)(?::\S*)? \[(.*)\] (?:finished|completed) with status (-?\d+)")
+
+
+def cmd_hook_runs(debug_log, transcript_dir, substring):
+    runs = Counter()
+    errors = []
+    if os.path.exists(debug_log):
+        with open(debug_log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = HOOK_RUN_RE.search(line)
+                if m and substring in m.group(2):
+                    runs[m.group(1)] += 1
+                    if m.group(3) != "0":
+                        errors.append("debug log: " + line.strip())
+                elif "hook" in line.lower() and ("[ERROR]" in line or "timed out" in line.lower()):
+                    errors.append("debug log: " + line.strip())
+    for root, _dirs, files in os.walk(transcript_dir):
+        for name in sorted(files):
+            if not name.endswith(".jsonl"):
+                continue
+            for rec in load_jsonl(os.path.join(root, name)):
+                att = rec.get("attachment") if rec.get("type") == "attachment" else None
+                if isinstance(att, dict) and "error" in str(att.get("type", "")) and "hook" in str(att.get("type", "")):
+                    errors.append("transcript %s: %s %s: %s" % (
+                        name, att.get("type"), att.get("hookName"),
+                        (att.get("stderr") or att.get("content") or "")[:500]))
+                if rec.get("type") == "system" and rec.get("subtype") == "stop_hook_summary":
+                    for e in rec.get("hookErrors") or []:
+                        errors.append("transcript %s: stop_hook_summary error: %s" % (name, str(e)[:500]))
+    total = sum(runs.values())
+    print("hook runs (%s): %d  %s" % (substring, total,
+                                       " ".join("%s=%d" % kv for kv in sorted(runs.items()))))
+    for e in errors:
+        print("HOOK ERROR " + e)
+    if total == 0:
+        print("expected: hook runs of commands containing %r in %s; found none" % (substring, debug_log))
+        return 1
+    return 1 if errors else 0
+
+
+def cmd_last_seq(requests):
+    seqs = [r["seq"] for r in load_jsonl(requests) if isinstance(r.get("seq"), int)]
+    print(max(seqs) if seqs else 0)
+    return 0
+
+
+def cmd_dump_hooks(path):
+    for p in load_jsonl(path):
+        ev = p.get("hook_event_name", "?")
+        detail = p.get("source") or p.get("tool_name") or ""
+        if ev == "PostToolUse":
+            detail = "%s %s" % (p.get("tool_name"), json.dumps(p.get("tool_input"), ensure_ascii=False))
+        if ev == "Stop":
+            detail = p.get("last_assistant_message") or ""
+        if ev == "UserPromptSubmit":
+            detail = p.get("prompt") or ""
+        print("%s %s" % (ev, detail))
+    return 0
+
+
+COMMANDS = {
+    "seed": (cmd_seed, 3),
+    "settings-hooks": (cmd_settings_hooks, 1),
+    "injected": (cmd_injected, 3),
+    "hook-runs": (cmd_hook_runs, 3),
+    "last-seq": (cmd_last_seq, 1),
+    "dump-hooks": (cmd_dump_hooks, 1),
+}
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in COMMANDS or len(argv) - 2 != COMMANDS[argv[1]][1]:
+        sys.stderr.write(__doc__)
+        return 2
+    fn, _ = COMMANDS[argv[1]]
+    return fn(*argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

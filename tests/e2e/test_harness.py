@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Unit tests of the e2e harness itself (no client, no cairn, stdlib only).
+
+    python3 -m unittest discover -s tests/e2e -p 'test_*.py'
+
+scripts/e2e.sh runs them first, so a broken fake API is reported as such
+rather than as a cairn failure.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+import urllib.request
+from http.server import ThreadingHTTPServer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+api = load("fake_anthropic_api", os.path.join(ROOT, "scripts", "fake_anthropic_api.py"))
+INSPECT = os.path.join(HERE, "inspect.py")
+
+ENV_MSG = {"role": "system", "content": "SessionStart hook additional context: - Objectif : X\n\n"
+                                         "# Environment\n - Primary working directory: /tmp/p\n - Is a git repository: true"}
+TOOLS = [{"name": "Bash"}, {"name": "Write"}]
+
+
+def user(*texts):
+    return {"role": "user", "content": [{"type": "text", "text": t} for t in texts]}
+
+
+def tool_result(tid="t1"):
+    return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": "ok"}]}
+
+
+def assistant_tool(name, tid="t1"):
+    return {"role": "assistant", "content": [{"type": "tool_use", "id": tid, "name": name, "input": {}}]}
+
+
+class PlanTest(unittest.TestCase):
+    def reply(self, messages, tools=TOOLS):
+        return api.plan_reply({"messages": messages, "tools": tools}, 7)
+
+    def test_bash_then_final(self):
+        content, stop, kind = self.reply([user('Vérifie. E2E_BASH="git status --short"'), ENV_MSG])
+        self.assertEqual((stop, kind), ("tool_use", "step:bash"))
+        self.assertEqual(content[-1]["name"], "Bash")
+        self.assertEqual(content[-1]["input"]["command"], "git status --short")
+        content, stop, kind = self.reply([user('Vérifie. E2E_BASH="git status --short"'), ENV_MSG,
+                                          assistant_tool("Bash"), tool_result()])
+        self.assertEqual((stop, kind), ("end_turn", "final"))
+        self.assertEqual(content[0]["text"], "La commande `git status --short` s'est terminée sans erreur.")
+
+    def test_write_resolves_against_client_cwd_and_final_has_followup(self):
+        content, stop, _ = self.reply([user("Rédige. E2E_WRITE=notes.md"), ENV_MSG])
+        self.assertEqual(content[-1]["input"]["file_path"], "/tmp/p/notes.md")
+        self.assertIn("# Plan", content[-1]["input"]["content"])
+        content, _, _ = self.reply([user("Rédige. E2E_WRITE=notes.md"), ENV_MSG, assistant_tool("Write"), tool_result()])
+        self.assertEqual(content[0]["text"], "J'ai créé notes.md avec le plan. Décision : on garde le format "
+                                             "Markdown. Prochaine étape : relire notes.md avec l'équipe.")
+
+    def test_steps_in_order_and_options(self):
+        prompt = 'E2E_WRITE=/abs/a.md E2E_CONTENT="l1\\nl2" E2E_BASH="echo \\"hi\\"" E2E_SAY="Fini."'
+        c1, _, k1 = self.reply([user(prompt)])
+        self.assertEqual((k1, c1[-1]["input"]["file_path"], c1[-1]["input"]["content"]),
+                         ("step:write", "/abs/a.md", "l1\nl2"))
+        c2, _, k2 = self.reply([user(prompt), assistant_tool("Write"), tool_result()])
+        self.assertEqual((k2, c2[-1]["input"]["command"]), ("step:bash", 'echo "hi"'))
+        c3, _, _ = self.reply([user(prompt), assistant_tool("Write"), tool_result(),
+                               assistant_tool("Bash", "t2"), tool_result("t2")])
+        self.assertEqual(c3[0]["text"], "Fini.")
+
+    def test_latest_human_prompt_wins_and_reminders_are_not_prompts(self):
+        history = [user("E2E_BASH=ls"), assistant_tool("Bash"), tool_result(),
+                   {"role": "assistant", "content": [{"type": "text", "text": "done"}]}]
+        content, stop, _ = self.reply(history + [user("OK-done")])
+        self.assertEqual((stop, content[0]["text"]), ("end_turn", "C'est noté."))
+        # hook feedback (a system-reminder user message) is not a new prompt:
+        # the plan of the real prompt is not replayed
+        content, stop, _ = self.reply(history + [user("<system-reminder>\nStop hook feedback:\nE2E_BASH=rm\n</system-reminder>")])
+        self.assertEqual(stop, "end_turn")
+
+    def test_side_query_and_compaction(self):
+        _, _, kind = api.plan_reply({"messages": [user("title?")]}, 1)
+        self.assertEqual(kind, "side")
+        content, _, kind = self.reply([user("Your task is to create a <summary> ... Do NOT call any tools.")])
+        self.assertEqual(kind, "compaction")
+        self.assertIn("<summary>", content[0]["text"])
+
+
+class ServerTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        api.ARGS = type("A", (), {"log": os.path.join(cls.tmp.name, "req.jsonl")})
+        cls.srv = ThreadingHTTPServer(("127.0.0.1", 0), api.Handler)
+        cls.port = cls.srv.server_address[1]
+        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.shutdown()
+        cls.srv.server_close()
+        cls.tmp.cleanup()
+
+    def post(self, body):
+        req = urllib.request.Request("http://127.0.0.1:%d/v1/messages?beta=true" % self.port,
+                                     data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json", "x-api-key": "sk-secret"})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.headers, r.read().decode()
+
+    def test_stream_is_well_formed_sse(self):
+        headers, raw = self.post({"stream": True, "tools": TOOLS, "messages": [user("E2E_WRITE=/x/n.md"), ENV_MSG]})
+        self.assertEqual(headers["Content-Type"], "text/event-stream")
+        events = [blk.split("\n") for blk in raw.strip().split("\n\n")]
+        names = [e[0][len("event: "):] for e in events]
+        datas = [json.loads(e[1][len("data: "):]) for e in events]
+        self.assertEqual(names[0], "message_start")
+        self.assertEqual(names[-2:], ["message_delta", "message_stop"])
+        self.assertEqual([d["type"] for d in datas], names)
+        start = datas[0]["message"]["usage"]
+        self.assertEqual((start["input_tokens"], start["cache_read_input_tokens"], start["output_tokens"]),
+                         (1200, 20000, 1))
+        self.assertEqual(datas[-2]["delta"]["stop_reason"], "tool_use")
+        self.assertGreaterEqual(datas[-2]["usage"]["output_tokens"], 61)
+        # the tool input arrives as input_json_delta pieces that join to the input
+        pieces = [d["delta"]["partial_json"] for d in datas
+                  if d["type"] == "content_block_delta" and d["delta"]["type"] == "input_json_delta"]
+        self.assertEqual(json.loads("".join(pieces))["file_path"], "/x/n.md")
+        starts = [d for d in datas if d["type"] == "content_block_start"]
+        stops = [d for d in datas if d["type"] == "content_block_stop"]
+        self.assertEqual([s["index"] for s in starts], [s["index"] for s in stops])
+
+    def test_non_streaming_and_log(self):
+        _, raw = self.post({"stream": False, "tools": TOOLS, "messages": [user("bonjour")]})
+        msg = json.loads(raw)
+        self.assertEqual((msg["type"], msg["stop_reason"], msg["content"][0]["text"]),
+                         ("message", "end_turn", "C'est noté."))
+        with open(api.ARGS.log, encoding="utf-8") as f:
+            last = json.loads(f.readlines()[-1])
+        self.assertEqual(last["body"]["messages"][0]["content"][0]["text"], "bonjour")
+        self.assertEqual(last["path"], "/v1/messages?beta=true")
+        self.assertNotIn("sk-secret", json.dumps(last))
+
+    def test_head_root(self):
+        req = urllib.request.Request("http://127.0.0.1:%d/" % self.port, method="HEAD")
+        with urllib.request.urlopen(req, timeout=5) as r:
+            self.assertEqual(r.status, 200)
+
+
+class InspectTest(unittest.TestCase):
+    def run_inspect(self, *args):
+        p = subprocess.run([sys.executable, INSPECT] + list(args), capture_output=True, text=True)
+        return p.returncode, p.stdout
+
+    def test_injected(self):
+        with tempfile.TemporaryDirectory() as d:
+            req, needles = os.path.join(d, "r.jsonl"), os.path.join(d, "n.txt")
+            with open(req, "w") as f:
+                for seq, text in ((1, "SessionStart hook additional context: old - bullet A"),
+                                  (2, "nothing here"),
+                                  (3, "SessionStart hook additional context: ## Objectif\n- bullet B")):
+                    f.write(json.dumps({"seq": seq, "body": {"messages": [{"role": "system", "content": text}]}}) + "\n")
+            with open(needles, "w") as f:
+                f.write("bullet B\n")
+            self.assertEqual(self.run_inspect("injected", req, "2", needles)[0], 0)
+            self.assertEqual(self.run_inspect("injected", req, "3", needles)[0], 1)
+            with open(needles, "w") as f:
+                f.write("bullet A\n")
+            rc, out = self.run_inspect("injected", req, "1", needles)
+            self.assertEqual(rc, 1)
+            self.assertIn("bullet B", out)  # shows what was injected instead
+
+    def test_hook_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            dbg = os.path.join(d, "debug.log")
+            with open(dbg, "w") as f:
+                f.write('2026-01-01T00:00:00.000Z [DEBUG] Hooks: SessionStart:startup [/b/cairn hook] finished with status 0 (20ms)\n'
+                        '2026-01-01T00:00:00.000Z [DEBUG] Hooks: Stop [/b/cairn hook] finished with status 0 (9ms)\n'
+                        '2026-01-01T00:00:00.000Z [DEBUG] SessionEnd:other [/b/cairn hook] completed with status 0\n')
+            rc, out = self.run_inspect("hook-runs", dbg, d, "cairn")
+            self.assertEqual(rc, 0, out)
+            self.assertIn("hook runs (cairn): 3  SessionEnd=1 SessionStart=1 Stop=1", out)
+            with open(dbg, "a") as f:
+                f.write('2026-01-01T00:00:00.000Z [DEBUG] Hooks: Stop [/b/cairn hook] finished with status 1 (9ms)\n')
+            os.makedirs(os.path.join(d, "proj"))
+            with open(os.path.join(d, "proj", "s.jsonl"), "w") as f:
+                f.write(json.dumps({"type": "attachment", "attachment": {
+                    "type": "hook_non_blocking_error", "hookName": "Stop", "stderr": "boom"}}) + "\n")
+            rc, out = self.run_inspect("hook-runs", dbg, d, "cairn")
+            self.assertEqual(rc, 1)
+            self.assertIn("status 1", out)
+            self.assertIn("hook_non_blocking_error Stop: boom", out)
+
+    def test_settings_hooks_and_seed(self):
+        with tempfile.TemporaryDirectory() as d:
+            s = os.path.join(d, "settings.json")
+            with open(s, "w") as f:
+                json.dump({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/x/cairn hook"}]}],
+                                     "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "cairn hook"}]}]}}, f)
+            self.assertEqual(self.run_inspect("settings-hooks", s), (0, "Stop\t/x/cairn hook\nPreToolUse\tcairn hook\n"))
+            cfg = os.path.join(d, "home", ".claude.json")
+            self.assertEqual(self.run_inspect("seed", cfg, "sk-ant-0123456789abcdefghijKLMN", d)[0], 0)
+            with open(cfg) as f:
+                c = json.load(f)
+            self.assertTrue(c["hasCompletedOnboarding"])
+            self.assertEqual(c["customApiKeyResponses"]["approved"], ["456789abcdefghijKLMN"])
+            self.assertTrue(c["projects"][d]["hasTrustDialogAccepted"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,717 @@
+//! Corpus for the `redact` module (SPEC §1.11): real-looking secrets in the
+//! places they turn up in a coding session (shell, `.env`, YAML, JSON, logs,
+//! Markdown, raw transcript lines), each checked against the exact expected
+//! text, then look-alikes that must come out untouched, then properties.
+//!
+//! Every secret here is fabricated, and assembled at run time from pieces
+//! (`fake`, `p`) so that secret scanners reading this file find nothing.
+
+use cairn::redact::{Redactor, redact};
+use proptest::prelude::*;
+
+const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const B64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const HEX: &[u8] = b"0123456789abcdef";
+const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/// Deterministic random-looking text, so failures are reproducible.
+fn fake(seed: u64, len: usize, alphabet: &[u8]) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            alphabet[(x % alphabet.len() as u64) as usize] as char
+        })
+        .collect()
+}
+
+/// Joins pieces; used so that no complete token prefix is written literally.
+fn p(parts: &[&str]) -> String {
+    parts.concat()
+}
+
+fn r(kind: &str) -> String {
+    format!("[REDACTED:{kind}]")
+}
+
+/// The fabricated secrets, one per format.
+struct Fakes {
+    anthropic: String,
+    anthropic_admin: String,
+    openai_proj: String,
+    openai_legacy: String,
+    openai_svcacct: String,
+    ghp: String,
+    gho: String,
+    ghs: String,
+    github_pat: String,
+    glpat: String,
+    aws_id: String,
+    aws_secret: String,
+    xoxb: String,
+    xapp: String,
+    slack_hook_path: String,
+    stripe_live: String,
+    stripe_restricted: String,
+    stripe_test: String,
+    google_api: String,
+    google_secret: String,
+    jwt: String,
+    npm: String,
+    hf: String,
+    sendgrid: String,
+    twilio: String,
+    azure_key: String,
+    digitalocean: String,
+    discord: String,
+    telegram: String,
+    vault: String,
+    pem_body: String,
+}
+
+impl Fakes {
+    fn new() -> Self {
+        Fakes {
+            anthropic: p(&["sk-", "ant-api03-", &fake(1, 93, B64URL), "AA"]),
+            anthropic_admin: p(&["sk-", "ant-admin01-", &fake(2, 93, B64URL), "AA"]),
+            openai_proj: p(&["sk-", "proj-", &fake(3, 120, B64URL)]),
+            openai_legacy: p(&["sk-", &fake(4, 20, ALNUM), "T3Blbk", "FJ", &fake(5, 20, ALNUM)]),
+            openai_svcacct: p(&["sk-", "svcacct-", &fake(6, 64, B64URL)]),
+            ghp: p(&["gh", "p_", &fake(7, 36, ALNUM)]),
+            gho: p(&["gh", "o_", &fake(8, 36, ALNUM)]),
+            ghs: p(&["gh", "s_", &fake(9, 36, ALNUM)]),
+            github_pat: p(&["github", "_pat_", &fake(10, 22, ALNUM), "_", &fake(11, 59, ALNUM)]),
+            glpat: p(&["gl", "pat-", &fake(12, 20, ALNUM)]),
+            aws_id: p(&["AK", "IA", &fake(13, 16, UPPER_DIGITS)]),
+            aws_secret: fake(14, 40, B64),
+            xoxb: p(&["xo", "xb-", &fake(15, 11, b"0123456789"), "-", &fake(16, 12, b"0123456789"), "-", &fake(17, 24, ALNUM)]),
+            xapp: p(&["xa", "pp-1-", "A0", &fake(18, 9, UPPER_DIGITS), "-", &fake(19, 13, b"0123456789"), "-", &fake(20, 64, HEX)]),
+            slack_hook_path: p(&["T0", &fake(21, 8, UPPER_DIGITS), "/B0", &fake(22, 8, UPPER_DIGITS), "/", &fake(23, 24, ALNUM)]),
+            stripe_live: p(&["sk", "_live_", &fake(24, 24, ALNUM)]),
+            stripe_restricted: p(&["rk", "_live_", &fake(25, 24, ALNUM)]),
+            stripe_test: p(&["sk", "_test_", &fake(26, 24, ALNUM)]),
+            google_api: p(&["AI", "za", &fake(27, 35, B64URL)]),
+            google_secret: p(&["GOC", "SPX-", &fake(28, 28, B64URL)]),
+            jwt: p(&[
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9",
+                ".",
+                "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ",
+                ".",
+                &fake(29, 43, B64URL),
+            ]),
+            npm: p(&["np", "m_", &fake(30, 36, ALNUM)]),
+            hf: p(&["h", "f_", &fake(31, 34, ALNUM)]),
+            sendgrid: p(&["S", "G.", &fake(32, 22, B64URL), ".", &fake(33, 43, B64URL)]),
+            twilio: p(&["S", "K", &fake(34, 32, HEX)]),
+            azure_key: p(&[&fake(35, 86, B64), "=="]),
+            digitalocean: p(&["do", "p_v1_", &fake(36, 64, HEX)]),
+            // base64 of a numeric bot id, the timestamp, the HMAC.
+            discord: p(&["MTIzNDU2Nzg5MDEy", "MzQ1Njc4", ".", &fake(37, 6, B64URL), ".", &fake(38, 38, B64URL)]),
+            telegram: p(&["123456789", ":AA", &fake(39, 33, B64URL)]),
+            vault: p(&["hv", "s.", &fake(40, 90, B64URL)]),
+            pem_body: (0..6).map(|i| fake(41 + i, 64, B64)).collect::<Vec<_>>().join("\n"),
+        }
+    }
+
+    fn pem(&self, label: &str) -> String {
+        let label = format!("{label} KEY");
+        format!("-----BEGIN {label}-----\n{}\n-----END {label}-----", self.pem_body)
+    }
+}
+
+/// Asserts the exact redaction, and that no listed secret survives.
+#[track_caller]
+fn check(input: &str, expected: &str, secrets: &[&str]) {
+    let out = redact(input);
+    assert_eq!(out, expected, "\ninput: {input}");
+    for s in secrets {
+        assert!(!out.contains(s), "secret survived in {out:?}");
+    }
+    assert_eq!(redact(&out), out, "second pass changed the text");
+}
+
+// ---------------------------------------------------------------------------
+// Secrets that must go
+// ---------------------------------------------------------------------------
+
+#[test]
+fn llm_provider_keys() {
+    let f = Fakes::new();
+    check(
+        &format!("export ANTHROPIC_API_KEY={}\nclaude -p 'hello'", f.anthropic),
+        &format!("export ANTHROPIC_API_KEY={}\nclaude -p 'hello'", r("anthropic-key")),
+        &[&f.anthropic],
+    );
+    check(
+        &format!(r#"{{"apiKey": "{}", "model": "claude-sonnet-4-5"}}"#, f.anthropic_admin),
+        &format!(r#"{{"apiKey": "{}", "model": "claude-sonnet-4-5"}}"#, r("anthropic-key")),
+        &[&f.anthropic_admin],
+    );
+    check(
+        &format!("client = OpenAI(api_key=\"{}\")", f.openai_proj),
+        &format!("client = OpenAI(api_key=\"{}\")", r("openai-key")),
+        &[&f.openai_proj],
+    );
+    check(
+        &format!("2025-03-02T10:00:01Z ERROR openai: 401 for key {} (org acme)", f.openai_legacy),
+        &format!("2025-03-02T10:00:01Z ERROR openai: 401 for key {} (org acme)", r("openai-key")),
+        &[&f.openai_legacy],
+    );
+    check(
+        &format!("OPENAI_API_KEY='{}'\n", f.openai_svcacct),
+        &format!("OPENAI_API_KEY='{}'\n", r("openai-key")),
+        &[&f.openai_svcacct],
+    );
+    check(
+        &format!("huggingface-cli login --token {} --add-to-git-credential", f.hf),
+        &format!("huggingface-cli login --token {} --add-to-git-credential", r("huggingface-token")),
+        &[&f.hf],
+    );
+}
+
+#[test]
+fn code_hosting_tokens() {
+    let f = Fakes::new();
+    check(
+        &format!("git remote set-url origin https://{}@github.com/acme/app.git", f.ghp),
+        &format!("git remote set-url origin https://{}@github.com/acme/app.git", r("github-token")),
+        &[&f.ghp],
+    );
+    check(
+        &format!("The CLI stored `{}` in `~/.config/gh/hosts.yml`.", f.gho),
+        &format!("The CLI stored `{}` in `~/.config/gh/hosts.yml`.", r("github-token")),
+        &[&f.gho],
+    );
+    check(
+        &format!("git clone https://x-access-token:{}@github.com/acme/infra", f.ghs),
+        &format!("git clone https://x-access-token:{}@github.com/acme/infra", r("github-token")),
+        &[&f.ghs],
+    );
+    check(
+        &format!("github:\n  user: alex\n  token: {}\n", f.github_pat),
+        &format!("github:\n  user: alex\n  token: {}\n", r("github-token")),
+        &[&f.github_pat],
+    );
+    check(
+        &format!(
+            "curl --header \"PRIVATE-TOKEN: {}\" https://gitlab.example.com/api/v4/projects",
+            f.glpat
+        ),
+        &format!(
+            "curl --header \"PRIVATE-TOKEN: {}\" https://gitlab.example.com/api/v4/projects",
+            r("gitlab-token")
+        ),
+        &[&f.glpat],
+    );
+    check(
+        &format!("//registry.npmjs.org/:_authToken={}\n", f.npm),
+        &format!("//registry.npmjs.org/:_authToken={}\n", r("npm-token")),
+        &[&f.npm],
+    );
+}
+
+#[test]
+fn cloud_credentials() {
+    let f = Fakes::new();
+    check(
+        &format!(
+            "[default]\naws_access_key_id = {}\naws_secret_access_key = {}\nregion = eu-west-3\n",
+            f.aws_id, f.aws_secret
+        ),
+        &format!(
+            "[default]\naws_access_key_id = {}\naws_secret_access_key = {}\nregion = eu-west-3\n",
+            r("aws-access-key-id"),
+            r("aws-secret-key")
+        ),
+        &[&f.aws_id, &f.aws_secret],
+    );
+    check(
+        &format!("export AWS_SECRET_ACCESS_KEY=\"{}\"", f.aws_secret),
+        &format!("export AWS_SECRET_ACCESS_KEY=\"{}\"", r("aws-secret-key")),
+        &[&f.aws_secret],
+    );
+    check(
+        &format!(
+            "https://maps.googleapis.com/maps/api/geocode/json?address=Lyon&key={}",
+            f.google_api
+        ),
+        &format!(
+            "https://maps.googleapis.com/maps/api/geocode/json?address=Lyon&key={}",
+            r("google-api-key")
+        ),
+        &[&f.google_api],
+    );
+    check(
+        &format!(
+            r#"{{"web":{{"client_id":"1234-abc.apps.googleusercontent.com","client_secret":"{}"}}}}"#,
+            f.google_secret
+        ),
+        &format!(
+            r#"{{"web":{{"client_id":"1234-abc.apps.googleusercontent.com","client_secret":"{}"}}}}"#,
+            r("google-oauth-secret")
+        ),
+        &[&f.google_secret],
+    );
+    check(
+        &format!(
+            "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={};EndpointSuffix=core.windows.net",
+            f.azure_key
+        ),
+        &format!(
+            "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={};EndpointSuffix=core.windows.net",
+            r("azure-storage-key")
+        ),
+        &[&f.azure_key],
+    );
+    check(
+        &format!("$ doctl auth init --access-token {}", f.digitalocean),
+        &format!("$ doctl auth init --access-token {}", r("digitalocean-token")),
+        &[&f.digitalocean],
+    );
+    check(
+        &format!("VAULT_TOKEN={} vault kv get secret/app", f.vault),
+        &format!("VAULT_TOKEN={} vault kv get secret/app", r("vault-token")),
+        &[&f.vault],
+    );
+}
+
+#[test]
+fn saas_tokens() {
+    let f = Fakes::new();
+    check(
+        &format!("slack = WebClient(token=\"{}\")", f.xoxb),
+        &format!("slack = WebClient(token=\"{}\")", r("slack-token")),
+        &[&f.xoxb],
+    );
+    check(
+        &format!("SLACK_APP_TOKEN={}", f.xapp),
+        &format!("SLACK_APP_TOKEN={}", r("slack-token")),
+        &[&f.xapp],
+    );
+    check(
+        &format!(r#"  "webhook_url": "https://hooks.slack.com/services/{}","#, f.slack_hook_path),
+        &format!(r#"  "webhook_url": "https://hooks.slack.com/services/{}","#, r("slack-webhook")),
+        &[&f.slack_hook_path],
+    );
+    check(
+        &format!("const stripe = require('stripe')('{}');", f.stripe_live),
+        &format!("const stripe = require('stripe')('{}');", r("stripe-key")),
+        &[&f.stripe_live],
+    );
+    check(
+        &format!("STRIPE_RESTRICTED_KEY={}\nSTRIPE_TEST_KEY={}", f.stripe_restricted, f.stripe_test),
+        &format!("STRIPE_RESTRICTED_KEY={}\nSTRIPE_TEST_KEY={}", r("stripe-key"), r("stripe-key")),
+        &[&f.stripe_restricted, &f.stripe_test],
+    );
+    check(
+        &format!("sendgrid:\n  api_key: \"{}\"", f.sendgrid),
+        &format!("sendgrid:\n  api_key: \"{}\"", r("sendgrid-key")),
+        &[&f.sendgrid],
+    );
+    check(
+        &format!("| Twilio | key `{}` | rotated |", f.twilio),
+        &format!("| Twilio | key `{}` | rotated |", r("twilio-key")),
+        &[&f.twilio],
+    );
+    check(
+        &format!("bot.run(\"{}\")", f.discord),
+        &format!("bot.run(\"{}\")", r("discord-token")),
+        &[&f.discord],
+    );
+    check(
+        &format!("curl https://api.telegram.org/bot{}/getMe", f.telegram),
+        &format!("curl https://api.telegram.org/bot{}/getMe", r("telegram-token")),
+        &[&f.telegram],
+    );
+}
+
+#[test]
+fn jwt_and_authorization_headers() {
+    let f = Fakes::new();
+    check(
+        &format!("curl -H \"Authorization: Bearer {}\" https://api.example.com/me", f.jwt),
+        &format!("curl -H \"Authorization: Bearer {}\" https://api.example.com/me", r("jwt")),
+        &[&f.jwt],
+    );
+    check(
+        &format!("INFO  session restored id_token={} user=42", f.jwt),
+        &format!("INFO  session restored id_token={} user=42", r("jwt")),
+        &[&f.jwt],
+    );
+    let basic = "YWRtaW46aHVudGVyMi1wcm9k";
+    check(
+        &format!("> GET /admin HTTP/1.1\n> Authorization: Basic {basic}\n> Accept: */*"),
+        &format!("> GET /admin HTTP/1.1\n> Authorization: Basic {}\n> Accept: */*", r("basic-auth")),
+        &[basic],
+    );
+    let opaque = fake(60, 40, ALNUM);
+    check(
+        &format!(r#"headers = {{"Authorization": "Bearer {opaque}", "Accept": "application/json"}}"#),
+        &format!(
+            r#"headers = {{"Authorization": "Bearer {}", "Accept": "application/json"}}"#,
+            r("bearer-token")
+        ),
+        &[&opaque],
+    );
+    check(
+        &format!("fetch(url, {{ headers: {{ authorization: `Bearer {opaque}` }} }})"),
+        &format!("fetch(url, {{ headers: {{ authorization: `Bearer {}` }} }})", r("bearer-token")),
+        &[&opaque],
+    );
+}
+
+#[test]
+fn private_key_blocks() {
+    let f = Fakes::new();
+    for label in ["RSA PRIVATE", "EC PRIVATE", "OPENSSH PRIVATE", "PRIVATE", "ENCRYPTED PRIVATE"] {
+        let key = f.pem(label);
+        check(
+            &format!("cat > ~/.ssh/id_test <<'EOF'\n{key}\nEOF\nchmod 600 ~/.ssh/id_test"),
+            &format!(
+                "cat > ~/.ssh/id_test <<'EOF'\n{}\nEOF\nchmod 600 ~/.ssh/id_test",
+                r("private-key")
+            ),
+            &[&f.pem_body[..64]],
+        );
+    }
+    let pgp = format!(
+        "-----BEGIN PGP {} BLOCK-----\n\n{}\n=Ab12\n-----END PGP {} BLOCK-----",
+        "PRIVATE KEY", f.pem_body, "PRIVATE KEY"
+    );
+    check(
+        &format!("```\n{pgp}\n```"),
+        &format!("```\n{}\n```", r("private-key")),
+        &[&f.pem_body[..64]],
+    );
+    // A service-account JSON: the key is a JSON string with escaped newlines.
+    let escaped = f.pem("PRIVATE").replace('\n', "\\n");
+    check(
+        &format!(r#"{{"type": "service_account", "private_key": "{escaped}\n", "client_email": "ci@acme.iam"}}"#),
+        &format!(
+            r#"{{"type": "service_account", "private_key": "{}", "client_email": "ci@acme.iam"}}"#,
+            r("private-key")
+        ),
+        &[&f.pem_body[..64]],
+    );
+    // Pasted only in part: the body that is there must still go.
+    let truncated = format!("-----BEGIN {}-----\n{}", "RSA PRIVATE KEY", &f.pem_body[..130]);
+    check(
+        &format!("{truncated}"),
+        &r("private-key"),
+        &[&f.pem_body[..64]],
+    );
+}
+
+#[test]
+fn password_assignments() {
+    let cases: &[(&str, &str)] = &[
+        ("DB_PASSWORD=hunter2-prod\nDB_HOST=db", "DB_PASSWORD=[REDACTED:password]\nDB_HOST=db"),
+        ("database:\n    password: S3cr3t!pass\n    port: 5432", "database:\n    password: [REDACTED:password]\n    port: 5432"),
+        ("  POSTGRES_PASSWORD: example\n", "  POSTGRES_PASSWORD: [REDACTED:password]\n"),
+        (
+            r#"{"username": "admin", "password": "correct horse battery staple"}"#,
+            r#"{"username": "admin", "password": "[REDACTED:password]"}"#,
+        ),
+        ("mysql -h db -u root -pS3cretPw shop < dump.sql", "mysql -h db -u root -p[REDACTED:password] shop < dump.sql"),
+        ("psql --password=Tr0ub4dor --host db", "psql --password=[REDACTED:password] --host db"),
+        ("./deploy --api-key 8f3k2m9x --env prod", "./deploy --api-key [REDACTED:api-key] --env prod"),
+        ("backup --password \"my pass phrase\" /srv", "backup --password \"[REDACTED:password]\" /srv"),
+        (
+            "conn = psycopg2.connect(host=\"db\", user=\"app\", password=\"Sup3rS3cret\")",
+            "conn = psycopg2.connect(host=\"db\", user=\"app\", password=\"[REDACTED:password]\")",
+        ),
+        ("SECRET_KEY = 'django-insecure-8x!k2@p0m'", "SECRET_KEY = '[REDACTED:secret-key]'"),
+        ("curl -u admin:hunter2 https://ci.example.com/api", "curl -u admin:[REDACTED:password] https://ci.example.com/api"),
+        ("CREATE USER app WITH PASSWORD 'Tr0ub4dor&3';", "CREATE USER app WITH PASSWORD '[REDACTED:password]';"),
+        ("<settings><password>hunter2</password></settings>", "<settings><password>[REDACTED:password]</password></settings>"),
+        ("client_secret=9f8e7d6c5b4a\n", "client_secret=[REDACTED:secret]\n"),
+        ("X-Api-Key: 4c1e9a7b2d", "X-Api-Key: [REDACTED:api-key]"),
+        ("spring.datasource.password=Pa55w0rd", "spring.datasource.password=[REDACTED:password]"),
+        (
+            "Server=tcp:acme.database.windows.net;Database=app;User ID=sa;Password=P@ssw0rd!;",
+            "Server=tcp:acme.database.windows.net;Database=app;User ID=sa;Password=[REDACTED:password];",
+        ),
+        ("const dbPassword = 'hunter2';", "const dbPassword = '[REDACTED:password]';"),
+        ("https://api.example.com/v1/items?access_token=ab12cd34ef&page=2", "https://api.example.com/v1/items?access_token=[REDACTED:token]&page=2"),
+        ("passwd: letmein42", "passwd: [REDACTED:password]"),
+        // Raw transcript lines: JSON inside JSON, escaped quotes and newlines.
+        (
+            r#"{"content":"DB_PASSWORD=hunter2\nDEBUG=1"}"#,
+            r#"{"content":"DB_PASSWORD=[REDACTED:password]\nDEBUG=1"}"#,
+        ),
+        (
+            r#"{"text":"{\"password\": \"hunter2\", \"user\": \"bob\"}"}"#,
+            r#"{"text":"{\"password\": \"[REDACTED:password]\", \"user\": \"bob\"}"}"#,
+        ),
+    ];
+    for (input, expected) in cases {
+        check(input, expected, &[]);
+    }
+}
+
+#[test]
+fn connection_strings() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "DATABASE_URL=postgres://app:Pg5ecret@db.internal:5432/app",
+            "DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app",
+        ),
+        ("mysql://root:toor123@localhost/shop", "mysql://root:[REDACTED:url-password]@localhost/shop"),
+        (
+            "mongodb+srv://admin:M0ngoPass@cluster0.ab1cd.mongodb.net/test?retryWrites=true",
+            "mongodb+srv://admin:[REDACTED:url-password]@cluster0.ab1cd.mongodb.net/test?retryWrites=true",
+        ),
+        ("REDIS_URL=redis://:r3dis-pass@cache:6379/0", "REDIS_URL=redis://:[REDACTED:url-password]@cache:6379/0"),
+        ("amqp://guest:guest@rabbit:5672/", "amqp://guest:[REDACTED:url-password]@rabbit:5672/"),
+        (
+            "pip install --index-url https://deploy:pa55word@pypi.example.com/simple pkg",
+            "pip install --index-url https://deploy:[REDACTED:url-password]@pypi.example.com/simple pkg",
+        ),
+    ];
+    for (input, expected) in cases {
+        check(input, expected, &[]);
+    }
+}
+
+#[test]
+fn private_blocks_are_removed() {
+    check(
+        "Deploy notes <private>root pw is hunter2</private> done.",
+        "Deploy notes  done.",
+        &["hunter2"],
+    );
+    check(
+        "Start\n<PRIVATE>\nline one\nline two\n</Private>\nEnd",
+        "Start\n\nEnd",
+        &["line one"],
+    );
+    check("Keep this. <private>and never close it\nsecret", "Keep this. ", &["secret"]);
+}
+
+#[test]
+fn report_counts_kinds_without_secrets() {
+    let f = Fakes::new();
+    let text = format!(
+        "A={}\nB={}\nC=postgres://u:pw1234@h/db\n<private>x</private>",
+        f.ghp, f.gho
+    );
+    let (out, report) = Redactor::builtin().redact_with_report(&text);
+    assert_eq!(report.get("github-token"), 2);
+    assert_eq!(report.get("url-password"), 1);
+    assert_eq!(report.get("private"), 1);
+    assert_eq!(report.total(), 4);
+    assert_eq!(report.to_string(), "2 github-token, 1 private, 1 url-password");
+    assert_eq!(Redactor::builtin().count(&text), 4);
+    assert!(!format!("{report:?}").contains(&f.ghp));
+    assert_eq!(Redactor::builtin().count(&out), 0);
+}
+
+#[test]
+fn extra_patterns_from_config() {
+    let r = Redactor::new(&[r"ACME-[0-9]{6}".into(), r"internal_secret=(?P<secret>\w+)".into()]).unwrap();
+    assert_eq!(
+        r.redact("ticket ACME-123456, internal_secret=abcdef ok"),
+        "ticket [REDACTED:custom], internal_secret=[REDACTED:custom] ok"
+    );
+    let err = Redactor::new(&["fine".into(), "(unclosed".into()]).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("redact.extra_patterns"), "{msg}");
+    assert!(msg.contains("`(unclosed`"), "{msg}");
+    assert!(!msg.contains('\n'), "{msg}");
+}
+
+// ---------------------------------------------------------------------------
+// Look-alikes that must survive
+// ---------------------------------------------------------------------------
+
+#[test]
+fn look_alikes_survive() {
+    let look_alikes: Vec<String> = vec![
+        "Reset your password in settings, then sign in again.".into(),
+        "Password: reset it from the admin panel".into(),
+        "DB_PASSWORD=\nDB_USER=app".into(),
+        "password=<your-password>".into(),
+        "DB_PASSWORD=${DB_PASSWORD}".into(),
+        "PGPASSWORD=$PASSWORD psql -h db -U app".into(),
+        "password: ****".into(),
+        "token: ${{ secrets.GITHUB_TOKEN }}".into(),
+        "password: \"{{ vault_db_password }}\"".into(),
+        "commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39\nAuthor: Alex <alex@example.com>".into(),
+        "request 550e8400-e29b-41d4-a716-446655440000 done".into(),
+        "Update the task-list and move the desk-lamp; risk-assessment-framework-2024 done.".into(),
+        p(&["Classic tokens start with gh", "p_ followed by 36 characters."]),
+        "Keys beginning with AKIA are long-term; AKIA1234 is too short.".into(),
+        "See https://docs.example.com/guide/install?lang=fr#linux".into(),
+        "git clone https://alex@git.example.com/team/repo.git".into(),
+        "/home/alex/.ssh/id_ed25519.pub and C:\\Users\\alex\\AppData\\Roaming".into(),
+        "Send a Bearer token in the Authorization header.".into(),
+        "Authorization: Bearer $TOKEN".into(),
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0 is only two segments".into(),
+        "cairn v0.1.0-beta.3+build.42, rustc 1.89.0 (29483883e 2025-08-04)".into(),
+        "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".into(),
+        ".btn { color: #ff5733; background: #1e1e2e; }".into(),
+        "Réinitialisez votre mot de passe dans les paramètres : l'ancien mot de passe ne marche plus. 🎉".into(),
+        "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==\">".into(),
+        "conn = connect(user=user, password=password)".into(),
+        "password = os.environ[\"DB_PASSWORD\"]".into(),
+        "secret := os.Getenv(\"APP_SECRET\")".into(),
+        "interface Login { user: string; token: string; }".into(),
+        "struct Creds { password: String, token: Option<String> }".into(),
+        r#"{"max_tokens": 4096, "usage": {"input_tokens": 3, "output_tokens": 12, "cache_read_input_tokens": 15000}}"#.into(),
+        r#"{"token_type": "Bearer", "expires_in": 3600}"#.into(),
+        "PWD=/home/alex/project\nOLDPWD=/home/alex".into(),
+        "bypass=true compass: north".into(),
+        "secret: false\nauth: true\ntoken: expired".into(),
+        "echo \"$PW\" | docker login --password-stdin -u alex registry.example.com".into(),
+        "xoxo-gossip-girl-fan-club".into(),
+        "curl http://[::1]:8080/health && curl http://localhost:8080/pkg@v2".into(),
+        "hf_hub_download(repo_id=\"org/model\") and 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".into(),
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHcB2xH5u0l6Yx8FhJ alex@laptop".into(),
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----".into(),
+        "Already clean: [REDACTED:github-token] and [REDACTED:password].".into(),
+        "A stray </private> tag is kept.".into(),
+        "TWILIO_ACCOUNT_SID=AC0123456789abcdef0123456789abcdef".into(),
+        "Use `--token` to pass it, or the `--password` flag.".into(),
+        "pub fn new(password: &str) -> Self".into(),
+        "if token == \"\" { return }".into(),
+        "Le mot de passe doit contenir 12 caractères.".into(),
+    ];
+    assert!(look_alikes.len() >= 25);
+    for text in &look_alikes {
+        assert_eq!(&redact(text), text, "look-alike was changed");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------
+
+/// Secrets in every supported format, with proptest-chosen bodies.
+fn any_secret() -> impl Strategy<Value = String> {
+    let b = |re: &'static str| proptest::string::string_regex(re).unwrap();
+    prop_oneof![
+        b("[A-Za-z0-9_-]{93}").prop_map(|s| p(&["sk-", "ant-api03-", &s, "AA"])),
+        b("[A-Za-z0-9_-]{60}").prop_map(|s| p(&["sk-", "proj-", &s])),
+        b("[A-Za-z0-9]{36}").prop_map(|s| p(&["gh", "p_", &s])),
+        b("[A-Za-z0-9]{22}_[A-Za-z0-9]{59}").prop_map(|s| p(&["github", "_pat_", &s])),
+        b("[A-Za-z0-9]{20}").prop_map(|s| p(&["gl", "pat-", &s])),
+        b("[A-Z2-7]{16}").prop_map(|s| p(&["AK", "IA", &s])),
+        b("[0-9]{11}-[0-9]{12}-[A-Za-z0-9]{24}").prop_map(|s| p(&["xo", "xb-", &s])),
+        b("[A-Za-z0-9]{24}").prop_map(|s| p(&["sk", "_live_", &s])),
+        b("[A-Za-z0-9_-]{35}").prop_map(|s| p(&["AI", "za", &s])),
+        b("[A-Za-z0-9_-]{28}").prop_map(|s| p(&["GOC", "SPX-", &s])),
+        b("[A-Za-z0-9_-]{20}\\.eyJ[A-Za-z0-9_-]{30}\\.[A-Za-z0-9_-]{43}").prop_map(|s| p(&["ey", "J", &s])),
+        b("[A-Za-z0-9]{36}").prop_map(|s| p(&["np", "m_", &s])),
+        b("[0-9][A-Za-z0-9]{33}").prop_map(|s| p(&["h", "f_", &s])),
+        b("[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}").prop_map(|s| p(&["S", "G.", &s])),
+        b("[0-9a-f]{32}").prop_map(|s| p(&["S", "K", &s])),
+        b("[0-9a-f]{64}").prop_map(|s| p(&["do", "p_v1_", &s])),
+        b("[A-Za-z0-9+/]{64}\n[A-Za-z0-9+/]{40}")
+            .prop_map(|s| format!("-----BEGIN {0}-----\n{s}\n-----END {0}-----", "RSA PRIVATE KEY")),
+    ]
+}
+
+/// Pieces that exercise the rules' edges when glued together at random.
+fn fragment() -> impl Strategy<Value = String> {
+    let fixed: Vec<&'static str> = vec![
+        "password", "DB_PASSWORD", "token", "api_key", "=", ": ", ":", "\"", "'", "\n", " ", "\\n", "\\\"",
+        "<private>", "</private>", "<PRIVATE>", "<priv", "ate>", "[REDACTED:token]", "[REDACTED", "]",
+        "://", "@", "user:", "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----",
+        "Bearer ", "Authorization: ", "Basic ", "--password ", "sk-", "AKIA", "eyJ", ".", "$", "{", "}",
+        "é", "🎉", "—", "mysql -p", "curl -u a:",
+    ];
+    prop_oneof![
+        3 => proptest::sample::select(fixed).prop_map(str::to_string),
+        2 => "[A-Za-z0-9_.-]{0,40}",
+        1 => "\\PC{0,12}",
+        1 => any_secret(),
+    ]
+}
+
+fn glued() -> impl Strategy<Value = String> {
+    proptest::collection::vec(fragment(), 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn redaction_is_idempotent(text in glued()) {
+        let once = redact(&text);
+        prop_assert_eq!(redact(&once), once);
+    }
+
+    #[test]
+    fn arbitrary_text_is_idempotent(text in "\\PC{0,200}") {
+        let once = redact(&text);
+        prop_assert_eq!(redact(&once), once);
+    }
+
+    #[test]
+    fn embedded_secret_never_survives(
+        before in glued(),
+        secret in any_secret(),
+        after in glued(),
+        sep in proptest::sample::select(vec![" ", "\n", "\t", "=", ": ", "\"", "'", "`", "(", ",", "é "]),
+    ) {
+        let text = format!("{before} {secret}{sep}{after}");
+        let out = redact(&text);
+        prop_assert!(!out.contains(&secret), "secret survived:\n{}", out);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Cost
+// ---------------------------------------------------------------------------
+
+/// Five megabytes of session-like text with a few secrets: well under a
+/// second in release (the bound only applies there; debug builds are slow).
+#[test]
+fn five_megabytes_is_fast() {
+    let f = Fakes::new();
+    let chunk = format!(
+        "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d).\n\
+         {{\"type\":\"assistant\",\"usage\":{{\"input_tokens\":3,\"output_tokens\":120}}}}\n\
+         The password reset flow calls https://api.example.com/v1/reset?user=42 with a key.\n\
+         export PATH=$HOME/.cargo/bin:$PATH; cargo test --release -- --nocapture\n"
+    );
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < 5 << 20 {
+        text.push_str(&chunk);
+        i += 1;
+        if i % 2000 == 0 {
+            text.push_str(&format!("GITHUB_TOKEN={}\n", f.ghp));
+        }
+    }
+    let start = std::time::Instant::now();
+    let out = redact(&text);
+    let elapsed = start.elapsed();
+    assert!(!out.contains(&f.ghp));
+    if !cfg!(debug_assertions) {
+        assert!(elapsed.as_millis() < 700, "5 MB took {elapsed:?}");
+    }
+}
+
+/// Hostile input: long runs that keep the regexes busy.
+#[test]
+fn hostile_input_stays_linear() {
+    let cases = [
+        "password=\"".repeat(100_000),
+        "<private><".repeat(100_000),
+        "-----BEGIN PRIVATE KEY-----!".repeat(40_000),
+        format!("{}{}", "a".repeat(1 << 20), "@"),
+        "https://a:b".repeat(100_000),
+        "eyJ".repeat(300_000),
+    ];
+    for text in &cases {
+        let start = std::time::Instant::now();
+        let once = redact(text);
+        assert_eq!(redact(&once), once);
+        let limit = if cfg!(debug_assertions) { 30 } else { 2 };
+        assert!(start.elapsed().as_secs() < limit, "took {:?}", start.elapsed());
+    }
+}
