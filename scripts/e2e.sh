@@ -120,8 +120,8 @@ install_client() {
   mkdir -p "$CACHE_ROOT"
   local tmp; tmp="$(mktemp -d "$CACHE_ROOT/.cc-$CC_VERSION.XXXXXX")"
   log "installing @anthropic-ai/claude-code@$CC_VERSION with npm into $PKG"
-  if ! (cd "$tmp" && npm init -y >/dev/null 2>&1 &&
-        npm install --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$CC_VERSION") \
+  printf '{"name": "cairn-e2e-client", "version": "0.0.0", "private": true}\n' >"$tmp/package.json"
+  if ! (cd "$tmp" && npm install --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$CC_VERSION") \
         >"$tmp.log" 2>&1; then
     local tail_lines=(); mapfile -t tail_lines < <(tail -n 12 "$tmp.log")
     rm -rf "$tmp" "$tmp.log"

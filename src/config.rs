@@ -309,6 +309,24 @@ fn parse_env_value(raw: &str, default: &toml::Value) -> Result<toml::Value, Stri
     })
 }
 
+/// The configuration for hooks, the worker and the status line: on any
+/// error, log it once per distinct message and run on defaults, because a
+/// typo must never break a session.
+pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config {
+    match load(&ctx.env, root) {
+        Ok(l) => l.config,
+        Err(e) => {
+            let msg = e.to_string();
+            let seen = ctx.state_dir.join("config-error.last");
+            if std::fs::read_to_string(&seen).ok().as_deref() != Some(msg.as_str()) {
+                ctx.diag(crate::diag::Level::Error, "config", &format!("{msg}; running on defaults"));
+                let _ = crate::fsutil::atomic_write(&seen, msg.as_bytes());
+            }
+            Config::default()
+        }
+    }
+}
+
 /// `cairn config show`: every leaf with its value and origin, TOML-like.
 pub fn show(loaded: &Loaded) -> String {
     let value = toml::Value::try_from(&loaded.config).expect("config serialises");

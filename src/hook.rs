@@ -4,7 +4,7 @@
 //! (bad JSON, missing files, a panic), the process exits 0, prints nothing
 //! that blocks, and leaves one line in the diagnostics log.
 
-use crate::config::{self, Config};
+use crate::config;
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::memory::{capture, load, store};
@@ -94,26 +94,9 @@ fn project_root(ctx: &Ctx, payload: &Payload) -> Option<PathBuf> {
     store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), payload.cwd.as_deref())
 }
 
-/// The configuration for a hook: on any error, log it (once per distinct
-/// error) and run on defaults, because a typo must never break a session.
-pub fn hook_config(ctx: &Ctx, root: Option<&Path>) -> Config {
-    match config::load(&ctx.env, root) {
-        Ok(l) => l.config,
-        Err(e) => {
-            let msg = e.to_string();
-            let seen = ctx.state_dir.join("config-error.last");
-            if std::fs::read_to_string(&seen).ok().as_deref() != Some(msg.as_str()) {
-                ctx.diag(Level::Error, "config", &format!("{msg}; hooks run on defaults"));
-                let _ = crate::fsutil::atomic_write(&seen, msg.as_bytes());
-            }
-            Config::default()
-        }
-    }
-}
-
 fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
     let root = project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
-    let config = hook_config(ctx, Some(&root));
+    let config = config::load_or_default(ctx, Some(&root));
     let input = capture::StopInput {
         session_id: payload.session_id.clone(),
         transcript_path: payload.transcript_path.clone(),
@@ -126,7 +109,7 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
 
 fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let Some(root) = project_root(ctx, payload) else { return Ok(None) };
-    let config = hook_config(ctx, Some(&root));
+    let config = config::load_or_default(ctx, Some(&root));
     let store = store::Store::discover(&root, &config);
     let cwd = payload.cwd.clone().unwrap_or_else(|| root.clone());
     let text = load::session_start_context(

@@ -57,7 +57,7 @@ const FR: Words = Words {
     command: "Commande exécutée :",
     commands: "Commandes exécutées :",
     subagent: "Sous-agent lancé :",
-    tool_error: "Erreur d'outil :",
+    tool_error: "Erreur d'outil",
     area: "Zone de travail :",
 };
 
@@ -69,7 +69,7 @@ const EN: Words = Words {
     command: "Command run:",
     commands: "Commands run:",
     subagent: "Subagent started:",
-    tool_error: "Tool error:",
+    tool_error: "Tool error",
     area: "Working in",
 };
 
@@ -263,8 +263,14 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         if errors == 3 {
             break;
         }
-        if let Some(line) = tool_error_line(raw) {
-            let bullet = format!("{} {}", w.tool_error, cap(&line, 180));
+        if let Some((tool, line)) = tool_error_line(raw) {
+            let line = cap(&line, 180);
+            let bullet = match (tool, req.lang) {
+                (Some(tool), Lang::Fr) => format!("{} ({tool}) : {line}", w.tool_error),
+                (Some(tool), Lang::En) => format!("{} ({tool}): {line}", w.tool_error),
+                (None, Lang::Fr) => format!("{} : {line}", w.tool_error),
+                (None, Lang::En) => format!("{}: {line}", w.tool_error),
+            };
             if rec.push(&primary, |s| &mut s.problemes, &bullet) {
                 errors += 1;
             }
@@ -373,11 +379,23 @@ static NOISY_TOOL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
 static EXIT_CODE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^exit (?:code|status):? ?\d+$").expect("pattern compiles"));
 
-/// The informative line of a tool error (the first with an error word,
-/// else the first), or `None` for the tool's own routine complaints.
-fn tool_error_line(raw: &str) -> Option<String> {
+/// The digest names the failing tool before its message (`Bash: …`).
+static TOOL_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(Bash|BashOutput|Read|Edit|MultiEdit|Write|NotebookEdit|Glob|Grep|LS|WebFetch|WebSearch|Task|Agent|TodoWrite|KillShell|Skill|SlashCommand|mcp__[\w-]+): ")
+        .expect("pattern compiles")
+});
+
+/// The failing tool and the informative line of its error (the exception
+/// of a traceback, else the first line with an error word, else the first),
+/// or `None` for the tools' routine complaints and bare exit codes.
+fn tool_error_line(raw: &str) -> Option<(Option<String>, String)> {
     let text = raw.replace("<tool_use_error>", "").replace("</tool_use_error>", "");
-    if NOISY_TOOL_ERROR.is_match(&text) {
+    let text = text.trim();
+    let (tool, text) = match TOOL_PREFIX.captures(text) {
+        Some(c) => (Some(c[1].to_string()), &text[c[0].len()..]),
+        None => (None, text),
+    };
+    if NOISY_TOOL_ERROR.is_match(text) {
         return None;
     }
     let lines: Vec<&str> =
@@ -388,7 +406,7 @@ fn tool_error_line(raw: &str) -> Option<String> {
     } else {
         lines.iter().find(|l| cues::has_problem_word(l)).or(lines.first())
     }?;
-    Some(one_line(line))
+    Some((tool, one_line(line)))
 }
 
 fn one_line(s: &str) -> String {
@@ -507,17 +525,24 @@ mod tests {
 
     #[test]
     fn tool_errors_keep_the_informative_line() {
+        let line = |raw: &str| tool_error_line(raw).map(|(tool, l)| (tool.unwrap_or_default(), l));
         assert_eq!(
-            tool_error_line("Exit code 101\n   Compiling cairn\nerror[E0308]: mismatched types\n --> src/a.rs:3:5"),
-            Some("error[E0308]: mismatched types".into())
+            line("Exit code 101\n   Compiling cairn\nerror[E0308]: mismatched types\n --> src/a.rs:3:5"),
+            Some((String::new(), "error[E0308]: mismatched types".into()))
         );
-        assert_eq!(tool_error_line("<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"), None);
-        assert_eq!(tool_error_line("Exit code 1"), None);
+        assert_eq!(line("<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"), None);
+        assert_eq!(line("Read: File does not exist."), None);
+        assert_eq!(line("Bash: Exit code 101"), None);
+        assert_eq!(line("Exit code 1"), None);
         assert_eq!(
-            tool_error_line("Traceback (most recent call last):\n  File \"a.py\", line 3\nKeyError: 'id'"),
-            Some("KeyError: 'id'".into())
+            line("WebFetch: Request failed with status code 404"),
+            Some(("WebFetch".into(), "Request failed with status code 404".into()))
         );
-        assert_eq!(tool_error_line("Connection refused (os error 111)"), Some("Connection refused (os error 111)".into()));
+        assert_eq!(
+            line("Traceback (most recent call last):\n  File \"a.py\", line 3\nKeyError: 'id'"),
+            Some((String::new(), "KeyError: 'id'".into()))
+        );
+        assert_eq!(line("KeyError: 'id'"), Some((String::new(), "KeyError: 'id'".into())));
     }
 
     #[test]

@@ -132,6 +132,50 @@ fn log_body_without_todos(text: &str) -> String {
     out.trim().to_string()
 }
 
+/// Cuts a log body to `max` chars by dropping its oldest bullets first
+/// (bullets are appended, so the first ones of a section are the oldest),
+/// keeping the headings so what remains still reads as the day's log.
+fn fit_log(body: &str, max: usize) -> Option<String> {
+    let mut lines: Vec<&str> = body.lines().collect();
+    let len = |lines: &[&str]| lines.iter().map(|l| l.chars().count() + 1).sum::<usize>();
+    let mut dropped = false;
+    while len(&lines) + 2 > max {
+        // The section holding the most bullets loses its oldest one.
+        let mut best: Option<(usize, usize)> = None; // (count, index of first bullet)
+        let mut i = 0;
+        while i < lines.len() {
+            if lines[i].starts_with("## ") {
+                let first = i + 1;
+                let mut j = first;
+                while j < lines.len() && !lines[j].starts_with("## ") {
+                    j += 1;
+                }
+                let bullets: Vec<usize> = (first..j).filter(|k| lines[*k].starts_with("- ")).collect();
+                if let Some(&b) = bullets.first()
+                    && best.is_none_or(|(c, _)| bullets.len() > c)
+                {
+                    best = Some((bullets.len(), b));
+                }
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+        match best {
+            Some((_, idx)) => {
+                lines.remove(idx);
+                dropped = true;
+            }
+            None => return fit(body, max),
+        }
+    }
+    let text = lines.join("\n");
+    if text.trim().is_empty() || !text.lines().any(|l| l.starts_with("- ")) {
+        return None;
+    }
+    Some(if dropped { format!("(…)\n{text}") } else { text })
+}
+
 /// Long memory, newest `## ` block first.
 fn long_memory_newest_first(text: &str) -> String {
     let mut head = String::new();
@@ -196,16 +240,20 @@ pub fn session_start_context(
 ) -> Option<String> {
     let lang = config.memory.language;
     let today = ctx.today();
-    let y = yesterday(&today);
     let budget = (config.memory.session_start_tokens.saturating_mul(4)).min(HARD_LIMIT_CHARS);
     let mut ordered: Vec<&Project> = store.projects.iter().filter(|p| p.name == current).collect();
     ordered.extend(store.projects.iter().filter(|p| p.name != current));
     let loaded: Vec<Loaded> = ordered.iter().map(|p| load_project(p, &today)).collect();
 
+    let intro = match lang {
+        Lang::Fr => "Mémoire de session cairn (memory_sessions/, plus récent d'abord) :",
+        Lang::En => "cairn session memory (memory_sessions/, newest first):",
+    };
     let mut parts: Vec<String> = Vec::new();
-    let mut used = 0usize;
+    // Counts exactly what the final text will hold: intro, parts, separators.
+    let mut used = intro.chars().count();
     let push = |parts: &mut Vec<String>, used: &mut usize, text: String| {
-        *used += text.chars().count() + 2;
+        *used += 2 + text.chars().count();
         parts.push(text);
     };
 
@@ -241,14 +289,12 @@ pub fn session_start_context(
         }
     }
 
-    let mut optional: Vec<(String, String)> = Vec::new();
+    let mut optional: Vec<(String, String, bool)> = Vec::new();
     for l in &loaded {
-        for (d, label) in [(&l.today, "log"), (&l.yesterday, "log")] {
-            if let Some(d) = d {
-                let body = log_body_without_todos(&d.text);
-                if !body.is_empty() {
-                    optional.push((format!("[{}] {label} {}", l.project, d.date), body));
-                }
+        for d in [&l.today, &l.yesterday].into_iter().flatten() {
+            let body = log_body_without_todos(&d.text);
+            if !body.is_empty() {
+                optional.push((format!("[{}] log {}", l.project, d.date), body, true));
             }
         }
     }
@@ -260,16 +306,18 @@ pub fn session_start_context(
                     Lang::Fr => "mémoire long terme",
                     Lang::En => "long-term memory",
                 };
-                optional.push((format!("[{}] {label}", l.project), body));
+                optional.push((format!("[{}] {label}", l.project), body, false));
             }
         }
     }
-    for (title, body) in optional {
-        let room = budget.saturating_sub(used + title.chars().count() + 3);
+    for (title, body, is_log) in optional {
+        // Two separator newlines, the title, its newline.
+        let room = budget.saturating_sub(used + 2 + title.chars().count() + 1);
         if room < 80 {
             break;
         }
-        match fit(&body, room) {
+        let fitted = if is_log { fit_log(&body, room) } else { fit(&body, room) };
+        match fitted {
             Some(b) => push(&mut parts, &mut used, format!("{title}\n{b}")),
             None => break,
         }
@@ -277,11 +325,6 @@ pub fn session_start_context(
     if parts.is_empty() {
         return None;
     }
-    let _ = y;
-    let intro = match lang {
-        Lang::Fr => "Mémoire de session cairn (memory_sessions/, plus récent d'abord) :",
-        Lang::En => "cairn session memory (memory_sessions/, newest first):",
-    };
     let text = format!("{intro}\n\n{}", parts.join("\n\n"));
     Some(fit(&text, HARD_LIMIT_CHARS).unwrap_or_default())
 }

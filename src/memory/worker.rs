@@ -116,7 +116,7 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
                 progressed = true;
                 let config = configs
                     .entry(job.project_root.clone())
-                    .or_insert_with(|| config_for(ctx, &job.project_root))
+                    .or_insert_with(|| config::load_or_default(ctx, Some(&job.project_root)))
                     .clone();
                 handle(ctx, &config, job, &mut report);
             }
@@ -181,18 +181,6 @@ fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) 
                 let _ = spool::save(&ctx.state_dir, &job);
                 report.retried += 1;
             }
-        }
-    }
-}
-
-/// A project's configuration for background work; a broken file is reported
-/// and the defaults are used, like in hooks.
-pub fn config_for(ctx: &Ctx, root: &Path) -> Config {
-    match config::load(&ctx.env, Some(root)) {
-        Ok(l) => l.config,
-        Err(e) => {
-            ctx.diag(Level::Error, "config", &format!("{e}; using defaults"));
-            Config::default()
         }
     }
 }

@@ -19,6 +19,9 @@ pub const MAX_ASSISTANT_CHARS: usize = 6000;
 pub const MAX_DIGEST_ENTRY_CHARS: usize = 200;
 /// Most entries kept in each digest list.
 pub const MAX_DIGEST_ENTRIES: usize = 50;
+/// Longest file path kept: a cut path names another file, so the cap only
+/// guards against absurd values.
+const MAX_PATH_CHARS: usize = 1000;
 
 const ELLIPSIS: char = '…';
 
@@ -129,7 +132,7 @@ fn op_of(name: &str, input: &super::record::ToolInput) -> Op {
             .or(input.notebook_path.as_deref())
             .map(str::trim)
             .filter(|p| !p.is_empty())
-            .map(str::to_owned)
+            .map(|p| truncate_head(p, MAX_PATH_CHARS))
     };
     let op = match name {
         "Read" | "NotebookRead" => path().map(Op::Read),
@@ -179,7 +182,12 @@ fn classify_user(rec: &Record) -> UserText {
     if is_client_text(text) {
         return UserText::NotHuman;
     }
-    if let Some(name) = tag_content(text, "command-name") {
+    // `<command-name>` (and on older clients `<command-message>` first).
+    if let Some(name) = text
+        .starts_with("<command-")
+        .then(|| tag_content(text, "command-name"))
+        .flatten()
+    {
         let args = tag_content(text, "command-args").unwrap_or("");
         let line = format!("{} {}", name.trim(), args.trim());
         return UserText::Prompt(Prompt {
@@ -501,6 +509,10 @@ mod tests {
             "<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args>keep the LAB notes</command-args>",
         );
         assert_eq!(prompt_text(&cmd).as_deref(), Some("/compact keep the LAB notes"));
+        let old = user("<command-message>review is running…</command-message>\n<command-name>/review</command-name>");
+        assert_eq!(prompt_text(&old).as_deref(), Some("/review"));
+        let prose = user("why does <command-name>x</command-name> show up?");
+        assert_eq!(prompt_text(&prose).as_deref(), Some("why does <command-name>x</command-name> show up?"));
         let out = user("<local-command-stdout>Compacted</local-command-stdout>");
         let answer = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"ok"}]}}"#;
         let typed = user("earlier question");

@@ -115,9 +115,6 @@ pub fn last_exchange_with(
         ControlFlow::Continue(())
     })?;
     stats.lines_skipped += unparsed;
-    if prompt.is_some() {
-        stats.hit_cap = false;
-    }
     let Some(Item::Prompt(prompt)) = prompt else {
         return Ok((None, stats));
     };
@@ -183,9 +180,6 @@ pub fn last_context_usage_with(
         }
     })?;
     stats.lines_skipped += unparsed;
-    if found.is_some() {
-        stats.hit_cap = false;
-    }
     Ok(match found {
         Some(ContextEvent::Usage(u)) => (Some(u), stats),
         _ => (None, stats),
