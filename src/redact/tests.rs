@@ -39,3 +39,28 @@ fn timing_breakdown() {
         eprintln!("  placeholders {:?}", t.elapsed());
     }
 }
+
+#[test]
+#[ignore]
+fn timing_prefilter_alternatives() {
+    let prose = "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d). The quick brown fox jumps over the lazy dog, 12345.\n";
+    let code = std::fs::read_to_string("/work/main/src/redact/rules.rs").unwrap();
+    let mut cs = Vec::new();
+    let mut ci = Vec::new();
+    for rule in RULES {
+        for k in rule.keywords {
+            if rule.keywords_ci { ci.push(regex::escape(k)) } else { cs.push(regex::escape(k)) }
+        }
+    }
+    let re = Regex::new(&format!("(?-u){}|(?i:{})", cs.join("|"), ci.join("|"))).unwrap();
+    let r = Redactor::builtin();
+    let min = |f: &dyn Fn() -> usize| (0..7).map(|_| { let t = std::time::Instant::now(); std::hint::black_box(f()); t.elapsed() }).min().unwrap();
+    for (name, unit) in [("prose", prose.to_string()), ("code", code)] {
+        let text = unit.repeat((5 << 20) / unit.len());
+        let hay = text.as_bytes();
+        eprintln!("{name}: set {:?}", min(&|| r.prefilter.matches(hay).len()));
+        eprintln!("{name}: single overlapping {:?}", min(&|| { let mut n = 0; let mut at = 0; while let Some(m) = re.find_at(hay, at) { n += 1; at = m.start() + 1; } n }));
+        eprintln!("{name}: single find_iter {:?}", min(&|| re.find_iter(hay).count()));
+        eprintln!("{name}: memchr count {:?}", min(&|| memchr::memchr_iter(b'q', hay).count()));
+    }
+}

@@ -138,7 +138,11 @@ fn op_of(name: &str, input: &super::record::ToolInput) -> Op {
         "Read" | "NotebookRead" => path().map(Op::Read),
         "Edit" | "MultiEdit" | "NotebookEdit" => path().map(Op::Edit),
         "Write" => path().map(Op::Write),
-        "Bash" => input.command.as_deref().and_then(first_line).map(Op::Command),
+        "Bash" => input
+            .command
+            .as_deref()
+            .and_then(first_line)
+            .map(Op::Command),
         "Agent" | "Task" => [&input.description, &input.subagent_type, &input.prompt]
             .into_iter()
             .find_map(|s| s.as_deref().and_then(first_line))
@@ -360,7 +364,9 @@ pub(super) fn build(prompt: Prompt, after: &[Item]) -> Exchange {
             } => {
                 failed.insert(id);
             }
-            Item::ToolUse { id: Some(id), name, .. } => {
+            Item::ToolUse {
+                id: Some(id), name, ..
+            } => {
                 names.insert(id, name);
             }
             _ => {}
@@ -438,7 +444,10 @@ mod tests {
 
     #[test]
     fn human_text_rules() {
-        assert_eq!(prompt_text(&user("  fix the bug  ")).as_deref(), Some("fix the bug"));
+        assert_eq!(
+            prompt_text(&user("  fix the bug  ")).as_deref(),
+            Some("fix the bug")
+        );
         assert_eq!(
             prompt_text(&user(
                 "<system-reminder>\nctx\n</system-reminder>\nreal ask<system-reminder>x</system-reminder>"
@@ -446,8 +455,14 @@ mod tests {
             .as_deref(),
             Some("real ask")
         );
-        assert_eq!(prompt_text(&user("<system-reminder>only</system-reminder>")), None);
-        assert_eq!(prompt_text(&user("a<system-reminder>unclosed")).as_deref(), Some("a"));
+        assert_eq!(
+            prompt_text(&user("<system-reminder>only</system-reminder>")),
+            None
+        );
+        assert_eq!(
+            prompt_text(&user("a<system-reminder>unclosed")).as_deref(),
+            Some("a")
+        );
         for not_human in [
             "<task-notification>\n<task-id>x</task-id>",
             "<session-start-hook>ctx</session-start-hook>",
@@ -508,11 +523,19 @@ mod tests {
         let cmd = user(
             "<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args>keep the LAB notes</command-args>",
         );
-        assert_eq!(prompt_text(&cmd).as_deref(), Some("/compact keep the LAB notes"));
-        let old = user("<command-message>review is running…</command-message>\n<command-name>/review</command-name>");
+        assert_eq!(
+            prompt_text(&cmd).as_deref(),
+            Some("/compact keep the LAB notes")
+        );
+        let old = user(
+            "<command-message>review is running…</command-message>\n<command-name>/review</command-name>",
+        );
         assert_eq!(prompt_text(&old).as_deref(), Some("/review"));
         let prose = user("why does <command-name>x</command-name> show up?");
-        assert_eq!(prompt_text(&prose).as_deref(), Some("why does <command-name>x</command-name> show up?"));
+        assert_eq!(
+            prompt_text(&prose).as_deref(),
+            Some("why does <command-name>x</command-name> show up?")
+        );
         let out = user("<local-command-stdout>Compacted</local-command-stdout>");
         let answer = r#"{"type":"assistant","message":{"content":[{"type":"text","text":"ok"}]}}"#;
         let typed = user("earlier question");
@@ -529,9 +552,15 @@ mod tests {
             })
         };
         // A command the client ran locally is passed over…
-        assert_eq!(find(&[&typed, answer, &cmd, &out]).as_deref(), Some("earlier question"));
+        assert_eq!(
+            find(&[&typed, answer, &cmd, &out]).as_deref(),
+            Some("earlier question")
+        );
         // …one the model answered (a custom command) is the prompt.
-        assert_eq!(find(&[&typed, answer, &cmd, answer]).as_deref(), Some("/compact keep the LAB notes"));
+        assert_eq!(
+            find(&[&typed, answer, &cmd, answer]).as_deref(),
+            Some("/compact keep the LAB notes")
+        );
     }
 
     #[test]
@@ -562,7 +591,10 @@ mod tests {
         assert_eq!(d.files_written, ["/b.rs"]);
         assert_eq!(d.commands, ["cargo test \\"]);
         assert_eq!(d.subagents, ["explorer"]);
-        assert_eq!(d.tool_errors, ["Read: File does not exist.", "Bash: Exit code 101"]);
+        assert_eq!(
+            d.tool_errors,
+            ["Read: File does not exist.", "Bash: Exit code 101"]
+        );
     }
 
     #[test]

@@ -22,7 +22,9 @@ mod usage;
 #[cfg(test)]
 mod tests;
 
-pub use exchange::{MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS};
+pub use exchange::{
+    MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS,
+};
 pub use record::{Block, Content, Message, Record, ToolInput, ToolResult, ToolUse};
 pub use stream::{Line, StreamReader};
 pub use tail::{BLOCK_SIZE, MAX_LINE, MAX_TAIL_BYTES, TailOptions, TailStats};
@@ -138,10 +140,7 @@ pub fn last_exchange_full_with(path: &Path, opts: &TailOptions) -> io::Result<Op
         ControlFlow::Continue(())
     })?;
     let mut selector = Selector::default();
-    let Some(at) = items
-        .iter()
-        .rposition(|item| selector.is_last_prompt(item))
-    else {
+    let Some(at) = items.iter().rposition(|item| selector.is_last_prompt(item)) else {
         return Ok(None);
     };
     let mut rest = items.split_off(at);

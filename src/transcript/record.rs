@@ -590,10 +590,17 @@ mod tests {
         assert_eq!(r.git_branch.as_deref(), Some("master"));
         let u = r.usage().unwrap();
         assert_eq!(
-            (u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens),
+            (
+                u.input_tokens,
+                u.cache_creation_input_tokens,
+                u.cache_read_input_tokens
+            ),
             (11, 1001, 20100)
         );
-        assert_eq!((u.output_tokens, u.cache_creation_5m, u.cache_creation_1h), (51, 1001, 0));
+        assert_eq!(
+            (u.output_tokens, u.cache_creation_5m, u.cache_creation_1h),
+            (51, 1001, 0)
+        );
         let Block::ToolUse(t) = &r.content().blocks()[0] else {
             panic!("not a tool_use: {:?}", r.content())
         };
@@ -625,7 +632,10 @@ mod tests {
         assert_eq!(r.timestamp, None);
         assert_eq!(r.content(), &Content::None);
         let u = r.usage().unwrap();
-        assert_eq!((u.input_tokens, u.output_tokens, u.cache_read_input_tokens), (0, 0, 2));
+        assert_eq!(
+            (u.input_tokens, u.output_tokens, u.cache_read_input_tokens),
+            (0, 0, 2)
+        );
     }
 
     #[test]
@@ -653,7 +663,11 @@ mod tests {
             b"{\"type\":\"user\"} trailing",
             b"nul\x00l",
         ] {
-            assert!(Record::parse(bad).is_none(), "{:?}", String::from_utf8_lossy(bad));
+            assert!(
+                Record::parse(bad).is_none(),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
         }
     }
 

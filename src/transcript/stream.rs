@@ -232,7 +232,10 @@ mod tests {
             got.push((l.end_offset, l.bytes.to_vec()));
         }
         let after_end = 6 + big.len() as u64 + 1 + 6;
-        assert_eq!(got, [(6, b"short".to_vec()), (after_end, b"after".to_vec())]);
+        assert_eq!(
+            got,
+            [(6, b"short".to_vec()), (after_end, b"after".to_vec())]
+        );
         assert_eq!(r.lines_skipped(), 1);
         // The torn long line is not consumed: a resume starts at it.
         assert_eq!(r.offset(), after_end);

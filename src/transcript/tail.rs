@@ -182,7 +182,11 @@ mod tests {
                     max_line,
                 };
                 let (got, stats) = lines_rev(content, opts);
-                assert_eq!(got, expected(content, max_line), "block {block_size} max {max_line}");
+                assert_eq!(
+                    got,
+                    expected(content, max_line),
+                    "block {block_size} max {max_line}"
+                );
                 assert_eq!(stats.bytes_read, content.len() as u64);
                 assert!(!stats.hit_cap);
             }

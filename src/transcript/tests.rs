@@ -17,7 +17,8 @@ fn fixture(rel: &str) -> PathBuf {
 const P1_2_1_332: &str = "v2.1.332/print/0ac84ade-4b41-4c80-8e17-cb18a7650ec5.jsonl";
 const P2_2_1_332: &str = "v2.1.332/print/9b46cfd4-81d8-4944-b28a-5650b3682d24.jsonl";
 const NO_PROMPT_2_1_332: &str = "v2.1.332/print/0eb84a63-4a8f-49f0-8439-3a0cf0d4bcc1.jsonl";
-const SUBAGENT_2_1_332: &str = "v2.1.332/print/0ac84ade-4b41-4c80-8e17-cb18a7650ec5/subagents/agent-a807bf6f4639670c0.jsonl";
+const SUBAGENT_2_1_332: &str =
+    "v2.1.332/print/0ac84ade-4b41-4c80-8e17-cb18a7650ec5/subagents/agent-a807bf6f4639670c0.jsonl";
 const TUI_2_1_332: &str = "v2.1.332/interactive/592d55cf-11d7-4a1b-99fa-bf536f8ae9a6.jsonl";
 const P1_2_1_112: &str = "v2.1.112/10c2c049-38e7-4786-8116-9d4383d9df4e.jsonl";
 const P2_2_1_112: &str = "v2.1.112/2e8af158-f701-4ba1-b2d5-81ebee50a622.jsonl";
@@ -76,13 +77,21 @@ fn prefix_before(rel: &str, needle: &str) -> TempTranscript {
 
 fn exchange(path: &Path) -> Exchange {
     let tail = last_exchange(path).unwrap();
-    assert_eq!(tail, last_exchange_full(path).unwrap(), "tail != full for {path:?}");
+    assert_eq!(
+        tail,
+        last_exchange_full(path).unwrap(),
+        "tail != full for {path:?}"
+    );
     tail.unwrap_or_else(|| panic!("no exchange in {path:?}"))
 }
 
 fn context(path: &Path) -> Option<ContextUsage> {
     let tail = last_context_usage(path).unwrap();
-    assert_eq!(tail, last_context_usage_full(path).unwrap(), "tail != full for {path:?}");
+    assert_eq!(
+        tail,
+        last_context_usage_full(path).unwrap(),
+        "tail != full for {path:?}"
+    );
     tail
 }
 
@@ -130,7 +139,11 @@ fn p1_resumed_session_ends_with_the_resumed_turn() {
     let ex = exchange(&path);
     assert_eq!(ex.human, "Lab run four, resumed. LAB_PLAN=bash");
     assert_eq!(ex.timestamp.as_deref(), Some("2026-11-30T04:21:02.387Z"));
-    assert!(ex.assistant.starts_with("I will run a shell command (request 1).\n\nLAB final answer #2 from main."));
+    assert!(
+        ex.assistant.starts_with(
+            "I will run a shell command (request 1).\n\nLAB final answer #2 from main."
+        )
+    );
     assert_eq!(ex.digest.commands, ["echo lab-bash-output-1 && pwd"]);
     assert!(ex.digest.files_read.is_empty() && ex.digest.subagents.is_empty());
 
@@ -160,7 +173,9 @@ fn p2_failed_read_is_an_error_not_a_file_read() {
     assert!(ex.digest.files_read.is_empty());
     assert_eq!(
         ex.digest.tool_errors,
-        ["Read: File does not exist. Note: your current working directory is /tmp/cclab/proj-print."]
+        [
+            "Read: File does not exist. Note: your current working directory is /tmp/cclab/proj-print."
+        ]
     );
     assert_eq!(ex.digest.commands, ["echo lab-bash-output-1 && pwd"]);
     assert!(ex.assistant.contains("LAB final answer #3 from main."));
@@ -268,7 +283,10 @@ fn v2_0_77_layout() {
     let t = prefix_before(P1_2_0_77, "Lab run four");
     let ex = exchange(&t.path);
     assert!(ex.human.starts_with("Lab run one. LAB_PLAN=bash,read,task"));
-    assert_eq!(ex.digest.files_read, ["/tmp/cclab-2.0.77/proj-print/README.md"]);
+    assert_eq!(
+        ex.digest.files_read,
+        ["/tmp/cclab-2.0.77/proj-print/README.md"]
+    );
     assert_eq!(ex.digest.subagents, ["Lab subagent task"]);
     assert!(ex.assistant.contains("LAB final answer #17 from main."));
     // The stream's first usage (output_tokens 1) is what 2.0.x recorded;
@@ -326,7 +344,11 @@ fn every_prefix_of_every_fixture_agrees_with_the_full_parse() {
             .map(|(i, _)| i + 1)
             .collect();
         // Half-written lines too.
-        let halves: Vec<usize> = cuts.windows(2).step_by(3).map(|w| (w[0] + w[1]) / 2).collect();
+        let halves: Vec<usize> = cuts
+            .windows(2)
+            .step_by(3)
+            .map(|w| (w[0] + w[1]) / 2)
+            .collect();
         cuts.extend(halves);
         cuts.push(0);
         let dir = tempfile::tempdir().unwrap();
@@ -378,14 +400,21 @@ fn usage_lines_deduplicate_per_api_response() {
     let d = dedup_usage(entries);
     let m = d
         .iter()
-        .find(|e| e.message_id.as_deref() == Some("msg_lab_p1_0005") && e.request_id.as_deref() == Some("req_lab_p1_0005"))
+        .find(|e| {
+            e.message_id.as_deref() == Some("msg_lab_p1_0005")
+                && e.request_id.as_deref() == Some("req_lab_p1_0005")
+        })
         .unwrap();
     assert_eq!(m.usage.output_tokens, 55);
 
     // Subagent files carry the agent id and the sidechain flag.
     let (entries, _) = usage_entries_from(&fixture(SUBAGENT_2_1_332), 0).unwrap();
     assert!(!entries.is_empty());
-    assert!(entries.iter().all(|e| e.is_sidechain && e.agent_id.as_deref() == Some("a807bf6f4639670c0")));
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.is_sidechain && e.agent_id.as_deref() == Some("a807bf6f4639670c0"))
+    );
 }
 
 #[test]
@@ -512,12 +541,16 @@ fn five_megabyte_single_line() {
     assert_eq!(last_exchange_full(&t.path).unwrap(), None);
 
     // A 5 MB line before the last exchange costs nothing.
-    let s = big_line(5 * 1024 * 1024) + &user_line("after the big one") + &assistant_line("m", "ok", 3);
+    let s =
+        big_line(5 * 1024 * 1024) + &user_line("after the big one") + &assistant_line("m", "ok", 3);
     let t = temp_transcript(s.as_bytes());
     let (ex, stats) = last_exchange_with(&t.path, &TailOptions::default()).unwrap();
     assert_eq!(ex.unwrap().human, "after the big one");
     assert!(stats.bytes_read <= BLOCK_SIZE as u64, "{stats:?}");
-    assert_eq!(last_exchange_full(&t.path).unwrap().unwrap().human, "after the big one");
+    assert_eq!(
+        last_exchange_full(&t.path).unwrap().unwrap().human,
+        "after the big one"
+    );
 
     // A 5 MB line inside the last turn puts its prompt beyond the budget:
     // the tail reader says so instead of reading on.
@@ -600,11 +633,27 @@ fn thirty_megabytes_cost_what_the_last_turn_costs() {
 
 #[derive(Debug, Clone)]
 enum Ev {
-    Prompt { text: String, blocks: bool, origin: bool },
+    Prompt {
+        text: String,
+        blocks: bool,
+        origin: bool,
+    },
     NotHuman(u8),
-    Command { local: bool },
-    Assistant { id: u32, blocks: Vec<Blk>, side: bool, synthetic: bool, usage: (u64, u64, u64) },
-    ToolResult { id: u32, error: bool, text: String },
+    Command {
+        local: bool,
+    },
+    Assistant {
+        id: u32,
+        blocks: Vec<Blk>,
+        side: bool,
+        synthetic: bool,
+        usage: (u64, u64, u64),
+    },
+    ToolResult {
+        id: u32,
+        error: bool,
+        text: String,
+    },
     Compact,
     Other(u8),
     Big(usize),
@@ -617,7 +666,11 @@ enum Ev {
 enum Blk {
     Thinking,
     Text(String),
-    Tool { id: u32, name: &'static str, arg: String },
+    Tool {
+        id: u32,
+        name: &'static str,
+        arg: String,
+    },
 }
 
 fn text_strategy() -> impl Strategy<Value = String> {
@@ -636,7 +689,16 @@ fn block_strategy() -> impl Strategy<Value = Blk> {
         text_strategy().prop_map(Blk::Text),
         (
             0u32..8,
-            prop::sample::select(vec!["Read", "Edit", "Write", "Bash", "Agent", "Task", "MultiEdit", "Grep"]),
+            prop::sample::select(vec![
+                "Read",
+                "Edit",
+                "Write",
+                "Bash",
+                "Agent",
+                "Task",
+                "MultiEdit",
+                "Grep"
+            ]),
             "[a-z/.]{1,12}( && [a-z]{1,5}\n[a-z]{1,4})?"
         )
             .prop_map(|(id, name, arg)| Blk::Tool { id, name, arg }),
@@ -670,61 +732,104 @@ fn event_strategy() -> impl Strategy<Value = Ev> {
 
 fn render(ev: &Ev, out: &mut Vec<u8>, seq: &mut u32) {
     *seq += 1;
-    let ts = format!("2026-01-01T00:00:{:02}.{:03}Z", *seq / 1000 % 60, *seq % 1000);
+    let ts = format!(
+        "2026-01-01T00:00:{:02}.{:03}Z",
+        *seq / 1000 % 60,
+        *seq % 1000
+    );
     let mut line = |v: serde_json::Value| {
         out.extend_from_slice(v.to_string().as_bytes());
         out.push(b'\n');
     };
     match ev {
-        Ev::Prompt { text, blocks, origin } => {
+        Ev::Prompt {
+            text,
+            blocks,
+            origin,
+        } => {
             let content = if *blocks {
                 json!([{"type":"text","text":text}])
             } else {
                 json!(text)
             };
-            let mut v = json!({"type":"user","message":{"role":"user","content":content},"timestamp":ts});
+            let mut v =
+                json!({"type":"user","message":{"role":"user","content":content},"timestamp":ts});
             if *origin {
                 v["origin"] = json!({"kind":"human"});
             }
             line(v);
         }
         Ev::NotHuman(k) => line(match k {
-            0 => json!({"type":"user","isMeta":true,"message":{"content":"Stop hook feedback:\ncontinue"}}),
-            1 => json!({"type":"user","origin":{"kind":"task-notification"},"message":{"content":"<task-notification>x</task-notification>"}}),
+            0 => {
+                json!({"type":"user","isMeta":true,"message":{"content":"Stop hook feedback:\ncontinue"}})
+            }
+            1 => {
+                json!({"type":"user","origin":{"kind":"task-notification"},"message":{"content":"<task-notification>x</task-notification>"}})
+            }
             2 => json!({"type":"user","isCompactSummary":true,"message":{"content":"summary"}}),
             3 => json!({"type":"user","isSidechain":true,"message":{"content":"subagent task"}}),
-            4 => json!({"type":"user","message":{"content":"<session-start-hook>ctx</session-start-hook>"}}),
-            5 => json!({"type":"user","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}),
-            6 => json!({"type":"user","message":{"content":"<local-command-stdout>out</local-command-stdout>"}}),
+            4 => {
+                json!({"type":"user","message":{"content":"<session-start-hook>ctx</session-start-hook>"}})
+            }
+            5 => {
+                json!({"type":"user","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}})
+            }
+            6 => {
+                json!({"type":"user","message":{"content":"<local-command-stdout>out</local-command-stdout>"}})
+            }
             7 => json!({"type":"user","message":{"content":"Stop hook feedback:\n- old client"}}),
-            _ => json!({"type":"user","message":{"content":"<system-reminder>only</system-reminder>"}}),
+            _ => {
+                json!({"type":"user","message":{"content":"<system-reminder>only</system-reminder>"}})
+            }
         }),
         Ev::Command { local } => {
-            line(json!({"type":"user","timestamp":ts,"message":{"content":"<command-name>/model</command-name>\n<command-args>opus</command-args>"}}));
+            line(
+                json!({"type":"user","timestamp":ts,"message":{"content":"<command-name>/model</command-name>\n<command-args>opus</command-args>"}}),
+            );
             if *local {
-                line(json!({"type":"user","message":{"content":"<local-command-stdout>Set model</local-command-stdout>"}}));
+                line(
+                    json!({"type":"user","message":{"content":"<local-command-stdout>Set model</local-command-stdout>"}}),
+                );
             }
         }
-        Ev::Assistant { id, blocks, side, synthetic, usage } => {
+        Ev::Assistant {
+            id,
+            blocks,
+            side,
+            synthetic,
+            usage,
+        } => {
             // One line per block, each repeating the message's usage.
             for b in blocks {
                 let block = match b {
                     Blk::Thinking => json!({"type":"thinking","thinking":"hmm","signature":"s"}),
                     Blk::Text(t) => json!({"type":"text","text":t}),
-                    Blk::Tool { id, name, arg } => json!({"type":"tool_use","id":format!("t{id}"),"name":name,
-                        "input":{"file_path":arg,"command":arg,"description":arg,"notebook_path":arg}}),
+                    Blk::Tool { id, name, arg } => {
+                        json!({"type":"tool_use","id":format!("t{id}"),"name":name,
+                        "input":{"file_path":arg,"command":arg,"description":arg,"notebook_path":arg}})
+                    }
                 };
-                let model = if *synthetic { "<synthetic>" } else { "claude-x" };
-                line(json!({"type":"assistant","isSidechain":side,"requestId":format!("r{id}"),"timestamp":ts,
+                let model = if *synthetic {
+                    "<synthetic>"
+                } else {
+                    "claude-x"
+                };
+                line(
+                    json!({"type":"assistant","isSidechain":side,"requestId":format!("r{id}"),"timestamp":ts,
                     "message":{"id":format!("m{id}"),"model":model,"role":"assistant","content":[block],
-                        "usage":{"input_tokens":usage.0,"cache_creation_input_tokens":usage.1,"cache_read_input_tokens":usage.2,"output_tokens":3}}}));
+                        "usage":{"input_tokens":usage.0,"cache_creation_input_tokens":usage.1,"cache_read_input_tokens":usage.2,"output_tokens":3}}}),
+                );
             }
         }
         Ev::ToolResult { id, error, text } => line(json!({"type":"user","message":{"content":[
             {"type":"tool_result","tool_use_id":format!("t{id}"),"is_error":error,"content":text}]}})),
         Ev::Compact => {
-            line(json!({"type":"system","subtype":"compact_boundary","content":"Conversation compacted"}));
-            line(json!({"type":"user","isCompactSummary":true,"message":{"content":"This session is being continued"}}));
+            line(
+                json!({"type":"system","subtype":"compact_boundary","content":"Conversation compacted"}),
+            );
+            line(
+                json!({"type":"user","isCompactSummary":true,"message":{"content":"This session is being continued"}}),
+            );
         }
         Ev::Other(k) => line(match k {
             0 => json!({"type":"system","subtype":"stop_hook_summary"}),
@@ -738,7 +843,8 @@ fn render(ev: &Ev, out: &mut Vec<u8>, seq: &mut u32) {
             out.extend(bytes.iter().map(|&b| if b == b'\n' { b' ' } else { b }));
             out.push(b'\n');
         }
-        Ev::NonUtf8 => out.extend_from_slice(b"{\"type\":\"user\",\"message\":{\"content\":\"\xc3\x28 bad\"}}\n"),
+        Ev::NonUtf8 => out
+            .extend_from_slice(b"{\"type\":\"user\",\"message\":{\"content\":\"\xc3\x28 bad\"}}\n"),
         Ev::Truncated => {
             let s = json!({"type":"user","message":{"content":"cut short"}}).to_string();
             out.extend_from_slice(&s.as_bytes()[..s.len() / 2]);

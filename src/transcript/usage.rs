@@ -209,7 +209,13 @@ mod tests {
             .collect();
         assert_eq!(
             outs,
-            [(Some("m1"), 55), (Some("m2"), 7), (Some("m1"), 3), (None, 4), (None, 4)]
+            [
+                (Some("m1"), 55),
+                (Some("m2"), 7),
+                (Some("m1"), 3),
+                (None, 4),
+                (None, 4)
+            ]
         );
     }
 
