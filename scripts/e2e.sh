@@ -160,15 +160,15 @@ SERVER_PID=""
 
 kill_run_processes() {
   # Anything still running that this run started (a background cairn worker,
-  # a stuck client) carries CAIRN_E2E_RUN=$W in its environment: end those by
+  # a stuck client) carries E2E_RUN_DIR=$W in its environment: end those by
   # pid, nothing else.
   local f pid pids=()
   for f in /proc/[0-9]*/environ; do
     pid="${f#/proc/}"; pid="${pid%/environ}"
     [ "$pid" = "$$" ] && continue
-    if grep -qzxF "CAIRN_E2E_RUN=$W" "$f" 2>/dev/null; then pids+=("$pid"); fi
+    if grep -qzxF "E2E_RUN_DIR=$W" "$f" 2>/dev/null; then pids+=("$pid"); fi
   done
-  [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null || true
+  if [ ${#pids[@]} -gt 0 ]; then kill "${pids[@]}" 2>/dev/null || true; fi
 }
 
 cleanup() {
@@ -218,16 +218,16 @@ run_env() {  # run_env <cmd...>: the isolated environment of the lab recipe
     "CLAUDE_CONFIG_DIR=$W/home/.claude"
     "XDG_CONFIG_HOME=$W/home/.config" "XDG_STATE_HOME=$W/home/.local/state"
     "XDG_DATA_HOME=$W/home/.local/share" "XDG_CACHE_HOME=$W/home/.cache"
-    "CAIRN_STATE_DIR=$W/state" "CAIRN_E2E_RUN=$W" "NO_COLOR=1"
+    "CAIRN_STATE_DIR=$W/state" "E2E_RUN_DIR=$W" "NO_COLOR=1"
     DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
     DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1
     CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1
     "CLAUDE_CODE_TMPDIR=$W/tmp" "TMPDIR=$W/tmp"
     "ANTHROPIC_API_KEY=$FAKE_KEY" "ANTHROPIC_BASE_URL=http://127.0.0.1:$PORT"
     GIT_CONFIG_NOSYSTEM=1
-    "E2E_HOOK_LOG=$OUT/dump_hook.jsonl" "E2E_DUMP_CONTEXT_FILE=$W/dump_context.txt"
   )
   [ -n "${TZ:-}" ] && e+=("TZ=$TZ")
+  [ "$MODE" = cairn ] || e+=("E2E_HOOK_LOG=$OUT/dump_hook.jsonl" "E2E_DUMP_CONTEXT_FILE=$W/dump_context.txt")
   env -i "${e[@]}" "$@"
 }
 
@@ -235,8 +235,8 @@ start_server() {
   python3 "$ROOT/scripts/fake_anthropic_api.py" --port 0 --log "$API/requests.jsonl" \
     --port-file "$API/port" >"$API/server.out" 2>&1 &
   SERVER_PID=$!
-  local i
-  for i in $(seq 100); do
+  local _
+  for _ in $(seq 100); do
     [ -s "$API/port" ] && break
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1
@@ -273,7 +273,7 @@ drain() {  # drain <name>: wait for the memory worker, in the foreground
   [ "$MODE" = cairn ] || return 0
   local rc=0
   (cd "$P" && run_env timeout "$DRAIN_TIMEOUT" "$CAIRN" worker --drain) \
-    >"$OUT/$1.drain.out" 2>&1 || rc=$?
+    </dev/null >"$OUT/$1.drain.out" 2>&1 || rc=$?
   CONTEXT_FILES+=("$OUT/$1.drain.out")
   [ "$rc" = 0 ] || fail "cairn worker --drain after run $1 exited with status $rc (124: timed out after ${DRAIN_TIMEOUT} s)" \
     "exit status 0" "$(head -c 2000 "$OUT/$1.drain.out")"
@@ -291,7 +291,7 @@ install_client
 [ "$MODE" = cairn ] && build_cairn
 start_server
 
-client_version="$(run_env "${CLAUDE[@]}" --version 2>&1 | head -n 1 || true)"
+client_version="$(run_env "${CLAUDE[@]}" --version </dev/null 2>&1 | head -n 1 || true)"
 log "client version: $client_version"
 case "$client_version" in
   *"$CC_VERSION"*) ;;
@@ -299,8 +299,9 @@ case "$client_version" in
 esac
 
 # The project: a fresh git repository with one commit.
-(cd "$P" && git init -q && printf '# Projet de démonstration\n' >README.md && git add README.md &&
-  git -c user.name=e2e -c user.email=e2e@example.invalid commit -qm "Premier commit") >/dev/null
+printf '# Projet de démonstration\n' >"$P/README.md"
+(cd "$P" && run_env git init -q && run_env git add README.md &&
+  run_env git -c user.name=e2e -c user.email=e2e@example.invalid commit -qm "Premier commit") >/dev/null
 "${INSPECT[@]}" seed "$W/home/.claude/.claude.json" "$FAKE_KEY" "$P" >/dev/null
 
 TODAY="$(run_env date +%F)"
@@ -317,7 +318,7 @@ if [ "$MODE" = cairn ]; then
   ln -s "$CAIRN" "$W/bin/cairn"
   HOOK_CMD_MATCH="cairn"
   # 1. cairn install
-  rc=0; (cd "$P" && run_env "$CAIRN" install) >"$OUT/install.out" 2>&1 || rc=$?
+  rc=0; (cd "$P" && run_env "$CAIRN" install) </dev/null >"$OUT/install.out" 2>&1 || rc=$?
   CONTEXT_FILES+=("$OUT/install.out")
   [ "$rc" = 0 ] || fail "cairn install exited with status $rc" "exit status 0" "$(cat "$OUT/install.out")"
   [ -f "$P/.claude/settings.json" ] || fail "cairn install: settings" ".claude/settings.json in the project" "no such file"
@@ -431,8 +432,8 @@ if [ "$MODE" = cairn ]; then
     printf '%s\n' "$diag_lines" | sed 's/^/    /' >&2
   fi
   # cairn writes in the project only where it says it does (SPEC §1.1).
-  stray="$(cd "$P" && git status --porcelain --untracked-files=all |
-    grep -vE '^.. (\.claude/|memory_sessions/|\.gitignore$|\.gitattributes$|notes\.md$)' || true)"
+  stray="$(run_env git -C "$P" status --porcelain --untracked-files=all |
+    { grep -vE '^.. (\.claude/|memory_sessions/|\.gitignore$|\.gitattributes$|notes\.md$)' || true; })"
   [ -z "$stray" ] || fail "files changed in the project" \
     "only .claude/, memory_sessions/, .gitignore, .gitattributes and notes.md (the model's)" "$stray"
   BULLETS="$(grep -c '^- ' "$LOG")"

@@ -367,7 +367,9 @@ impl DailyLog {
     /// earlier in this one) is found again there instead of finalising a
     /// second, merely similar to-do. Ranking: equal keys before whole-word
     /// containment, then the closest length, then already finalised, then
-    /// the exact spelling, then file order.
+    /// the exact spelling, then file order. One item finalises at most one
+    /// to-do (the seeds moved every to-do containing it, so a short item
+    /// could close several unrelated ones).
     fn finalize(&mut self, item: &str, max_len: usize, outcome: &mut MergeOutcome) {
         let Some(done) = clean_bullet(item, max_len) else {
             return;

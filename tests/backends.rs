@@ -1,0 +1,1008 @@
+//! The extraction backends end to end: the offline extractor on realistic
+//! exchanges, a fake `claude` executable for `claude-cli`, and fake HTTP
+//! servers on 127.0.0.1 for `anthropic` and `openai`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cairn::config::{BackendKind, MemoryConfig};
+use cairn::context::{Clock, Ctx, Env};
+use cairn::extract::record::{Extraction, Sections, Update};
+use cairn::extract::{
+    AnthropicBackend, Backend, CallUsage, ExtractRequest, OfflineBackend, OpenAiBackend, Retry, backend_for,
+    parse_answer,
+};
+use cairn::memory::log::Lang;
+use cairn::transcript::{Digest, Exchange};
+use serde_json::{Value, json};
+
+const KEY: &str = "sk-test-SECRET-9f8e7d6c5b4a3210";
+const ROOT: &str = "/home/dev/shop";
+
+fn projects() -> Vec<(String, String)> {
+    vec![
+        ("root".to_string(), String::new()),
+        ("meteo".to_string(), "projects/meteo".to_string()),
+        ("web".to_string(), "projects/web".to_string()),
+    ]
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn exchange(human: &str, assistant: &str, digest: Digest) -> Exchange {
+    Exchange { human: human.to_string(), assistant: assistant.to_string(), timestamp: None, digest }
+}
+
+/// One turn's request with the usual projects.
+struct Turn {
+    exchange: Exchange,
+    projects: Vec<(String, String)>,
+    default_project: String,
+    logs: Vec<(String, String)>,
+    candidates: Vec<String>,
+    lang: Lang,
+    ok_done: bool,
+}
+
+impl Turn {
+    fn new(exchange: Exchange, lang: Lang) -> Self {
+        Turn {
+            exchange,
+            projects: projects(),
+            default_project: "root".to_string(),
+            logs: Vec::new(),
+            candidates: Vec::new(),
+            lang,
+            ok_done: false,
+        }
+    }
+
+    fn request(&self) -> ExtractRequest<'_> {
+        ExtractRequest {
+            exchange: &self.exchange,
+            ok_done: self.ok_done,
+            projects: &self.projects,
+            default_project: &self.default_project,
+            existing_logs: &self.logs,
+            done_candidates: &self.candidates,
+            lang: self.lang,
+            project_root: Path::new(ROOT),
+        }
+    }
+
+    fn offline(&self) -> Extraction {
+        let answer = OfflineBackend.extract(&self.request()).expect("offline never fails");
+        let extraction = answer.extraction.expect("offline always parses");
+        // What `.debug/` keeps reads back to the same record.
+        assert_eq!(parse_answer(&answer.raw).as_ref(), Ok(&extraction));
+        assert_eq!(answer.usage, None);
+        extraction
+    }
+}
+
+/// An update with the given sections filled.
+fn update(project: &str, fill: &[(&str, &[&str])]) -> Update {
+    let mut s = Sections::default();
+    for (key, items) in fill {
+        let list = match *key {
+            "contexte" => &mut s.contexte,
+            "objectif" => &mut s.objectif,
+            "problemes" => &mut s.problemes,
+            "connaissances" => &mut s.connaissances,
+            "travail" => &mut s.travail,
+            "decisions" => &mut s.decisions,
+            "a_suivre" => &mut s.a_suivre,
+            "a_suivre_done" => &mut s.a_suivre_done,
+            other => panic!("unknown section {other}"),
+        };
+        *list = strings(items);
+    }
+    Update { project: project.to_string(), sections: s, long_memory_update: None }
+}
+
+// ---------------------------------------------------------------------------
+// Offline: realistic exchanges, exact bullets.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn offline_french_feature_in_a_sub_project() {
+    let turn = Turn::new(
+        exchange(
+            "Salut ! Peux-tu ajouter un cache au client HTTP de l'API météo ? Les appels sont trop lents.",
+            "J'ai ajouté un cache en mémoire devant le client HTTP.
+
+- `projects/meteo/src/client.rs` : le client passe par le cache avant chaque appel.
+- `projects/meteo/src/cache.rs` : nouveau module, entrées expirées après 10 minutes.
+
+On garde un cache en mémoire plutôt que Redis pour l'instant, car le service tourne sur une seule instance.
+En fait, l'API renvoie un en-tête `Cache-Control: max-age=600`, d'où la durée de 10 minutes.
+
+Les tests passent sans erreur.
+
+**Prochaines étapes :**
+- Ajouter une métrique du taux de succès du cache
+- Invalider le cache quand la clé d'API change
+
+Voulez-vous que j'ajoute aussi un cache disque ?",
+            Digest {
+                files_read: strings(&["/home/dev/shop/projects/meteo/src/client.rs"]),
+                files_edited: strings(&[
+                    "/home/dev/shop/projects/meteo/src/client.rs",
+                    "/home/dev/shop/projects/meteo/src/lib.rs",
+                ]),
+                files_written: strings(&["/home/dev/shop/projects/meteo/src/cache.rs"]),
+                commands: strings(&["cargo test -p meteo"]),
+                ..Digest::default()
+            },
+        ),
+        Lang::Fr,
+    );
+    assert_eq!(
+        turn.offline().updates,
+        [update(
+            "meteo",
+            &[
+                ("contexte", &["Zone de travail : `projects/meteo/src/`"]),
+                ("objectif", &["Ajouter un cache au client HTTP de l'API météo"]),
+                (
+                    "connaissances",
+                    &["En fait, l'API renvoie un en-tête `Cache-Control: max-age=600`, d'où la durée de 10 minutes."]
+                ),
+                (
+                    "travail",
+                    &[
+                        "Créé `projects/meteo/src/cache.rs`",
+                        "Modifié `projects/meteo/src/client.rs`",
+                        "Modifié `projects/meteo/src/lib.rs`",
+                    ]
+                ),
+                (
+                    "decisions",
+                    &["On garde un cache en mémoire plutôt que Redis pour l'instant, car le service tourne sur une seule instance."]
+                ),
+                (
+                    "a_suivre",
+                    &["Ajouter une métrique du taux de succès du cache", "Invalider le cache quand la clé d'API change"]
+                ),
+            ]
+        )]
+    );
+}
+
+#[test]
+fn offline_english_debugging_session() {
+    let turn = Turn::new(
+        exchange(
+            "The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy. Can you find out why?",
+            "Found it. The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export.
+
+I updated `jobs/export.py` to read either column, and added a regression test in `tests/test_export.py`.
+
+We'll use the column mapping in `jobs/schema.py` instead of hard-coding names, so the next rename is a one-line change.
+
+The job still needs a backfill for the two nights it failed; I did not run it.
+
+Let me know if you want me to run the backfill.",
+            Digest {
+                files_read: strings(&["jobs/export.py", "jobs/schema.py"]),
+                files_edited: strings(&["jobs/export.py"]),
+                files_written: strings(&["tests/test_export.py"]),
+                commands: strings(&["python -m jobs.export --dry-run", "pytest tests/test_export.py"]),
+                tool_errors: strings(&["Bash: Exit code 1", "Read: File does not exist."]),
+                ..Digest::default()
+            },
+        ),
+        Lang::En,
+    );
+    assert_eq!(
+        turn.offline().updates,
+        [update(
+            "root",
+            &[
+                ("contexte", &["Working in `jobs/`, `tests/`"]),
+                ("objectif", &["The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy."]),
+                (
+                    "connaissances",
+                    &["The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export."]
+                ),
+                ("travail", &["Created `tests/test_export.py`", "Edited `jobs/export.py`"]),
+                (
+                    "decisions",
+                    &["We'll use the column mapping in `jobs/schema.py` instead of hard-coding names, so the next rename is a one-line change."]
+                ),
+                ("a_suivre", &["The job still needs a backfill for the two nights it failed; I did not run it."]),
+            ]
+        )]
+    );
+}
+
+#[test]
+fn offline_french_test_run_without_changes() {
+    let turn = Turn::new(
+        exchange(
+            "Lance la suite de tests et dis-moi où on en est",
+            "Les 214 tests passent, aucune erreur. Le temps total est de 38 s, dont 30 s pour les tests d'intégration.",
+            Digest { commands: strings(&["cargo test --workspace", "git status"]), ..Digest::default() },
+        ),
+        Lang::Fr,
+    );
+    assert_eq!(
+        turn.offline().updates,
+        [update(
+            "root",
+            &[
+                ("objectif", &["Lance la suite de tests et dis-moi où on en est"]),
+                ("travail", &["Commande exécutée : `cargo test --workspace`"]),
+            ]
+        )]
+    );
+}
+
+#[test]
+fn offline_french_design_discussion() {
+    let mut turn = Turn::new(
+        exchange(
+            "On hésite entre SQLite et Postgres pour le stockage des sessions. Qu'est-ce que tu recommandes ?",
+            "Pour votre cas, je recommande SQLite.
+
+- Une seule machine écrit dans la base, donc pas besoin d'un serveur.
+- Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable.
+
+Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couche d'accès qui permettra de migrer plus tard.",
+            Digest::default(),
+        ),
+        Lang::Fr,
+    );
+    turn.default_project = "web".to_string();
+    turn.logs = vec![(
+        "web".to_string(),
+        "# Log session — 2026-03-21\n\n## Contexte\n- Refonte du stockage des sessions\n".to_string(),
+    )];
+    assert_eq!(
+        turn.offline().updates,
+        [update(
+            "web",
+            &[
+                ("objectif", &["On hésite entre SQLite et Postgres pour le stockage des sessions."]),
+                (
+                    "connaissances",
+                    &["Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable."]
+                ),
+                (
+                    "decisions",
+                    &["Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couche d'accès qui permettra de migrer plus tard."]
+                ),
+            ]
+        )]
+    );
+}
+
+#[test]
+fn offline_english_work_across_projects_with_a_tool_error() {
+    let turn = Turn::new(
+        exchange(
+            "Please move the price formatting helper from the web app into the shared crate",
+            "Done. `format_price` now lives in `src/money.rs` and the web app imports it.
+
+Note that the helper rounds half to even, which is what the accounting export expects.
+
+The web build failed once because of a stale import; fixed by re-exporting from `src/lib.rs`.
+
+TODO: delete the old helper file in the web app once the mobile app stops importing it.",
+            Digest {
+                files_edited: strings(&[
+                    "/home/dev/shop/src/lib.rs",
+                    "/home/dev/shop/projects/web/src/cart.ts",
+                    "/home/dev/shop/projects/web/src/checkout.ts",
+                ]),
+                files_written: strings(&["/home/dev/shop/src/money.rs"]),
+                commands: strings(&["npm run build"]),
+                tool_errors: strings(&["WebFetch: Request failed with status code 404"]),
+                ..Digest::default()
+            },
+        ),
+        Lang::En,
+    );
+    // Two files changed on each side: the tie goes to the turn's default
+    // project, which gets what the prose says.
+    assert_eq!(
+        turn.offline().updates,
+        [
+            update(
+                "root",
+                &[
+                    ("contexte", &["Working in `src/`"]),
+                    ("objectif", &["Move the price formatting helper from the web app into the shared crate"]),
+                    (
+                        "problemes",
+                        &[
+                            "The web build failed once because of a stale import; fixed by re-exporting from `src/lib.rs`.",
+                            "Tool error (WebFetch): Request failed with status code 404",
+                        ]
+                    ),
+                    (
+                        "connaissances",
+                        &["Note that the helper rounds half to even, which is what the accounting export expects."]
+                    ),
+                    ("travail", &["Created `src/money.rs`", "Edited `src/lib.rs`"]),
+                    (
+                        "a_suivre",
+                        &["TODO: delete the old helper file in the web app once the mobile app stops importing it."]
+                    ),
+                ]
+            ),
+            update(
+                "web",
+                &[
+                    ("contexte", &["Working in `projects/web/src/`"]),
+                    ("travail", &["Edited `projects/web/src/cart.ts`", "Edited `projects/web/src/checkout.ts`"]),
+                ]
+            ),
+        ]
+    );
+
+    // One more web file and the web project is where the work happened.
+    let mut turn = turn;
+    turn.exchange.digest.files_edited.push("/home/dev/shop/projects/web/src/index.ts".into());
+    let updates = turn.offline().updates;
+    assert_eq!(updates[0].sections.objectif, Vec::<String>::new());
+    assert_eq!(updates[1].sections.objectif, ["Move the price formatting helper from the web app into the shared crate"]);
+}
+
+#[test]
+fn offline_acknowledgements_leave_no_trace() {
+    for (human, assistant, lang) in [
+        ("merci !", "Avec plaisir ! N'hésitez pas si vous avez d'autres questions.", Lang::Fr),
+        ("ok thanks", "You're welcome! Let me know if you need anything else.", Lang::En),
+        ("continue", "", Lang::En),
+    ] {
+        let turn = Turn::new(exchange(human, assistant, Digest::default()), lang);
+        assert_eq!(turn.offline(), Extraction::default(), "{human}");
+    }
+}
+
+#[test]
+fn offline_ok_done_finalises_only_the_candidates() {
+    let mut turn = Turn::new(
+        exchange(
+            "OK-done",
+            "Parfait, c'est noté. Prochaine étape : déployer.",
+            Digest { files_edited: strings(&["src/a.rs"]), ..Digest::default() },
+        ),
+        Lang::Fr,
+    );
+    turn.ok_done = true;
+    turn.logs = vec![("meteo".to_string(), "## À suivre\n- Invalider le cache quand la clé d'API change\n".to_string())];
+    turn.candidates = strings(&["Invalider le cache quand la clé d'API change"]);
+    assert_eq!(
+        turn.offline().updates,
+        [update("meteo", &[("a_suivre_done", &["Invalider le cache quand la clé d'API change"])])]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// claude-cli: a fake `claude` on PATH.
+// ---------------------------------------------------------------------------
+
+/// A fake `claude` in a temp dir: records what it saw under `rec/`, then
+/// runs `body`. `help` is what `--help` prints.
+struct FakeClaude {
+    _dir: tempfile::TempDir,
+    bin_dir: PathBuf,
+    rec: PathBuf,
+}
+
+impl FakeClaude {
+    fn new(help: &str, body: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let bin_dir = dir.path().join("bin");
+        let rec = dir.path().join("rec");
+        std::fs::create_dir_all(&bin_dir).unwrap();
+        std::fs::create_dir_all(&rec).unwrap();
+        let script = format!(
+            r#"#!/bin/sh
+rec='{rec}'
+if [ "$1" = "--help" ]; then
+  echo call >> "$rec/help_calls"
+  cat <<'HELP'
+{help}
+HELP
+  exit 0
+fi
+pwd > "$rec/cwd"
+ls -A > "$rec/ls"
+printf '%s' "${{CAIRN_NESTED-unset}}" > "$rec/nested"
+printf '%s' "${{CARGO_PKG_NAME-unset}}/${{FROM_CTX-unset}}" > "$rec/env"
+for a in "$@"; do printf '%s\n' "$a"; done > "$rec/args"
+cat > "$rec/stdin"
+{body}
+"#,
+            rec = rec.display()
+        );
+        let bin = bin_dir.join("claude");
+        std::fs::write(&bin, script).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        FakeClaude { _dir: dir, bin_dir, rec }
+    }
+
+    fn ctx(&self) -> Ctx {
+        let path = format!("{}:/usr/bin:/bin", self.bin_dir.display());
+        Ctx::new(Env::from_pairs([("PATH", path.as_str()), ("FROM_CTX", "yes")]), Clock::System)
+    }
+
+    fn seen(&self, name: &str) -> String {
+        std::fs::read_to_string(self.rec.join(name)).unwrap_or_default()
+    }
+}
+
+const HELP_WITH_FLAG: &str =
+    "Usage: claude [options] [prompt]\n  --no-session-persistence  Do not save this session to disk";
+const HELP_WITHOUT_FLAG: &str = "Usage: claude [options] [prompt]\n  -p, --print  Print response and exit";
+
+fn cli_config(timeout_secs: u64) -> MemoryConfig {
+    MemoryConfig { backend: BackendKind::ClaudeCli, timeout_secs, ..MemoryConfig::default() }
+}
+
+fn answer_json() -> Value {
+    json!({"updates": [{"project": "root", "sections": {
+        "objectif": ["Corriger le test de login"],
+        "travail": ["Modifié `src/auth.rs`"],
+        "a_suivre": []
+    }, "long_memory_update": null}]})
+}
+
+fn expected_answer() -> Vec<Update> {
+    vec![update("root", &[("objectif", &["Corriger le test de login"]), ("travail", &["Modifié `src/auth.rs`"])])]
+}
+
+fn login_turn() -> Turn {
+    Turn::new(
+        exchange(
+            "Corrige le test de login qui échoue (marqueur ZEBRA-42)",
+            "Le jeton expirait trop tôt ; c'est corrigé dans `src/auth.rs`.",
+            Digest { files_edited: strings(&["/home/dev/shop/src/auth.rs"]), ..Digest::default() },
+        ),
+        Lang::Fr,
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn claude_cli_runs_isolated_with_the_prompt_on_stdin() {
+    let body = format!("cat <<'JSON'\n{}\nJSON", answer_json());
+    let fake = FakeClaude::new(HELP_WITH_FLAG, &body);
+    let ctx = fake.ctx();
+    let backend = backend_for(&cli_config(30), &ctx);
+    assert_eq!(backend.name(), "claude-cli");
+    let turn = login_turn();
+
+    let answer = backend.extract(&turn.request()).unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    assert_eq!(answer.usage, None, "plain output carries no usage");
+    assert_eq!(answer.raw, answer_json().to_string());
+
+    assert_eq!(
+        fake.seen("args"),
+        "--print\n--model\nclaude-haiku-4-5-20251001\n--output-format\njson\n--no-session-persistence\n"
+    );
+    assert_eq!(fake.seen("nested"), "1");
+    assert_eq!(fake.seen("env"), "unset/yes", "exactly ctx.env, not the test's own environment");
+    let cwd = fake.seen("cwd");
+    let cwd = Path::new(cwd.trim());
+    assert_eq!(fake.seen("ls"), "", "the scratch directory was empty");
+    assert!(cwd.file_name().unwrap().to_string_lossy().starts_with("cairn-claude-"), "{cwd:?}");
+    assert!(!cwd.exists(), "the scratch directory is removed afterwards");
+    let stdin = fake.seen("stdin");
+    assert!(stdin.contains("<cairn-data kind=\"human\">\nCorrige le test de login qui échoue (marqueur ZEBRA-42)\n</cairn-data>"));
+    assert!(stdin.contains("Fichiers modifiés : src/auth.rs"));
+
+    // The --help probe ran once for this program, however many calls follow.
+    backend.extract(&turn.request()).unwrap();
+    assert_eq!(fake.seen("help_calls").lines().count(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn claude_cli_reads_the_json_envelope_and_skips_unknown_flags() {
+    let envelope = json!({
+        "type": "result", "subtype": "success", "is_error": false,
+        "result": format!("Voici :\n```json\n{}\n```", answer_json()),
+        "usage": {"input_tokens": 12, "cache_creation_input_tokens": 300, "cache_read_input_tokens": 14000, "output_tokens": 85},
+        "total_cost_usd": 0.0031
+    });
+    let fake = FakeClaude::new(HELP_WITHOUT_FLAG, &format!("cat <<'JSON'\n{envelope}\nJSON"));
+    let cfg = MemoryConfig { model: "claude-sonnet-4-5".into(), ..cli_config(30) };
+    let answer = backend_for(&cfg, &fake.ctx()).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    assert!(answer.raw.starts_with("Voici :\n```json\n"));
+    assert_eq!(
+        answer.usage,
+        Some(CallUsage {
+            model: "claude-sonnet-4-5".into(),
+            input_tokens: 12,
+            output_tokens: 85,
+            cache_read_tokens: 14000,
+            cache_write_tokens: 300,
+        })
+    );
+    assert_eq!(fake.seen("args"), "--print\n--model\nclaude-sonnet-4-5\n--output-format\njson\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn claude_cli_unparseable_answer_is_ok_with_a_parse_error() {
+    let fake = FakeClaude::new(HELP_WITH_FLAG, "echo 'Sorry, I cannot produce JSON today.'");
+    let answer = backend_for(&cli_config(30), &fake.ctx()).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.raw, "Sorry, I cannot produce JSON today.");
+    assert!(answer.extraction.is_err());
+}
+
+#[cfg(unix)]
+#[test]
+fn claude_cli_is_killed_on_timeout() {
+    let fake = FakeClaude::new(HELP_WITH_FLAG, "sleep 30\necho '{\"updates\":[]}'");
+    let start = Instant::now();
+    let err = backend_for(&cli_config(1), &fake.ctx()).extract(&login_turn().request()).unwrap_err();
+    let elapsed = start.elapsed();
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+    assert!(elapsed >= Duration::from_millis(900), "took {elapsed:?}");
+    let msg = format!("{err:#}");
+    assert!(msg.contains("no answer within 1s"), "{msg}");
+    let cwd = fake.seen("cwd");
+    assert!(!Path::new(cwd.trim()).exists(), "scratch directory removed after a kill");
+}
+
+#[cfg(unix)]
+#[test]
+fn claude_cli_failure_reports_the_first_stderr_line_only() {
+    let fake = FakeClaude::new(
+        HELP_WITH_FLAG,
+        "echo 'API Error: 401 {\"type\":\"authentication_error\"}' >&2\necho 'second line' >&2\nexit 2",
+    );
+    let err = backend_for(&cli_config(30), &fake.ctx()).extract(&login_turn().request()).unwrap_err();
+    let msg = format!("{err:#}");
+    assert_eq!(
+        msg,
+        "claude-cli: `claude` exited with status 2: API Error: 401 {\"type\":\"authentication_error\"}"
+    );
+    assert!(!msg.contains("ZEBRA-42"), "the prompt never appears in errors");
+}
+
+#[test]
+fn claude_cli_missing_program_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = Ctx::new(Env::from_pairs([("PATH", dir.path().to_str().unwrap())]), Clock::System);
+    let err = backend_for(&cli_config(5), &ctx).extract(&login_turn().request()).unwrap_err();
+    assert!(err.to_string().contains("`claude` not found on PATH"), "{err}");
+    assert!(err.to_string().contains("memory.claude_command"), "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// HTTP: a scripted server on 127.0.0.1.
+// ---------------------------------------------------------------------------
+
+#[derive(Clone)]
+enum Reply {
+    Json { status: u16, headers: Vec<(&'static str, &'static str)>, body: String },
+    /// Reads the request and never answers.
+    Hang,
+}
+
+fn ok(body: Value) -> Reply {
+    Reply::Json { status: 200, headers: vec![], body: body.to_string() }
+}
+
+fn status(code: u16, headers: Vec<(&'static str, &'static str)>, body: &str) -> Reply {
+    Reply::Json { status: code, headers, body: body.to_string() }
+}
+
+#[derive(Debug, Clone)]
+struct Seen {
+    method: String,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).expect("the request body is JSON")
+    }
+}
+
+struct Server {
+    url: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Server {
+    /// Answers the n-th connection with `replies[n]`, then repeats the last.
+    fn start(replies: Vec<Reply>) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            for (i, stream) in listener.incoming().enumerate() {
+                let Ok(stream) = stream else { continue };
+                let reply = replies.get(i).or(replies.last()).cloned().expect("a reply");
+                let log = Arc::clone(&log);
+                std::thread::spawn(move || serve_one(stream, reply, log));
+            }
+        });
+        Server { url, seen }
+    }
+
+    fn requests(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn serve_one(stream: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Seen>>>) {
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_string();
+    let path = parts.next().unwrap_or_default().to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" || h == "\n" {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.push((k.trim().to_lowercase(), v.trim().to_string()));
+        }
+    }
+    let get = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let mut body = Vec::new();
+    if let Some(len) = get("content-length").and_then(|v| v.parse::<usize>().ok()) {
+        body.resize(len, 0);
+        reader.read_exact(&mut body).unwrap();
+    } else if get("transfer-encoding").is_some_and(|v| v.contains("chunked")) {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).unwrap();
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            let mut chunk = vec![0; n + 2];
+            reader.read_exact(&mut chunk).unwrap();
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..n]);
+        }
+    }
+    log.lock().unwrap().push(Seen { method, path, headers, body: String::from_utf8_lossy(&body).into_owned() });
+    let mut stream = stream;
+    match reply {
+        Reply::Hang => std::thread::sleep(Duration::from_secs(10)),
+        Reply::Json { status, headers, body } => {
+            let mut out = format!(
+                "HTTP/1.1 {status} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
+                body.len()
+            );
+            for (k, v) in headers {
+                out.push_str(&format!("{k}: {v}\r\n"));
+            }
+            out.push_str("\r\n");
+            out.push_str(&body);
+            let _ = stream.write_all(out.as_bytes());
+            let _ = stream.flush();
+        }
+    }
+}
+
+fn fast_retry() -> Retry {
+    Retry { attempts: 3, backoff_base: Duration::from_millis(10), max_wait: Duration::from_millis(50) }
+}
+
+fn http_ctx(key_var: &str) -> Ctx {
+    Ctx::new(Env::from_pairs([(key_var, KEY)]), Clock::System)
+}
+
+fn anthropic(server: &Server, timeout_secs: u64) -> AnthropicBackend {
+    let cfg = MemoryConfig {
+        backend: BackendKind::Anthropic,
+        anthropic_base_url: server.url.clone(),
+        timeout_secs,
+        ..MemoryConfig::default()
+    };
+    let mut backend = AnthropicBackend::from_config(&cfg, &http_ctx("ANTHROPIC_API_KEY"));
+    backend.retry = fast_retry();
+    backend
+}
+
+fn messages_response(content: Value) -> Value {
+    json!({
+        "id": "msg_01", "type": "message", "role": "assistant",
+        "model": "claude-haiku-4-5-20251001",
+        "content": content,
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1834, "output_tokens": 96, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+    })
+}
+
+fn tool_use_response() -> Value {
+    messages_response(json!([{
+        "type": "tool_use", "id": "toolu_01", "name": "record_session_memory", "input": answer_json()
+    }]))
+}
+
+fn text_response(text: &str) -> Value {
+    messages_response(json!([{"type": "text", "text": text}]))
+}
+
+/// The key appears nowhere an error is shown or logged.
+fn assert_no_key(err: &anyhow::Error) {
+    for shown in [format!("{err}"), format!("{err:#}"), format!("{err:?}")] {
+        assert!(!shown.contains(KEY), "key leaked: {shown}");
+    }
+}
+
+#[test]
+fn anthropic_sends_a_forced_tool_call_and_reads_its_input() {
+    let server = Server::start(vec![ok(tool_use_response())]);
+    let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    assert!(!answer.raw.contains(KEY));
+    assert_eq!(
+        answer.usage,
+        Some(CallUsage {
+            model: "claude-haiku-4-5-20251001".into(),
+            input_tokens: 1834,
+            output_tokens: 96,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+        })
+    );
+
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    let r = &reqs[0];
+    assert_eq!((r.method.as_str(), r.path.as_str()), ("POST", "/v1/messages"));
+    assert_eq!(r.header("x-api-key"), Some(KEY));
+    assert_eq!(r.header("anthropic-version"), Some("2023-06-01"));
+    assert!(r.header("content-type").unwrap().starts_with("application/json"));
+    assert_eq!(r.header("authorization"), None);
+    let body = r.json();
+    assert_eq!(body["model"], "claude-haiku-4-5-20251001");
+    assert!(body["max_tokens"].as_u64().unwrap() >= 1024);
+    assert_eq!(body["tool_choice"], json!({"type": "tool", "name": "record_session_memory"}));
+    assert_eq!(body["tools"][0]["name"], "record_session_memory");
+    let schema = &body["tools"][0]["input_schema"];
+    assert_eq!(schema["required"], json!(["updates"]));
+    assert_eq!(schema["properties"]["updates"]["items"]["properties"]["project"]["enum"], json!(["root", "meteo", "web"]));
+    let prompt = body["messages"][0]["content"].as_str().unwrap();
+    assert_eq!(body["messages"][0]["role"], "user");
+    assert!(prompt.contains("Corrige le test de login qui échoue (marqueur ZEBRA-42)"));
+    assert!(prompt.contains("Le jeton expirait trop tôt"));
+    assert!(!prompt.contains(KEY));
+}
+
+#[test]
+fn anthropic_accepts_text_answers_in_prose_or_fences() {
+    let record = answer_json().to_string();
+    for text in [
+        format!("Voici l'analyse demandée :\n{record}\nBonne journée."),
+        format!("```json\n{record}\n```"),
+    ] {
+        let server = Server::start(vec![ok(text_response(&text))]);
+        let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+        assert_eq!(answer.raw, text);
+        assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    }
+}
+
+#[test]
+fn anthropic_malformed_json_is_ok_with_a_parse_error() {
+    let text = r#"{"updates":[{"project":"root","sections":{"travail":["Modifié"#;
+    let server = Server::start(vec![ok(text_response(text))]);
+    let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.raw, text);
+    assert!(answer.extraction.is_err());
+    assert!(answer.usage.is_some(), "a call that parsed badly still cost tokens");
+}
+
+#[test]
+fn anthropic_retries_after_429_honouring_a_capped_retry_after() {
+    let server = Server::start(vec![
+        status(429, vec![("retry-after", "30")], r#"{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"}}"#),
+        ok(tool_use_response()),
+    ]);
+    let start = Instant::now();
+    let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    assert_eq!(server.requests().len(), 2);
+    // retry-after asked for 30 s; the cap (50 ms here) wins.
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+}
+
+#[test]
+fn anthropic_waits_as_long_as_retry_after_asks_within_the_cap() {
+    let server = Server::start(vec![status(529, vec![("retry-after", "1")], "{}"), ok(tool_use_response())]);
+    let mut backend = anthropic(&server, 10);
+    backend.retry.max_wait = Duration::from_secs(5);
+    let start = Instant::now();
+    backend.extract(&login_turn().request()).unwrap();
+    assert!(start.elapsed() >= Duration::from_millis(950), "{:?}", start.elapsed());
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn anthropic_gives_up_after_three_5xx_without_leaking_the_key() {
+    let echo = format!(r#"{{"type":"error","error":{{"type":"api_error","message":"upstream failed for key {KEY}"}}}}"#);
+    let server = Server::start(vec![Reply::Json { status: 500, headers: vec![], body: echo }]);
+    let err = anthropic(&server, 10).extract(&login_turn().request()).unwrap_err();
+    assert_eq!(server.requests().len(), 3);
+    let msg = format!("{err:#}");
+    assert!(msg.starts_with("anthropic: HTTP 500 from"), "{msg}");
+    assert!(msg.contains("upstream failed for key [REDACTED]"), "{msg}");
+    assert!(msg.contains("gave up after 3 attempt(s)"), "{msg}");
+    assert_no_key(&err);
+}
+
+#[test]
+fn anthropic_does_not_retry_a_client_error() {
+    let echo = format!(r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key {KEY}"}}}}"#);
+    let server = Server::start(vec![Reply::Json { status: 401, headers: vec![], body: echo }]);
+    let err = anthropic(&server, 10).extract(&login_turn().request()).unwrap_err();
+    assert_eq!(server.requests().len(), 1);
+    assert!(format!("{err:#}").contains("HTTP 401"), "{err:#}");
+    assert_no_key(&err);
+}
+
+#[test]
+fn anthropic_times_out_when_the_server_never_answers() {
+    let server = Server::start(vec![Reply::Hang]);
+    let start = Instant::now();
+    let err = anthropic(&server, 1).extract(&login_turn().request()).unwrap_err();
+    let elapsed = start.elapsed();
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
+    assert!(format!("{err:#}").contains("no answer from"), "{err:#}");
+    assert_no_key(&err);
+}
+
+#[test]
+fn anthropic_without_a_key_names_the_variable() {
+    let server = Server::start(vec![ok(tool_use_response())]);
+    let cfg = MemoryConfig { anthropic_base_url: server.url.clone(), ..MemoryConfig::default() };
+    let backend = AnthropicBackend::from_config(&cfg, &Ctx::new(Env::default(), Clock::System));
+    let err = backend.extract(&login_turn().request()).unwrap_err();
+    assert!(err.to_string().contains("set ANTHROPIC_API_KEY"), "{err}");
+    assert!(server.requests().is_empty());
+}
+
+fn openai(server: &Server, timeout_secs: u64, with_key: bool) -> OpenAiBackend {
+    let cfg = MemoryConfig {
+        backend: BackendKind::Openai,
+        openai_base_url: format!("{}/v1", server.url),
+        timeout_secs,
+        ..MemoryConfig::default()
+    };
+    let ctx = if with_key { http_ctx("OPENAI_API_KEY") } else { Ctx::new(Env::default(), Clock::System) };
+    let mut backend = OpenAiBackend::from_config(&cfg, &ctx);
+    backend.retry = fast_retry();
+    backend
+}
+
+fn chat_response(content: &str) -> Value {
+    json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "llama3.2",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1610, "completion_tokens": 77, "total_tokens": 1687}
+    })
+}
+
+#[test]
+fn openai_asks_for_json_mode_and_reads_the_message() {
+    let server = Server::start(vec![ok(chat_response(&answer_json().to_string()))]);
+    let answer = openai(&server, 10, true).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    assert_eq!(
+        answer.usage,
+        Some(CallUsage {
+            model: "llama3.2".into(),
+            input_tokens: 1610,
+            output_tokens: 77,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+        })
+    );
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    let r = &reqs[0];
+    assert_eq!((r.method.as_str(), r.path.as_str()), ("POST", "/v1/chat/completions"));
+    assert_eq!(r.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    let body = r.json();
+    assert_eq!(body["model"], "llama3.2");
+    assert_eq!(body["response_format"], json!({"type": "json_object"}));
+    let prompt = body["messages"][0]["content"].as_str().unwrap();
+    assert!(prompt.contains("Corrige le test de login qui échoue (marqueur ZEBRA-42)"));
+    assert!(prompt.contains("JSON"));
+}
+
+#[test]
+fn openai_sends_no_authorization_without_a_key() {
+    let server = Server::start(vec![ok(chat_response(&answer_json().to_string()))]);
+    openai(&server, 10, false).extract(&login_turn().request()).unwrap();
+    assert_eq!(server.requests()[0].header("authorization"), None);
+}
+
+#[test]
+fn openai_accepts_prose_and_fences_and_flags_malformed_json() {
+    let record = answer_json().to_string();
+    for content in [format!("Here is the JSON you asked for:\n{record}\nHope it helps!"), format!("```json\n{record}\n```")] {
+        let server = Server::start(vec![ok(chat_response(&content))]);
+        let answer = openai(&server, 10, false).extract(&login_turn().request()).unwrap();
+        assert_eq!(answer.extraction.unwrap().updates, expected_answer(), "{content}");
+    }
+    let server = Server::start(vec![ok(chat_response("{\"updates\": [ {\"project\": "))]);
+    let answer = openai(&server, 10, false).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.raw, "{\"updates\": [ {\"project\": ");
+    assert!(answer.extraction.is_err());
+}
+
+#[test]
+fn openai_retries_429_then_succeeds() {
+    let server = Server::start(vec![
+        status(429, vec![], r#"{"error":{"message":"slow down","type":"rate_limit"}}"#),
+        ok(chat_response(&answer_json().to_string())),
+    ]);
+    let answer = openai(&server, 10, true).extract(&login_turn().request()).unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, expected_answer());
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn openai_gives_up_after_three_5xx_without_leaking_the_key() {
+    let echo = format!(r#"{{"error":{{"message":"bad gateway, Authorization: Bearer {KEY}"}}}}"#);
+    let server = Server::start(vec![Reply::Json { status: 502, headers: vec![], body: echo }]);
+    let err = openai(&server, 10, true).extract(&login_turn().request()).unwrap_err();
+    assert_eq!(server.requests().len(), 3);
+    assert!(format!("{err:#}").contains("HTTP 502"), "{err:#}");
+    assert_no_key(&err);
+}
+
+#[test]
+fn openai_times_out_when_the_server_never_answers() {
+    let server = Server::start(vec![Reply::Hang]);
+    let start = Instant::now();
+    let err = openai(&server, 1, true).extract(&login_turn().request()).unwrap_err();
+    let elapsed = start.elapsed();
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
+    assert_no_key(&err);
+}
+
+#[test]
+fn unreachable_server_is_an_error_after_retries() {
+    // Bind then drop: the port is (almost certainly) closed.
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let cfg = MemoryConfig {
+        openai_base_url: format!("http://127.0.0.1:{port}/v1"),
+        timeout_secs: 5,
+        ..MemoryConfig::default()
+    };
+    let mut backend = OpenAiBackend::from_config(&cfg, &http_ctx("OPENAI_API_KEY"));
+    backend.retry = fast_retry();
+    let err = backend.extract(&login_turn().request()).unwrap_err();
+    assert!(format!("{err:#}").contains("cannot reach"), "{err:#}");
+    assert_no_key(&err);
+}
