@@ -4,7 +4,15 @@
 # payloads and the same transcripts (~1 MiB and ~25 MiB, 2.1.332 shape).
 #
 #   scripts/bench-vs-seed.sh [--runs N] [--warmup N] [--sizes "1 25"]
-#                            [--min-ratio X] [--build] [--keep]
+#                            [--min-ratio X] [--build] [--python-timer] [--keep]
+#
+#   --runs N        timed runs per tool and size (default 20)
+#   --warmup N      untimed runs first (default 3)
+#   --sizes "A B"   transcript sizes in MiB (default "1 25")
+#   --min-ratio X   exit 1 when a seed/cairn ratio (of medians) is under X
+#   --build         cargo build --release even if target/release/cairn exists
+#   --python-timer  use the Python timing loop even if hyperfine is installed
+#   --keep          keep the work dir (its path is printed)
 #
 # Both tools do the whole job every run: read the payload, find the last
 # exchange in the transcript, produce the turn's record, merge it into
@@ -34,6 +42,7 @@ RUNS=20
 WARMUP=3
 SIZES="1 25"
 MIN_RATIO=""
+TIMER_KIND=auto
 BUILD=0
 KEEP=0
 while [ $# -gt 0 ]; do
@@ -43,8 +52,9 @@ while [ $# -gt 0 ]; do
     --sizes) SIZES=$2; shift 2 ;;
     --min-ratio) MIN_RATIO=$2; shift 2 ;;
     --build) BUILD=1; shift ;;
+    --python-timer) TIMER_KIND=python; shift ;;
     --keep) KEEP=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "bench-vs-seed: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -58,6 +68,7 @@ SEED_TXT="$SEEDS_DIR/001_fa4adf886461110c.txt"
 if [ -n "${CAIRN_BIN:-}" ]; then CAIRN=$(abs "$CAIRN_BIN" "$ORIG_PWD"); else CAIRN="$REPO/target/release/cairn"; fi
 command -v python3 >/dev/null || die "python3 is needed (the seed hook and the helpers are Python)"
 
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cairn-bench-vs-seed.XXXXXX")
 cleanup() { if [ "$KEEP" = 1 ]; then echo "work dir kept: $WORK"; else rm -rf "$WORK"; fi; }
 trap cleanup EXIT
@@ -116,9 +127,11 @@ touch "$TEMPLATE/memory_sessions/.gitkeep"
 cp "$SEED_HOOK_SRC" "$TEMPLATE/.claude/hooks/memory-session.sh"
 cp -a "$TEMPLATE" "$PROJ"
 SEED_HOOK="$PROJ/.claude/hooks/memory-session.sh"   # the seed finds its project from $0
-# Reset before every run: a fresh memory_sessions/ and a fresh cairn state.
+# Reset before every run: a fresh memory_sessions/ and a fresh cairn state,
+# then `sync`, so the reset's own dirty blocks are on disk before the timed
+# run (cairn fsyncs what it writes; it must not pay for the harness's writes).
 cat >"$WORK/reset.sh" <<EOF
-rm -rf '$PROJ/memory_sessions' '$STATE' && cp -a '$TEMPLATE/memory_sessions' '$PROJ/'
+rm -rf '$PROJ/memory_sessions' '$STATE' && cp -a '$TEMPLATE/memory_sessions' '$PROJ/' && sync
 EOF
 TRANSCRIPTS="$WORK/claude/projects/$(printf '%s' "$PROJ" | sed 's/[^A-Za-z0-9]/-/g')"
 mkdir -p "$TRANSCRIPTS"
@@ -137,7 +150,7 @@ make_transcript() { # BYTES NAME -> prints the transcript's size
     --session-id "$(python3 -c 'import uuid; print(uuid.uuid4())')"
 }
 log_file() { # the daily log a run left (newest *.md in logs/), or nothing
-  ls -t "$PROJ"/memory_sessions/logs/*.md 2>/dev/null | head -n 1
+  { ls -t "$PROJ"/memory_sessions/logs/*.md 2>/dev/null || true; } | head -n 1
 }
 count_bullets() { grep -c '^- ' "$1" || true; }
 
@@ -184,7 +197,7 @@ head -n 1 "$CLOG" | grep -q '^# Log session — ' || die "cairn's log does not s
 echo "   $(basename "$CLOG"): $(count_bullets "$CLOG") bullet(s)"
 
 # --- 5. timer ------------------------------------------------------------------
-if ! command -v hyperfine >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+if [ "$TIMER_KIND" = auto ] && ! command -v hyperfine >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
    && [ -z "${BENCH_NO_INSTALL:-}" ]; then
   step "installing hyperfine (Debian package)"
   DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq hyperfine >/dev/null 2>&1 \
@@ -192,17 +205,19 @@ if ! command -v hyperfine >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v ap
          && DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq hyperfine >/dev/null 2>&1; } \
     || echo "   could not install hyperfine; using the Python timing loop"
 fi
-if command -v hyperfine >/dev/null 2>&1; then
+if [ "$TIMER_KIND" = auto ] && command -v hyperfine >/dev/null 2>&1; then
+  TIMER_KIND=hyperfine
   TIMER="$(hyperfine --version)"
 else
-  TIMER="python time_cmd.py (hyperfine not installed)"
+  TIMER_KIND=python
+  TIMER="python scripts/bench/time_cmd.py"
 fi
 
 time_tool() { # LABEL TOOL PAYLOAD
   local label=$1 tool=$2 payload=$3 out="$WORK/results/$1.$2.json"
   local -a cmd
   if [ "$tool" = seed ]; then cmd=("$SEED_HOOK"); else cmd=("$CAIRN" hook); fi
-  if command -v hyperfine >/dev/null 2>&1; then
+  if [ "$TIMER_KIND" = hyperfine ]; then
     hyperfine --style basic --time-unit millisecond --warmup "$WARMUP" --runs "$RUNS" \
       --prepare "bash $(printf '%q' "$WORK/reset.sh")" --export-json "$out" \
       --command-name "$tool $label" "$(printf '%q ' "${cmd[@]}")< $(printf '%q' "$payload")" \
@@ -243,23 +258,29 @@ done
 
 # --- 7. report --------------------------------------------------------------------
 step "results"
-python3 - "$WORK/meta.json" <<PY
-import json, os, platform, sys, datetime, hashlib
+export B_TIMER="$TIMER" B_WARMUP="$WARMUP" B_RUNS="$RUNS" B_SIZES="${LABELS[*]}" B_LOAD="$LOAD_START" \
+  B_SEED_TXT="$SEED_TXT" B_SEED_PY="$SEED_PY $SEED_PY_VERSION" B_CAIRN="$CAIRN" \
+  B_CAIRN_VERSION="$CAIRN_VERSION" B_GIT="$GIT_REV"
+python3 - "$WORK/meta.json" <<'PY'
+import datetime, hashlib, json, os, platform, sys
+e = os.environ
 meta = {
-  "generated_at": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-  "host": {"system": platform.platform(), "cpus": os.cpu_count(),
-           "loadavg_at_start": [round(x, 2) for x in os.getloadavg()]},
-  "timer": """$TIMER""", "warmup": $WARMUP, "runs": $RUNS,
-  "expected_ratio": 50,
-  "sizes": """${LABELS[*]}""".split(),
-  "seed": {"source": """$SEED_TXT""",
-           "source_sha256": hashlib.sha256(open("""$SEED_TXT""", "rb").read()).hexdigest(),
-           "hook": ".claude/hooks/memory-session.sh, re-indented by scripts/bench/reindent_seed.py",
-           "python": """$SEED_PY $SEED_PY_VERSION""",
-           "claude": "scripts/bench/fake-claude (fixed answer, no model)"},
-  "cairn": {"binary": """$CAIRN""", "version": """$CAIRN_VERSION""", "git": """$GIT_REV""",
-            "env": {"CAIRN_MEMORY_SYNC": "true", "CAIRN_MEMORY_BACKEND": "offline"}},
-  "method": "each run on a fresh memory_sessions/ (and fresh cairn state), same payload and transcript for both tools",
+    "generated_at": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+    "host": {"system": platform.platform(), "cpus": os.cpu_count(),
+             "loadavg_at_start": [float(x) for x in e["B_LOAD"].split()],
+             "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]},
+    "timer": e["B_TIMER"], "warmup": int(e["B_WARMUP"]), "runs": int(e["B_RUNS"]),
+    "expected_ratio": 50,
+    "sizes": e["B_SIZES"].split(),
+    "seed": {"source": e["B_SEED_TXT"],
+             "source_sha256": hashlib.sha256(open(e["B_SEED_TXT"], "rb").read()).hexdigest(),
+             "hook": ".claude/hooks/memory-session.sh, re-indented by scripts/bench/reindent_seed.py",
+             "python": e["B_SEED_PY"],
+             "claude": "scripts/bench/fake-claude (fixed answer, no model)"},
+    "cairn": {"binary": e["B_CAIRN"], "version": e["B_CAIRN_VERSION"], "git": e["B_GIT"],
+              "env": {"CAIRN_MEMORY_SYNC": "true", "CAIRN_MEMORY_BACKEND": "offline"}},
+    "method": ("same Stop payload and transcript for both tools; before every run a fresh "
+               "memory_sessions/ and cairn state folder, then sync (not timed)"),
 }
 json.dump(meta, open(sys.argv[1], "w"), indent=2)
 PY

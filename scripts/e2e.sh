@@ -181,7 +181,8 @@ cleanup() {
   if [ "${CAIRN_E2E_KEEP:-0}" = 1 ]; then
     echo "[e2e] work dir kept: $W" >&2
   else
-    rm -rf "$W"
+    # a process ended just above may still be going away: try twice
+    rm -rf "$W" 2>/dev/null || { sleep 0.5; rm -rf "$W" || true; }
   fi
   exit "$rc"
 }
@@ -204,6 +205,9 @@ fail() {  # fail <what> <expected> <found>
       echo "----- ${f#"$W"/} -----"
       head -c 8000 "$f"; echo
     done
+    if [ -n "${TODAY:-}" ] && [ "$(date +%F)" != "$TODAY" ]; then
+      echo "note: the run crossed midnight (started $TODAY); the log of the later turns is dated $(date +%F)"
+    fi
     echo "----- (work dir: $W; CAIRN_E2E_KEEP=1 keeps it)"
   } >&2
   exit 1

@@ -11,4 +11,5 @@ cargo clippy --all-targets -- -D warnings
 echo "== cargo test"
 cargo test
 echo "== real-client end-to-end"
-bash scripts/e2e.sh
+# cargo test built target/debug/cairn: reuse it instead of a second, release build.
+CAIRN_BIN=target/debug/cairn bash scripts/e2e.sh

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub memory: MemoryConfig,
@@ -101,15 +101,6 @@ impl Default for DiagnosticsConfig {
     }
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            memory: MemoryConfig::default(),
-            redact: RedactConfig::default(),
-            diagnostics: DiagnosticsConfig::default(),
-        }
-    }
-}
 
 /// A configuration error: which key, which file (or variable), what is wrong.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

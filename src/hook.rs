@@ -11,7 +11,7 @@ use crate::memory::{capture, load, store};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The fields cairn reads; everything else the client sends is ignored.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -12,8 +12,8 @@ use cairn::config::{BackendKind, MemoryConfig};
 use cairn::context::{Clock, Ctx, Env};
 use cairn::extract::record::{Extraction, Sections, Update};
 use cairn::extract::{
-    AnthropicBackend, Backend, CallUsage, ExtractRequest, OfflineBackend, OpenAiBackend, Retry, backend_for,
-    parse_answer,
+    AnthropicBackend, Backend, CallUsage, ExtractRequest, OfflineBackend, OpenAiBackend, Retry,
+    backend_for, parse_answer,
 };
 use cairn::memory::log::Lang;
 use cairn::transcript::{Digest, Exchange};
@@ -35,7 +35,12 @@ fn strings(v: &[&str]) -> Vec<String> {
 }
 
 fn exchange(human: &str, assistant: &str, digest: Digest) -> Exchange {
-    Exchange { human: human.to_string(), assistant: assistant.to_string(), timestamp: None, digest }
+    Exchange {
+        human: human.to_string(),
+        assistant: assistant.to_string(),
+        timestamp: None,
+        digest,
+    }
 }
 
 /// One turn's request with the usual projects.
@@ -76,7 +81,9 @@ impl Turn {
     }
 
     fn offline(&self) -> Extraction {
-        let answer = OfflineBackend.extract(&self.request()).expect("offline never fails");
+        let answer = OfflineBackend
+            .extract(&self.request())
+            .expect("offline never fails");
         let extraction = answer.extraction.expect("offline always parses");
         // What `.debug/` keeps reads back to the same record.
         assert_eq!(parse_answer(&answer.raw).as_ref(), Ok(&extraction));
@@ -102,7 +109,11 @@ fn update(project: &str, fill: &[(&str, &[&str])]) -> Update {
         };
         *list = strings(items);
     }
-    Update { project: project.to_string(), sections: s, long_memory_update: None }
+    Update {
+        project: project.to_string(),
+        sections: s,
+        long_memory_update: None,
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -148,10 +159,15 @@ Voulez-vous que j'ajoute aussi un cache disque ?",
             "meteo",
             &[
                 ("contexte", &["Zone de travail : `projects/meteo/src/`"]),
-                ("objectif", &["Ajouter un cache au client HTTP de l'API météo"]),
+                (
+                    "objectif",
+                    &["Ajouter un cache au client HTTP de l'API météo"]
+                ),
                 (
                     "connaissances",
-                    &["En fait, l'API renvoie un en-tête `Cache-Control: max-age=600`, d'où la durée de 10 minutes."]
+                    &[
+                        "En fait, l'API renvoie un en-tête `Cache-Control: max-age=600`, d'où la durée de 10 minutes."
+                    ]
                 ),
                 (
                     "travail",
@@ -163,11 +179,16 @@ Voulez-vous que j'ajoute aussi un cache disque ?",
                 ),
                 (
                     "decisions",
-                    &["On garde un cache en mémoire plutôt que Redis pour l'instant, car le service tourne sur une seule instance."]
+                    &[
+                        "On garde un cache en mémoire plutôt que Redis pour l'instant, car le service tourne sur une seule instance."
+                    ]
                 ),
                 (
                     "a_suivre",
-                    &["Ajouter une métrique du taux de succès du cache", "Invalider le cache quand la clé d'API change"]
+                    &[
+                        "Ajouter une métrique du taux de succès du cache",
+                        "Invalider le cache quand la clé d'API change"
+                    ]
                 ),
             ]
         )]
@@ -205,17 +226,34 @@ Let me know if you want me to run the backfill.",
             "root",
             &[
                 ("contexte", &["Working in `jobs/`, `tests/`"]),
-                ("objectif", &["The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy."]),
+                (
+                    "objectif",
+                    &[
+                        "The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy."
+                    ]
+                ),
                 (
                     "connaissances",
-                    &["The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export."]
+                    &[
+                        "The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export."
+                    ]
                 ),
-                ("travail", &["Created `tests/test_export.py`", "Edited `jobs/export.py`"]),
+                (
+                    "travail",
+                    &["Created `tests/test_export.py`", "Edited `jobs/export.py`"]
+                ),
                 (
                     "decisions",
-                    &["We'll use the column mapping in `jobs/schema.py` instead of hard-coding names, so the next rename is a one-line change."]
+                    &[
+                        "We'll use the column mapping in `jobs/schema.py` instead of hard-coding names, so the next rename is a one-line change."
+                    ]
                 ),
-                ("a_suivre", &["The job still needs a backfill for the two nights it failed; I did not run it."]),
+                (
+                    "a_suivre",
+                    &[
+                        "The job still needs a backfill for the two nights it failed; I did not run it."
+                    ]
+                ),
             ]
         )]
     );
@@ -227,7 +265,10 @@ fn offline_french_test_run_without_changes() {
         exchange(
             "Lance la suite de tests et dis-moi où on en est",
             "Les 214 tests passent, aucune erreur. Le temps total est de 38 s, dont 30 s pour les tests d'intégration.",
-            Digest { commands: strings(&["cargo test --workspace", "git status"]), ..Digest::default() },
+            Digest {
+                commands: strings(&["cargo test --workspace", "git status"]),
+                ..Digest::default()
+            },
         ),
         Lang::Fr,
     );
@@ -236,7 +277,10 @@ fn offline_french_test_run_without_changes() {
         [update(
             "root",
             &[
-                ("objectif", &["Lance la suite de tests et dis-moi où on en est"]),
+                (
+                    "objectif",
+                    &["Lance la suite de tests et dis-moi où on en est"]
+                ),
                 ("travail", &["Commande exécutée : `cargo test --workspace`"]),
             ]
         )]
@@ -261,21 +305,29 @@ Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couch
     turn.default_project = "web".to_string();
     turn.logs = vec![(
         "web".to_string(),
-        "# Log session — 2026-03-21\n\n## Contexte\n- Refonte du stockage des sessions\n".to_string(),
+        "# Log session — 2026-03-21\n\n## Contexte\n- Refonte du stockage des sessions\n"
+            .to_string(),
     )];
     assert_eq!(
         turn.offline().updates,
         [update(
             "web",
             &[
-                ("objectif", &["On hésite entre SQLite et Postgres pour le stockage des sessions."]),
+                (
+                    "objectif",
+                    &["On hésite entre SQLite et Postgres pour le stockage des sessions."]
+                ),
                 (
                     "connaissances",
-                    &["Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable."]
+                    &[
+                        "Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable."
+                    ]
                 ),
                 (
                     "decisions",
-                    &["Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couche d'accès qui permettra de migrer plus tard."]
+                    &[
+                        "Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couche d'accès qui permettra de migrer plus tard."
+                    ]
                 ),
             ]
         )]
@@ -317,7 +369,12 @@ TODO: delete the old helper file in the web app once the mobile app stops import
                 "root",
                 &[
                     ("contexte", &["Working in `src/`"]),
-                    ("objectif", &["Move the price formatting helper from the web app into the shared crate"]),
+                    (
+                        "objectif",
+                        &[
+                            "Move the price formatting helper from the web app into the shared crate"
+                        ]
+                    ),
                     (
                         "problemes",
                         &[
@@ -327,12 +384,19 @@ TODO: delete the old helper file in the web app once the mobile app stops import
                     ),
                     (
                         "connaissances",
-                        &["Note that the helper rounds half to even, which is what the accounting export expects."]
+                        &[
+                            "Note that the helper rounds half to even, which is what the accounting export expects."
+                        ]
                     ),
-                    ("travail", &["Created `src/money.rs`", "Edited `src/lib.rs`"]),
+                    (
+                        "travail",
+                        &["Created `src/money.rs`", "Edited `src/lib.rs`"]
+                    ),
                     (
                         "a_suivre",
-                        &["TODO: delete the old helper file in the web app once the mobile app stops importing it."]
+                        &[
+                            "TODO: delete the old helper file in the web app once the mobile app stops importing it."
+                        ]
                     ),
                 ]
             ),
@@ -340,7 +404,13 @@ TODO: delete the old helper file in the web app once the mobile app stops import
                 "web",
                 &[
                     ("contexte", &["Working in `projects/web/src/`"]),
-                    ("travail", &["Edited `projects/web/src/cart.ts`", "Edited `projects/web/src/checkout.ts`"]),
+                    (
+                        "travail",
+                        &[
+                            "Edited `projects/web/src/cart.ts`",
+                            "Edited `projects/web/src/checkout.ts`"
+                        ]
+                    ),
                 ]
             ),
         ]
@@ -348,17 +418,31 @@ TODO: delete the old helper file in the web app once the mobile app stops import
 
     // One more web file and the web project is where the work happened.
     let mut turn = turn;
-    turn.exchange.digest.files_edited.push("/home/dev/shop/projects/web/src/index.ts".into());
+    turn.exchange
+        .digest
+        .files_edited
+        .push("/home/dev/shop/projects/web/src/index.ts".into());
     let updates = turn.offline().updates;
     assert_eq!(updates[0].sections.objectif, Vec::<String>::new());
-    assert_eq!(updates[1].sections.objectif, ["Move the price formatting helper from the web app into the shared crate"]);
+    assert_eq!(
+        updates[1].sections.objectif,
+        ["Move the price formatting helper from the web app into the shared crate"]
+    );
 }
 
 #[test]
 fn offline_acknowledgements_leave_no_trace() {
     for (human, assistant, lang) in [
-        ("merci !", "Avec plaisir ! N'hésitez pas si vous avez d'autres questions.", Lang::Fr),
-        ("ok thanks", "You're welcome! Let me know if you need anything else.", Lang::En),
+        (
+            "merci !",
+            "Avec plaisir ! N'hésitez pas si vous avez d'autres questions.",
+            Lang::Fr,
+        ),
+        (
+            "ok thanks",
+            "You're welcome! Let me know if you need anything else.",
+            Lang::En,
+        ),
         ("continue", "", Lang::En),
     ] {
         let turn = Turn::new(exchange(human, assistant, Digest::default()), lang);
@@ -372,16 +456,28 @@ fn offline_ok_done_finalises_only_the_candidates() {
         exchange(
             "OK-done",
             "Parfait, c'est noté. Prochaine étape : déployer.",
-            Digest { files_edited: strings(&["src/a.rs"]), ..Digest::default() },
+            Digest {
+                files_edited: strings(&["src/a.rs"]),
+                ..Digest::default()
+            },
         ),
         Lang::Fr,
     );
     turn.ok_done = true;
-    turn.logs = vec![("meteo".to_string(), "## À suivre\n- Invalider le cache quand la clé d'API change\n".to_string())];
+    turn.logs = vec![(
+        "meteo".to_string(),
+        "## À suivre\n- Invalider le cache quand la clé d'API change\n".to_string(),
+    )];
     turn.candidates = strings(&["Invalider le cache quand la clé d'API change"]);
     assert_eq!(
         turn.offline().updates,
-        [update("meteo", &[("a_suivre_done", &["Invalider le cache quand la clé d'API change"])])]
+        [update(
+            "meteo",
+            &[(
+                "a_suivre_done",
+                &["Invalider le cache quand la clé d'API change"]
+            )]
+        )]
     );
 }
 
@@ -431,12 +527,19 @@ cat > "$rec/stdin"
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
-        FakeClaude { _dir: dir, bin_dir, rec }
+        FakeClaude {
+            _dir: dir,
+            bin_dir,
+            rec,
+        }
     }
 
     fn ctx(&self) -> Ctx {
         let path = format!("{}:/usr/bin:/bin", self.bin_dir.display());
-        Ctx::new(Env::from_pairs([("PATH", path.as_str()), ("FROM_CTX", "yes")]), Clock::System)
+        Ctx::new(
+            Env::from_pairs([("PATH", path.as_str()), ("FROM_CTX", "yes")]),
+            Clock::System,
+        )
     }
 
     fn seen(&self, name: &str) -> String {
@@ -444,12 +547,16 @@ cat > "$rec/stdin"
     }
 }
 
-const HELP_WITH_FLAG: &str =
-    "Usage: claude [options] [prompt]\n  --no-session-persistence  Do not save this session to disk";
-const HELP_WITHOUT_FLAG: &str = "Usage: claude [options] [prompt]\n  -p, --print  Print response and exit";
+const HELP_WITH_FLAG: &str = "Usage: claude [options] [prompt]\n  --no-session-persistence  Do not save this session to disk";
+const HELP_WITHOUT_FLAG: &str =
+    "Usage: claude [options] [prompt]\n  -p, --print  Print response and exit";
 
 fn cli_config(timeout_secs: u64) -> MemoryConfig {
-    MemoryConfig { backend: BackendKind::ClaudeCli, timeout_secs, ..MemoryConfig::default() }
+    MemoryConfig {
+        backend: BackendKind::ClaudeCli,
+        timeout_secs,
+        ..MemoryConfig::default()
+    }
 }
 
 fn answer_json() -> Value {
@@ -461,7 +568,13 @@ fn answer_json() -> Value {
 }
 
 fn expected_answer() -> Vec<Update> {
-    vec![update("root", &[("objectif", &["Corriger le test de login"]), ("travail", &["Modifié `src/auth.rs`"])])]
+    vec![update(
+        "root",
+        &[
+            ("objectif", &["Corriger le test de login"]),
+            ("travail", &["Modifié `src/auth.rs`"]),
+        ],
+    )]
 }
 
 fn login_turn() -> Turn {
@@ -469,7 +582,10 @@ fn login_turn() -> Turn {
         exchange(
             "Corrige le test de login qui échoue (marqueur ZEBRA-42)",
             "Le jeton expirait trop tôt ; c'est corrigé dans `src/auth.rs`.",
-            Digest { files_edited: strings(&["/home/dev/shop/src/auth.rs"]), ..Digest::default() },
+            Digest {
+                files_edited: strings(&["/home/dev/shop/src/auth.rs"]),
+                ..Digest::default()
+            },
         ),
         Lang::Fr,
     )
@@ -495,11 +611,21 @@ fn claude_cli_runs_isolated_with_the_prompt_on_stdin() {
         "--print\n--model\nclaude-haiku-4-5-20251001\n--output-format\njson\n--no-session-persistence\n"
     );
     assert_eq!(fake.seen("nested"), "1");
-    assert_eq!(fake.seen("env"), "unset/yes", "exactly ctx.env, not the test's own environment");
+    assert_eq!(
+        fake.seen("env"),
+        "unset/yes",
+        "exactly ctx.env, not the test's own environment"
+    );
     let cwd = fake.seen("cwd");
     let cwd = Path::new(cwd.trim());
     assert_eq!(fake.seen("ls"), "", "the scratch directory was empty");
-    assert!(cwd.file_name().unwrap().to_string_lossy().starts_with("cairn-claude-"), "{cwd:?}");
+    assert!(
+        cwd.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("cairn-claude-"),
+        "{cwd:?}"
+    );
     assert!(!cwd.exists(), "the scratch directory is removed afterwards");
     let stdin = fake.seen("stdin");
     assert!(stdin.contains("<cairn-data kind=\"human\">\nCorrige le test de login qui échoue (marqueur ZEBRA-42)\n</cairn-data>"));
@@ -519,9 +645,17 @@ fn claude_cli_reads_the_json_envelope_and_skips_unknown_flags() {
         "usage": {"input_tokens": 12, "cache_creation_input_tokens": 300, "cache_read_input_tokens": 14000, "output_tokens": 85},
         "total_cost_usd": 0.0031
     });
-    let fake = FakeClaude::new(HELP_WITHOUT_FLAG, &format!("cat <<'JSON'\n{envelope}\nJSON"));
-    let cfg = MemoryConfig { model: "claude-sonnet-4-5".into(), ..cli_config(30) };
-    let answer = backend_for(&cfg, &fake.ctx()).extract(&login_turn().request()).unwrap();
+    let fake = FakeClaude::new(
+        HELP_WITHOUT_FLAG,
+        &format!("cat <<'JSON'\n{envelope}\nJSON"),
+    );
+    let cfg = MemoryConfig {
+        model: "claude-sonnet-4-5".into(),
+        ..cli_config(30)
+    };
+    let answer = backend_for(&cfg, &fake.ctx())
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.extraction.unwrap().updates, expected_answer());
     assert!(answer.raw.starts_with("Voici :\n```json\n"));
     assert_eq!(
@@ -534,14 +668,19 @@ fn claude_cli_reads_the_json_envelope_and_skips_unknown_flags() {
             cache_write_tokens: 300,
         })
     );
-    assert_eq!(fake.seen("args"), "--print\n--model\nclaude-sonnet-4-5\n--output-format\njson\n");
+    assert_eq!(
+        fake.seen("args"),
+        "--print\n--model\nclaude-sonnet-4-5\n--output-format\njson\n"
+    );
 }
 
 #[cfg(unix)]
 #[test]
 fn claude_cli_unparseable_answer_is_ok_with_a_parse_error() {
     let fake = FakeClaude::new(HELP_WITH_FLAG, "echo 'Sorry, I cannot produce JSON today.'");
-    let answer = backend_for(&cli_config(30), &fake.ctx()).extract(&login_turn().request()).unwrap();
+    let answer = backend_for(&cli_config(30), &fake.ctx())
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.raw, "Sorry, I cannot produce JSON today.");
     assert!(answer.extraction.is_err());
 }
@@ -551,14 +690,19 @@ fn claude_cli_unparseable_answer_is_ok_with_a_parse_error() {
 fn claude_cli_is_killed_on_timeout() {
     let fake = FakeClaude::new(HELP_WITH_FLAG, "sleep 30\necho '{\"updates\":[]}'");
     let start = Instant::now();
-    let err = backend_for(&cli_config(1), &fake.ctx()).extract(&login_turn().request()).unwrap_err();
+    let err = backend_for(&cli_config(1), &fake.ctx())
+        .extract(&login_turn().request())
+        .unwrap_err();
     let elapsed = start.elapsed();
     assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
     assert!(elapsed >= Duration::from_millis(900), "took {elapsed:?}");
     let msg = format!("{err:#}");
     assert!(msg.contains("no answer within 1s"), "{msg}");
     let cwd = fake.seen("cwd");
-    assert!(!Path::new(cwd.trim()).exists(), "scratch directory removed after a kill");
+    assert!(
+        !Path::new(cwd.trim()).exists(),
+        "scratch directory removed after a kill"
+    );
 }
 
 #[cfg(unix)]
@@ -568,21 +712,34 @@ fn claude_cli_failure_reports_the_first_stderr_line_only() {
         HELP_WITH_FLAG,
         "echo 'API Error: 401 {\"type\":\"authentication_error\"}' >&2\necho 'second line' >&2\nexit 2",
     );
-    let err = backend_for(&cli_config(30), &fake.ctx()).extract(&login_turn().request()).unwrap_err();
+    let err = backend_for(&cli_config(30), &fake.ctx())
+        .extract(&login_turn().request())
+        .unwrap_err();
     let msg = format!("{err:#}");
     assert_eq!(
         msg,
         "claude-cli: `claude` exited with status 2: API Error: 401 {\"type\":\"authentication_error\"}"
     );
-    assert!(!msg.contains("ZEBRA-42"), "the prompt never appears in errors");
+    assert!(
+        !msg.contains("ZEBRA-42"),
+        "the prompt never appears in errors"
+    );
 }
 
 #[test]
 fn claude_cli_missing_program_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
-    let ctx = Ctx::new(Env::from_pairs([("PATH", dir.path().to_str().unwrap())]), Clock::System);
-    let err = backend_for(&cli_config(5), &ctx).extract(&login_turn().request()).unwrap_err();
-    assert!(err.to_string().contains("`claude` not found on PATH"), "{err}");
+    let ctx = Ctx::new(
+        Env::from_pairs([("PATH", dir.path().to_str().unwrap())]),
+        Clock::System,
+    );
+    let err = backend_for(&cli_config(5), &ctx)
+        .extract(&login_turn().request())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`claude` not found on PATH"),
+        "{err}"
+    );
     assert!(err.to_string().contains("memory.claude_command"), "{err}");
 }
 
@@ -592,17 +749,29 @@ fn claude_cli_missing_program_says_what_to_do() {
 
 #[derive(Clone)]
 enum Reply {
-    Json { status: u16, headers: Vec<(&'static str, &'static str)>, body: String },
+    Json {
+        status: u16,
+        headers: Vec<(&'static str, &'static str)>,
+        body: String,
+    },
     /// Reads the request and never answers.
     Hang,
 }
 
 fn ok(body: Value) -> Reply {
-    Reply::Json { status: 200, headers: vec![], body: body.to_string() }
+    Reply::Json {
+        status: 200,
+        headers: vec![],
+        body: body.to_string(),
+    }
 }
 
 fn status(code: u16, headers: Vec<(&'static str, &'static str)>, body: &str) -> Reply {
-    Reply::Json { status: code, headers, body: body.to_string() }
+    Reply::Json {
+        status: code,
+        headers,
+        body: body.to_string(),
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -615,7 +784,10 @@ struct Seen {
 
 impl Seen {
     fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
     fn json(&self) -> Value {
         serde_json::from_str(&self.body).expect("the request body is JSON")
@@ -651,7 +823,9 @@ impl Server {
 }
 
 fn serve_one(stream: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Seen>>>) {
-    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -670,7 +844,12 @@ fn serve_one(stream: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Seen>>>) {
             headers.push((k.trim().to_lowercase(), v.trim().to_string()));
         }
     }
-    let get = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let get = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
     let mut body = Vec::new();
     if let Some(len) = get("content-length").and_then(|v| v.parse::<usize>().ok()) {
         body.resize(len, 0);
@@ -688,11 +867,20 @@ fn serve_one(stream: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Seen>>>) {
             body.extend_from_slice(&chunk[..n]);
         }
     }
-    log.lock().unwrap().push(Seen { method, path, headers, body: String::from_utf8_lossy(&body).into_owned() });
+    log.lock().unwrap().push(Seen {
+        method,
+        path,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    });
     let mut stream = stream;
     match reply {
         Reply::Hang => std::thread::sleep(Duration::from_secs(10)),
-        Reply::Json { status, headers, body } => {
+        Reply::Json {
+            status,
+            headers,
+            body,
+        } => {
             let mut out = format!(
                 "HTTP/1.1 {status} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
                 body.len()
@@ -709,7 +897,11 @@ fn serve_one(stream: TcpStream, reply: Reply, log: Arc<Mutex<Vec<Seen>>>) {
 }
 
 fn fast_retry() -> Retry {
-    Retry { attempts: 3, backoff_base: Duration::from_millis(10), max_wait: Duration::from_millis(50) }
+    Retry {
+        attempts: 3,
+        backoff_base: Duration::from_millis(10),
+        max_wait: Duration::from_millis(50),
+    }
 }
 
 fn http_ctx(key_var: &str) -> Ctx {
@@ -758,7 +950,9 @@ fn assert_no_key(err: &anyhow::Error) {
 #[test]
 fn anthropic_sends_a_forced_tool_call_and_reads_its_input() {
     let server = Server::start(vec![ok(tool_use_response())]);
-    let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+    let answer = anthropic(&server, 10)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.extraction.unwrap().updates, expected_answer());
     assert!(!answer.raw.contains(KEY));
     assert_eq!(
@@ -775,19 +969,32 @@ fn anthropic_sends_a_forced_tool_call_and_reads_its_input() {
     let reqs = server.requests();
     assert_eq!(reqs.len(), 1);
     let r = &reqs[0];
-    assert_eq!((r.method.as_str(), r.path.as_str()), ("POST", "/v1/messages"));
+    assert_eq!(
+        (r.method.as_str(), r.path.as_str()),
+        ("POST", "/v1/messages")
+    );
     assert_eq!(r.header("x-api-key"), Some(KEY));
     assert_eq!(r.header("anthropic-version"), Some("2023-06-01"));
-    assert!(r.header("content-type").unwrap().starts_with("application/json"));
+    assert!(
+        r.header("content-type")
+            .unwrap()
+            .starts_with("application/json")
+    );
     assert_eq!(r.header("authorization"), None);
     let body = r.json();
     assert_eq!(body["model"], "claude-haiku-4-5-20251001");
     assert!(body["max_tokens"].as_u64().unwrap() >= 1024);
-    assert_eq!(body["tool_choice"], json!({"type": "tool", "name": "record_session_memory"}));
+    assert_eq!(
+        body["tool_choice"],
+        json!({"type": "tool", "name": "record_session_memory"})
+    );
     assert_eq!(body["tools"][0]["name"], "record_session_memory");
     let schema = &body["tools"][0]["input_schema"];
     assert_eq!(schema["required"], json!(["updates"]));
-    assert_eq!(schema["properties"]["updates"]["items"]["properties"]["project"]["enum"], json!(["root", "meteo", "web"]));
+    assert_eq!(
+        schema["properties"]["updates"]["items"]["properties"]["project"]["enum"],
+        json!(["root", "meteo", "web"])
+    );
     let prompt = body["messages"][0]["content"].as_str().unwrap();
     assert_eq!(body["messages"][0]["role"], "user");
     assert!(prompt.contains("Corrige le test de login qui échoue (marqueur ZEBRA-42)"));
@@ -803,7 +1010,9 @@ fn anthropic_accepts_text_answers_in_prose_or_fences() {
         format!("```json\n{record}\n```"),
     ] {
         let server = Server::start(vec![ok(text_response(&text))]);
-        let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+        let answer = anthropic(&server, 10)
+            .extract(&login_turn().request())
+            .unwrap();
         assert_eq!(answer.raw, text);
         assert_eq!(answer.extraction.unwrap().updates, expected_answer());
     }
@@ -813,42 +1022,72 @@ fn anthropic_accepts_text_answers_in_prose_or_fences() {
 fn anthropic_malformed_json_is_ok_with_a_parse_error() {
     let text = r#"{"updates":[{"project":"root","sections":{"travail":["Modifié"#;
     let server = Server::start(vec![ok(text_response(text))]);
-    let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+    let answer = anthropic(&server, 10)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.raw, text);
     assert!(answer.extraction.is_err());
-    assert!(answer.usage.is_some(), "a call that parsed badly still cost tokens");
+    assert!(
+        answer.usage.is_some(),
+        "a call that parsed badly still cost tokens"
+    );
 }
 
 #[test]
 fn anthropic_retries_after_429_honouring_a_capped_retry_after() {
     let server = Server::start(vec![
-        status(429, vec![("retry-after", "30")], r#"{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"}}"#),
+        status(
+            429,
+            vec![("retry-after", "30")],
+            r#"{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"}}"#,
+        ),
         ok(tool_use_response()),
     ]);
     let start = Instant::now();
-    let answer = anthropic(&server, 10).extract(&login_turn().request()).unwrap();
+    let answer = anthropic(&server, 10)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.extraction.unwrap().updates, expected_answer());
     assert_eq!(server.requests().len(), 2);
     // retry-after asked for 30 s; the cap (50 ms here) wins.
-    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
 fn anthropic_waits_as_long_as_retry_after_asks_within_the_cap() {
-    let server = Server::start(vec![status(529, vec![("retry-after", "1")], "{}"), ok(tool_use_response())]);
+    let server = Server::start(vec![
+        status(529, vec![("retry-after", "1")], "{}"),
+        ok(tool_use_response()),
+    ]);
     let mut backend = anthropic(&server, 10);
     backend.retry.max_wait = Duration::from_secs(5);
     let start = Instant::now();
     backend.extract(&login_turn().request()).unwrap();
-    assert!(start.elapsed() >= Duration::from_millis(950), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() >= Duration::from_millis(950),
+        "{:?}",
+        start.elapsed()
+    );
     assert_eq!(server.requests().len(), 2);
 }
 
 #[test]
 fn anthropic_gives_up_after_three_5xx_without_leaking_the_key() {
-    let echo = format!(r#"{{"type":"error","error":{{"type":"api_error","message":"upstream failed for key {KEY}"}}}}"#);
-    let server = Server::start(vec![Reply::Json { status: 500, headers: vec![], body: echo }]);
-    let err = anthropic(&server, 10).extract(&login_turn().request()).unwrap_err();
+    let echo = format!(
+        r#"{{"type":"error","error":{{"type":"api_error","message":"upstream failed for key {KEY}"}}}}"#
+    );
+    let server = Server::start(vec![Reply::Json {
+        status: 500,
+        headers: vec![],
+        body: echo,
+    }]);
+    let err = anthropic(&server, 10)
+        .extract(&login_turn().request())
+        .unwrap_err();
     assert_eq!(server.requests().len(), 3);
     let msg = format!("{err:#}");
     assert!(msg.starts_with("anthropic: HTTP 500 from"), "{msg}");
@@ -859,9 +1098,17 @@ fn anthropic_gives_up_after_three_5xx_without_leaking_the_key() {
 
 #[test]
 fn anthropic_does_not_retry_a_client_error() {
-    let echo = format!(r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key {KEY}"}}}}"#);
-    let server = Server::start(vec![Reply::Json { status: 401, headers: vec![], body: echo }]);
-    let err = anthropic(&server, 10).extract(&login_turn().request()).unwrap_err();
+    let echo = format!(
+        r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key {KEY}"}}}}"#
+    );
+    let server = Server::start(vec![Reply::Json {
+        status: 401,
+        headers: vec![],
+        body: echo,
+    }]);
+    let err = anthropic(&server, 10)
+        .extract(&login_turn().request())
+        .unwrap_err();
     assert_eq!(server.requests().len(), 1);
     assert!(format!("{err:#}").contains("HTTP 401"), "{err:#}");
     assert_no_key(&err);
@@ -871,7 +1118,9 @@ fn anthropic_does_not_retry_a_client_error() {
 fn anthropic_times_out_when_the_server_never_answers() {
     let server = Server::start(vec![Reply::Hang]);
     let start = Instant::now();
-    let err = anthropic(&server, 1).extract(&login_turn().request()).unwrap_err();
+    let err = anthropic(&server, 1)
+        .extract(&login_turn().request())
+        .unwrap_err();
     let elapsed = start.elapsed();
     assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
@@ -882,7 +1131,10 @@ fn anthropic_times_out_when_the_server_never_answers() {
 #[test]
 fn anthropic_without_a_key_names_the_variable() {
     let server = Server::start(vec![ok(tool_use_response())]);
-    let cfg = MemoryConfig { anthropic_base_url: server.url.clone(), ..MemoryConfig::default() };
+    let cfg = MemoryConfig {
+        anthropic_base_url: server.url.clone(),
+        ..MemoryConfig::default()
+    };
     let backend = AnthropicBackend::from_config(&cfg, &Ctx::new(Env::default(), Clock::System));
     let err = backend.extract(&login_turn().request()).unwrap_err();
     assert!(err.to_string().contains("set ANTHROPIC_API_KEY"), "{err}");
@@ -896,7 +1148,11 @@ fn openai(server: &Server, timeout_secs: u64, with_key: bool) -> OpenAiBackend {
         timeout_secs,
         ..MemoryConfig::default()
     };
-    let ctx = if with_key { http_ctx("OPENAI_API_KEY") } else { Ctx::new(Env::default(), Clock::System) };
+    let ctx = if with_key {
+        http_ctx("OPENAI_API_KEY")
+    } else {
+        Ctx::new(Env::default(), Clock::System)
+    };
     let mut backend = OpenAiBackend::from_config(&cfg, &ctx);
     backend.retry = fast_retry();
     backend
@@ -913,7 +1169,9 @@ fn chat_response(content: &str) -> Value {
 #[test]
 fn openai_asks_for_json_mode_and_reads_the_message() {
     let server = Server::start(vec![ok(chat_response(&answer_json().to_string()))]);
-    let answer = openai(&server, 10, true).extract(&login_turn().request()).unwrap();
+    let answer = openai(&server, 10, true)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.extraction.unwrap().updates, expected_answer());
     assert_eq!(
         answer.usage,
@@ -928,8 +1186,14 @@ fn openai_asks_for_json_mode_and_reads_the_message() {
     let reqs = server.requests();
     assert_eq!(reqs.len(), 1);
     let r = &reqs[0];
-    assert_eq!((r.method.as_str(), r.path.as_str()), ("POST", "/v1/chat/completions"));
-    assert_eq!(r.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(
+        (r.method.as_str(), r.path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
+    assert_eq!(
+        r.header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
     let body = r.json();
     assert_eq!(body["model"], "llama3.2");
     assert_eq!(body["response_format"], json!({"type": "json_object"}));
@@ -941,20 +1205,33 @@ fn openai_asks_for_json_mode_and_reads_the_message() {
 #[test]
 fn openai_sends_no_authorization_without_a_key() {
     let server = Server::start(vec![ok(chat_response(&answer_json().to_string()))]);
-    openai(&server, 10, false).extract(&login_turn().request()).unwrap();
+    openai(&server, 10, false)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(server.requests()[0].header("authorization"), None);
 }
 
 #[test]
 fn openai_accepts_prose_and_fences_and_flags_malformed_json() {
     let record = answer_json().to_string();
-    for content in [format!("Here is the JSON you asked for:\n{record}\nHope it helps!"), format!("```json\n{record}\n```")] {
+    for content in [
+        format!("Here is the JSON you asked for:\n{record}\nHope it helps!"),
+        format!("```json\n{record}\n```"),
+    ] {
         let server = Server::start(vec![ok(chat_response(&content))]);
-        let answer = openai(&server, 10, false).extract(&login_turn().request()).unwrap();
-        assert_eq!(answer.extraction.unwrap().updates, expected_answer(), "{content}");
+        let answer = openai(&server, 10, false)
+            .extract(&login_turn().request())
+            .unwrap();
+        assert_eq!(
+            answer.extraction.unwrap().updates,
+            expected_answer(),
+            "{content}"
+        );
     }
     let server = Server::start(vec![ok(chat_response("{\"updates\": [ {\"project\": "))]);
-    let answer = openai(&server, 10, false).extract(&login_turn().request()).unwrap();
+    let answer = openai(&server, 10, false)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.raw, "{\"updates\": [ {\"project\": ");
     assert!(answer.extraction.is_err());
 }
@@ -962,10 +1239,16 @@ fn openai_accepts_prose_and_fences_and_flags_malformed_json() {
 #[test]
 fn openai_retries_429_then_succeeds() {
     let server = Server::start(vec![
-        status(429, vec![], r#"{"error":{"message":"slow down","type":"rate_limit"}}"#),
+        status(
+            429,
+            vec![],
+            r#"{"error":{"message":"slow down","type":"rate_limit"}}"#,
+        ),
         ok(chat_response(&answer_json().to_string())),
     ]);
-    let answer = openai(&server, 10, true).extract(&login_turn().request()).unwrap();
+    let answer = openai(&server, 10, true)
+        .extract(&login_turn().request())
+        .unwrap();
     assert_eq!(answer.extraction.unwrap().updates, expected_answer());
     assert_eq!(server.requests().len(), 2);
 }
@@ -973,8 +1256,14 @@ fn openai_retries_429_then_succeeds() {
 #[test]
 fn openai_gives_up_after_three_5xx_without_leaking_the_key() {
     let echo = format!(r#"{{"error":{{"message":"bad gateway, Authorization: Bearer {KEY}"}}}}"#);
-    let server = Server::start(vec![Reply::Json { status: 502, headers: vec![], body: echo }]);
-    let err = openai(&server, 10, true).extract(&login_turn().request()).unwrap_err();
+    let server = Server::start(vec![Reply::Json {
+        status: 502,
+        headers: vec![],
+        body: echo,
+    }]);
+    let err = openai(&server, 10, true)
+        .extract(&login_turn().request())
+        .unwrap_err();
     assert_eq!(server.requests().len(), 3);
     assert!(format!("{err:#}").contains("HTTP 502"), "{err:#}");
     assert_no_key(&err);
@@ -984,7 +1273,9 @@ fn openai_gives_up_after_three_5xx_without_leaking_the_key() {
 fn openai_times_out_when_the_server_never_answers() {
     let server = Server::start(vec![Reply::Hang]);
     let start = Instant::now();
-    let err = openai(&server, 1, true).extract(&login_turn().request()).unwrap_err();
+    let err = openai(&server, 1, true)
+        .extract(&login_turn().request())
+        .unwrap_err();
     let elapsed = start.elapsed();
     assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
@@ -994,7 +1285,11 @@ fn openai_times_out_when_the_server_never_answers() {
 #[test]
 fn unreachable_server_is_an_error_after_retries() {
     // Bind then drop: the port is (almost certainly) closed.
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let cfg = MemoryConfig {
         openai_base_url: format!("http://127.0.0.1:{port}/v1"),
         timeout_secs: 5,

@@ -135,7 +135,8 @@ fn unhandled_events_are_silent_no_ops() {
 /// one diagnostics line when it is an error.
 #[test]
 fn fault_matrix_never_hurts_the_session() {
-    let cases: Vec<(&str, Box<dyn Fn(&Project) -> Vec<u8>>, bool)> = vec![
+    type Input = Box<dyn Fn(&Project) -> Vec<u8>>;
+    let cases: Vec<(&str, Input, bool)> = vec![
         ("empty stdin", Box::new(|_| Vec::new()), true),
         ("garbage stdin", Box::new(|_| b"{not json at all".to_vec()), true),
         ("non-UTF-8 stdin", Box::new(|_| vec![0xff, 0xfe, b'{', 0x80]), true),

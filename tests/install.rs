@@ -437,7 +437,7 @@ fn uninstall_restores_the_exact_original() {
         [
             "updated .claude/settings.json: removed 6 cairn hook entries",
             "removed .claude/settings.json.cairn.bak: same as the restored settings",
-            "updated .gitignore: cairn's block",
+            "updated .gitignore: removed cairn's block",
             "removed .claude/skills/memory_load/SKILL.md: skill /memory_load",
             "removed .claude/skills/memory_load/",
         ]
@@ -485,6 +485,10 @@ fn uninstall_of_a_fresh_install_leaves_only_the_memory() {
     );
     let out = run_uninstall(root, &opts("cairn")).unwrap();
     assert!(out.contains("removed .claude/\n"), "{out}");
+    assert!(
+        out.contains("removed .gitignore: it held only cairn's block\n"),
+        "{out}"
+    );
     assert!(out.contains("note: kept memory_sessions/"), "{out}");
     assert_eq!(
         tree(root),

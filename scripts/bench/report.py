@@ -28,6 +28,9 @@ def summary(timing):
         "mean_ms": r["mean"] * 1e3,
         "median_ms": r.get("median", statistics.median(times)) * 1e3,
         "stddev_ms": (r.get("stddev") or 0.0) * 1e3,
+        # CPU time (user + system, mean), children included: what the tool
+        # costs the machine, less sensitive than wall time to a busy host
+        "cpu_ms": (r.get("user", 0.0) + r.get("system", 0.0)) * 1e3,
         "min_ms": r["min"] * 1e3,
         "max_ms": r["max"] * 1e3,
         "runs": len(times),
@@ -60,27 +63,33 @@ def main():
             "cairn": cairn,
             "ratio_mean": seed["mean_ms"] / cairn["mean_ms"],
             "ratio_median": seed["median_ms"] / cairn["median_ms"],
+            "ratio_cpu": seed["cpu_ms"] / cairn["cpu_ms"] if cairn["cpu_ms"] > 0 else None,
             "logs": facts["logs"],
         })
 
-    head = ("tool", "transcript", "mean", "median", "stddev", "runs", "seed/cairn")
+    head = ("tool", "transcript", "mean", "median", "stddev", "cpu", "runs",
+            "seed/cairn mean", "median", "cpu")
     table = [head]
     for r in rows:
         size = f"{r['transcript_bytes'] / 2**20:.1f} MiB"
         for tool in ("seed", "cairn"):
             s = r[tool]
-            ratio = (f"{r['ratio_mean']:.1f}x mean, {r['ratio_median']:.1f}x median"
-                     if tool == "cairn" else "")
+            if tool == "cairn":
+                cpu = f"{r['ratio_cpu']:.1f}x" if r["ratio_cpu"] else "n/a"
+                ratios = (f"{r['ratio_mean']:.1f}x", f"{r['ratio_median']:.1f}x", cpu)
+            else:
+                ratios = ("", "", "")
             table.append((tool, size, fmt_ms(s["mean_ms"]), fmt_ms(s["median_ms"]),
-                          fmt_ms(s["stddev_ms"]), str(s["runs"]), ratio))
+                          fmt_ms(s["stddev_ms"]), fmt_ms(s["cpu_ms"]), str(s["runs"])) + ratios)
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-    right = {2, 3, 4, 5}
+    right = {2, 3, 4, 5, 6, 7, 8, 9}
     print()
     for n, row in enumerate(table):
         cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(row)]
         print("  ".join(cells).rstrip())
         if n == 0:
             print("  ".join("-" * w for w in widths))
+    print("(mean, median, stddev: wall time; cpu: user + system, children included)")
     print()
     print("logs written by the last timed run of each tool:")
     for r in rows:

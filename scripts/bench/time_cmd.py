@@ -11,6 +11,7 @@ Usage: time_cmd.py --name NAME --input FILE --prepare SHELL_CMD
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -32,23 +33,33 @@ def main():
         subprocess.run(["bash", "-c", args.prepare], check=True)
         with open(args.input, "rb") as stdin:
             t0 = time.perf_counter()
-            rc = subprocess.run(args.command, stdin=stdin, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL).returncode
+            proc = subprocess.Popen(args.command, stdin=stdin, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            _, status, ru = os.wait4(proc.pid, 0)
             elapsed = time.perf_counter() - t0
-        if rc != 0:
-            sys.exit(f"time_cmd: {args.name}: command exited with {rc}: {' '.join(args.command)}")
-        return elapsed
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            sys.exit(f"time_cmd: {args.name}: command exited with {proc.returncode}: "
+                     f"{' '.join(args.command)}")
+        # wait4's usage covers the child and the descendants it waited for
+        # (a shell script's python3 calls included), like hyperfine's
+        return elapsed, ru.ru_utime, ru.ru_stime
 
     for _ in range(args.warmup):
         once()
-    times = []
+    times, users, systems = [], [], []
     for i in range(args.runs):
-        times.append(once())
+        t, u, s = once()
+        times.append(t)
+        users.append(u)
+        systems.append(s)
         print(f"\r  {args.name}: run {i + 1}/{args.runs}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     result = {
         "command": args.name,
         "mean": statistics.fmean(times),
+        "user": statistics.fmean(users),
+        "system": statistics.fmean(systems),
         "stddev": statistics.stdev(times) if len(times) > 1 else 0.0,
         "median": statistics.median(times),
         "min": min(times),

@@ -132,7 +132,11 @@ impl Backend for AnthropicBackend {
 /// The record from a Messages API response: the forced tool call's input,
 /// else the text blocks read like any other answer.
 fn answer_of(response: &Value, model: &str) -> Answer {
-    let blocks = response.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let blocks = response
+        .get("content")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     let tool_input = blocks
         .iter()
         .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
@@ -150,15 +154,28 @@ fn answer_of(response: &Value, model: &str) -> Answer {
             (raw, extraction)
         }
     };
-    let count = |key: &str| response.pointer(&format!("/usage/{key}")).and_then(Value::as_u64).unwrap_or(0);
+    let count = |key: &str| {
+        response
+            .pointer(&format!("/usage/{key}"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
     let usage = response.get("usage").map(|_| CallUsage {
-        model: response.get("model").and_then(Value::as_str).unwrap_or(model).to_string(),
+        model: response
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or(model)
+            .to_string(),
         input_tokens: count("input_tokens"),
         output_tokens: count("output_tokens"),
         cache_read_tokens: count("cache_read_input_tokens"),
         cache_write_tokens: count("cache_creation_input_tokens"),
     });
-    Answer { raw, extraction, usage }
+    Answer {
+        raw,
+        extraction,
+        usage,
+    }
 }
 
 #[cfg(test)]

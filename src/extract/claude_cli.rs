@@ -55,9 +55,16 @@ impl ClaudeCliBackend {
     /// The command line after the program: the documented flags, plus JSON
     /// output (for usage) and `--no-session-persistence` when known.
     fn args(&self, program: &Path) -> Vec<String> {
-        let mut args: Vec<String> =
-            ["--print", "--model", &self.model, "--output-format", "json"].iter().map(|s| s.to_string()).collect();
-        if knows_flag(program, &self.env, self.timeout.min(PROBE_TIMEOUT), NO_SESSION_PERSISTENCE) {
+        let mut args: Vec<String> = ["--print", "--model", &self.model, "--output-format", "json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if knows_flag(
+            program,
+            &self.env,
+            self.timeout.min(PROBE_TIMEOUT),
+            NO_SESSION_PERSISTENCE,
+        ) {
             args.push(NO_SESSION_PERSISTENCE.to_string());
         }
         args
@@ -78,30 +85,52 @@ impl Backend for ClaudeCliBackend {
         })?;
         let args = self.args(&program);
         let prompt = build_prompt(req);
-        let out = run(&program, &args, Some(prompt.as_bytes()), &self.env, self.timeout)
-            .with_context(|| format!("claude-cli: running `{}`", self.command))?;
+        let out = run(
+            &program,
+            &args,
+            Some(prompt.as_bytes()),
+            &self.env,
+            self.timeout,
+        )
+        .with_context(|| format!("claude-cli: running `{}`", self.command))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
         let result = result_envelope(&stdout);
         if !out.status.success() {
             let why = first_line(&String::from_utf8_lossy(&out.stderr))
                 .or_else(|| result.as_ref().and_then(|r| first_line(&r.text)))
                 .unwrap_or_else(|| "no error output".to_string());
-            bail!("claude-cli: `{}` exited with {}: {why}", self.command, describe(out.status));
+            bail!(
+                "claude-cli: `{}` exited with {}: {why}",
+                self.command,
+                describe(out.status)
+            );
         }
         match result {
             Some(r) if r.is_error => {
-                bail!("claude-cli: `{}` reported an error: {}", self.command, first_line(&r.text).unwrap_or_default())
+                bail!(
+                    "claude-cli: `{}` reported an error: {}",
+                    self.command,
+                    first_line(&r.text).unwrap_or_default()
+                )
             }
             Some(r) => {
                 let usage = r.usage.map(|mut u| {
                     u.model = self.model.clone();
                     u
                 });
-                Ok(Answer { extraction: parse_answer(&r.text), raw: r.text, usage })
+                Ok(Answer {
+                    extraction: parse_answer(&r.text),
+                    raw: r.text,
+                    usage,
+                })
             }
             None => {
                 let raw = stdout.trim().to_string();
-                Ok(Answer { extraction: parse_answer(&raw), raw, usage: None })
+                Ok(Answer {
+                    extraction: parse_answer(&raw),
+                    raw,
+                    usage: None,
+                })
             }
         }
     }
@@ -119,9 +148,17 @@ fn result_envelope(stdout: &str) -> Option<Envelope> {
     if v.get("type").and_then(Value::as_str) != Some("result") {
         return None;
     }
-    let text = v.get("result").and_then(Value::as_str).unwrap_or("").to_string();
+    let text = v
+        .get("result")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     let is_error = v.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-    let count = |key: &str| v.pointer(&format!("/usage/{key}")).and_then(Value::as_u64).unwrap_or(0);
+    let count = |key: &str| {
+        v.pointer(&format!("/usage/{key}"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
     let usage = v.get("usage").filter(|u| u.is_object()).map(|_| CallUsage {
         model: String::new(),
         input_tokens: count("input_tokens"),
@@ -129,7 +166,11 @@ fn result_envelope(stdout: &str) -> Option<Envelope> {
         cache_read_tokens: count("cache_read_input_tokens"),
         cache_write_tokens: count("cache_creation_input_tokens"),
     });
-    Some(Envelope { text, is_error, usage })
+    Some(Envelope {
+        text,
+        is_error,
+        usage,
+    })
 }
 
 fn first_line(text: &str) -> Option<String> {
@@ -166,7 +207,9 @@ pub(crate) fn find_program(command: &str, env: &Env) -> Option<PathBuf> {
 }
 
 fn is_executable(p: &Path) -> bool {
-    let Ok(meta) = std::fs::metadata(p) else { return false };
+    let Ok(meta) = std::fs::metadata(p) else {
+        return false;
+    };
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -183,14 +226,17 @@ fn is_executable(p: &Path) -> bool {
 fn knows_flag(program: &Path, env: &Env, timeout: Duration, flag: &str) -> bool {
     static PROBES: OnceLock<Mutex<HashMap<(PathBuf, String), bool>>> = OnceLock::new();
     let probes = PROBES.get_or_init(Default::default);
-    let mut cache = probes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = probes
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let key = (program.to_path_buf(), flag.to_string());
     if let Some(known) = cache.get(&key) {
         return *known;
     }
     let known = run(program, &["--help".to_string()], None, env, timeout)
         .map(|out| {
-            String::from_utf8_lossy(&out.stdout).contains(flag) || String::from_utf8_lossy(&out.stderr).contains(flag)
+            String::from_utf8_lossy(&out.stdout).contains(flag)
+                || String::from_utf8_lossy(&out.stderr).contains(flag)
         })
         .unwrap_or(false);
     cache.insert(key, known);
@@ -206,15 +252,28 @@ struct Output {
 /// Runs `program` in a fresh empty directory (removed afterwards) with
 /// exactly `env` plus the nested-call marker, feeding `stdin`, and kills it
 /// when `timeout` expires.
-fn run(program: &Path, args: &[String], stdin: Option<&[u8]>, env: &Env, timeout: Duration) -> anyhow::Result<Output> {
-    let scratch = tempfile::Builder::new().prefix("cairn-claude-").tempdir().context("creating a scratch directory")?;
+fn run(
+    program: &Path,
+    args: &[String],
+    stdin: Option<&[u8]>,
+    env: &Env,
+    timeout: Duration,
+) -> anyhow::Result<Output> {
+    let scratch = tempfile::Builder::new()
+        .prefix("cairn-claude-")
+        .tempdir()
+        .context("creating a scratch directory")?;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(scratch.path())
         .env_clear()
         .envs(env.iter())
         .env(NESTED_MARKER, "1")
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     #[cfg(unix)]
@@ -223,7 +282,9 @@ fn run(program: &Path, args: &[String], stdin: Option<&[u8]>, env: &Env, timeout
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
     }
-    let mut child = cmd.spawn().with_context(|| format!("cannot start {}", program.display()))?;
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("cannot start {}", program.display()))?;
 
     if let (Some(input), Some(mut pipe)) = (stdin, child.stdin.take()) {
         let input = input.to_vec();
@@ -244,7 +305,10 @@ fn run(program: &Path, args: &[String], stdin: Option<&[u8]>, env: &Env, timeout
         }
         if Instant::now() >= deadline {
             kill(&mut child);
-            bail!("no answer within {}s (memory.timeout_secs); the process was killed", timeout.as_secs_f32());
+            bail!(
+                "no answer within {}s (memory.timeout_secs); the process was killed",
+                timeout.as_secs_f32()
+            );
         }
         std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
         pause = (pause * 2).min(Duration::from_millis(50));
@@ -252,7 +316,11 @@ fn run(program: &Path, args: &[String], stdin: Option<&[u8]>, env: &Env, timeout
     let stdout = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
     let stderr = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
     drop(scratch);
-    Ok(Output { status, stdout, stderr })
+    Ok(Output {
+        status,
+        stdout,
+        stderr,
+    })
 }
 
 /// Reads a pipe to its end on a thread, keeping the first `OUTPUT_CAP` bytes.
@@ -336,14 +404,20 @@ mod tests {
             std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
         assert_eq!(find_program("fakeclaude", &env), Some(bin.clone()));
-        assert_eq!(find_program(bin.to_str().unwrap(), &Env::default()), Some(bin));
+        assert_eq!(
+            find_program(bin.to_str().unwrap(), &Env::default()),
+            Some(bin)
+        );
         assert_eq!(find_program("fakeclaude", &Env::default()), None);
         assert_eq!(find_program("  ", &env), None);
     }
 
     #[test]
     fn first_line_skips_blanks_and_caps() {
-        assert_eq!(first_line("\n  \nError: bad model\nmore"), Some("Error: bad model".into()));
+        assert_eq!(
+            first_line("\n  \nError: bad model\nmore"),
+            Some("Error: bad model".into())
+        );
         assert_eq!(first_line(""), None);
         assert_eq!(first_line(&"y".repeat(300)).unwrap().chars().count(), 201);
     }

@@ -31,50 +31,70 @@ fn re(pattern: &str) -> Regex {
 }
 
 static FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(todo|to-do|next steps?|still (?:need|needs|has to|have to)|later|remaining (?:work|tasks?|items?|steps?)|left to do|follow[- ]up|not yet|will need to|should also|à faire|reste à|il reste|prochaines? étapes?|il faudra|plus tard|pas encore|à prévoir|à revoir|à vérifier)\b")
+    re(
+        r"(?i)\b(todo|to-do|next steps?|still (?:need|needs|has to|have to)|later|remaining (?:work|tasks?|items?|steps?)|left to do|follow[- ]up|not (?:\w+ )?yet|will need to|should also|à faire|reste à|il reste|prochaines? étapes?|il faudra|plus tard|pas encore|à prévoir|à revoir|à vérifier)\b",
+    )
 });
 
 static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(errors?|failed|fails|failing|failures?|exceptions?|panic|panics|panicked|crash|crashes|crashed|bugs?|broken|regressions?|traceback|segfault|erreurs?|échecs?|échoue|échouent|échoué|échouait|plantages?|plante|planté|plantait|bogues?|cassée?s?|régressions?)\b")
+    re(
+        r"(?i)\b(errors?|failed|fails|failing|failures?|exceptions?|panic|panics|panicked|crash|crashes|crashed|bugs?|broken|regressions?|traceback|segfault|erreurs?|échecs?|échoue|échouent|échoué|échouait|plantages?|plante|planté|plantait|bogues?|cassée?s?|régressions?)\b",
+    )
 });
 
 /// Phrases with an error word that report no problem: removed before testing
 /// `PROBLEM`, so "no errors" or "error handling" stay out of `problemes`.
 static NOT_A_PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(error[- ]handling|handles? errors|handling errors|no errors?|without (?:any )?errors?|zero errors?|0 (?:errors?|failed|failures?)|regression tests?|non-regression|gestion des erreurs|gérer les erreurs|tests? de (?:non-)?régression|sans (?:aucune )?erreurs?|aucune erreur|aucun échec|0 échecs?)\b")
+    re(
+        r"(?i)\b(error[- ]handling|handles? errors|handling errors|no errors?|without (?:any )?errors?|zero errors?|0 (?:errors?|failed|failures?)|regression tests?|non-regression|error messages?|messages? d'erreurs?|in case of (?:an? )?(?:failure|error)|on (?:failure|error)|(?:if|when|whenever) (?:it|this|that|one|the \w+) (?:fails|errors)|en cas d'(?:échec|erreur)|si (?:ça|cela|il|elle|le \w+|la \w+) échoue|(?:returns?|returning|raises?|raising|throws?|throwing) (?:an? |the )?(?:\w+ )?(?:errors?|exceptions?)|error (?:types?|variants?|enums?)|(?:renvoie|retourne|lève|lever|renvoyer|retourner) (?:une |l')?(?:erreur|exception)|gestion des erreurs|gérer les erreurs|tests? de (?:non-)?régression|sans (?:aucune )?erreurs?|aucune erreur|aucun échec|0 échecs?)\b",
+    )
 });
 
 static DECISION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(decided|decide to|decision|we'll use|we will use|i'll use|let's use|chose|chosen|choose to|opted|opt for|went with|going with|settled on|instead of|rather than|décidée?s?|décide|décision|on garde|on part sur|on utilise|on utilisera|choix|choisie?s?|retenue?s?|optée?s?|plutôt que|au lieu de|on reste sur)\b")
+    re(
+        r"(?i)\b(decided|decide to|decision|we'll use|we will use|i'll use|let's use|chose|chosen|choose to|opted|opt for|went with|going with|settled on|instead of|rather than|décidée?s?|décide|décision|on garde|on part sur|on utilise|on utilisera|choix|choisie?s?|retenue?s?|optée?s?|plutôt que|au lieu de|on reste sur)\b",
+    )
 });
 
 static KNOWLEDGE: LazyLock<Regex> = LazyLock::new(|| {
     // French "car" only after a comma, where it means "because" and not "a car".
-    re(r"(?i)\b(turns out|turned out|because|learned|learnt|note that|the reason|root cause|caused by|apparently|en fait|parce que|il faut savoir|découverte?s?|appris|à noter|la cause|causée? par|il s'avère|il apparaît que)\b|,\s*car\b")
+    re(
+        r"(?i)\b(turns out|turned out|because|learned|learnt|note that|the reason|root cause|caused by|apparently|en fait|parce que|il faut savoir|découverte?s?|appris|à noter|la cause|causée? par|il s'avère|il apparaît que)\b|,\s*car\b",
+    )
 });
 
 /// Conversation rather than content: offers, pleasantries, narration.
 static FILLER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(let me|let's see|let us|i'll (?:now|start|first|check|look|read|run)|now i|first,? i|i'm going to|here is|here's|here are|voici|voilà|let me know|feel free|if you (?:want|need|'d like|would like)|would you like|want me to|do you want|shall i|hope this|dites-moi|n'hésitez pas|si vous (?:voulez|souhaitez)|si tu (?:veux|souhaites)|voulez-vous|veux-tu|souhaitez-vous|je peux (?:aussi|également)|i can also|je vais (?:maintenant|d'abord|regarder|lire|vérifier|lancer)|regardons|commençons|parfait|great|done|terminé|c'est fait)\b")
+    re(
+        r"(?i)^(let me|let's see|let us|i'll (?:now|start|first|check|look|read|run)|now i|first,? i|i'm going to|here is|here's|here are|voici|voilà|let me know|feel free|if you (?:want|need|'d like|would like)|would you like|want me to|do you want|shall i|hope this|dites-moi|n'hésitez pas|si vous (?:voulez|souhaitez)|si tu (?:veux|souhaites)|voulez-vous|veux-tu|souhaitez-vous|je peux (?:aussi|également)|i can also|je vais (?:maintenant|d'abord|regarder|lire|vérifier|lancer)|regardons|commençons|parfait|great|done|terminé|c'est fait)\b",
+    )
 });
 
 /// Headings and lead-in lines that announce what the following list holds.
 static LIST_HEAD: LazyLock<Vec<(Regex, Cue)>> = LazyLock::new(|| {
     vec![
         (
-            re(r"(?i)^(next steps?|todo|to-do|to do|follow[- ]ups?|remaining(?: work| tasks| items)?|open (?:points|questions|items)|still to do|à suivre|à faire|reste à faire|prochaines? étapes?|points? ouverts?)\b"),
+            re(
+                r"(?i)^(next steps?|todo|to-do|to do|follow[- ]ups?|remaining(?: work| tasks| items)?|open (?:points|questions|items)|still to do|à suivre|à faire|reste à faire|prochaines? étapes?|points? ouverts?)\b",
+            ),
             Cue::FollowUp,
         ),
         (
-            re(r"(?i)^(decisions?(?: made| taken)?|choices|décisions?(?: prises)?|choix(?: retenus| faits)?)\b"),
+            re(
+                r"(?i)^(decisions?(?: made| taken)?|choices|décisions?(?: prises)?|choix(?: retenus| faits)?)\b",
+            ),
             Cue::Decision,
         ),
         (
-            re(r"(?i)^(key (?:findings|learnings|takeaways)|findings|learnings|lessons learned|what i learned|notes?|root cause|à retenir|à noter|enseignements|ce qu'il faut retenir|cause)\b"),
+            re(
+                r"(?i)^(key (?:findings|learnings|takeaways)|findings|learnings|lessons learned|what i learned|notes?|root cause|à retenir|à noter|enseignements|ce qu'il faut retenir|cause)\b",
+            ),
             Cue::Knowledge,
         ),
         (
-            re(r"(?i)^(problems?(?: found| encountered)?|issues?(?: found)?|errors?|known issues|bugs?(?: found)?|problèmes?(?: rencontrés)?|erreurs?|bugs? connus?)\b"),
+            re(
+                r"(?i)^(problems?(?: found| encountered)?|issues?(?: found)?|errors?|known issues|bugs?(?: found)?|problèmes?(?: rencontrés)?|erreurs?|bugs? connus?)\b",
+            ),
             Cue::Problem,
         ),
     ]
@@ -84,19 +104,21 @@ static NUMBERING: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:\d{1,3}[.)]|[a-z][
 static CHECKBOX: LazyLock<Regex> = LazyLock::new(|| re(r"^\[[ xX]\]\s+"));
 
 /// Words after which a period does not end a sentence.
-const ABBREVIATIONS: &[&str] =
-    &["e.g", "i.e", "etc", "vs", "cf", "ex", "p.ex", "approx", "env", "resp", "no", "fig", "mr", "dr", "m"];
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "cf", "ex", "p.ex", "approx", "env", "resp", "no", "fig", "mr",
+    "dr", "m",
+];
 
 /// The cue of a sentence, by priority: an explicit follow-up beats a problem,
 /// which beats a decision, which beats a plain fact.
 pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
     // An explicit label ("Decision: …", "Next step: …") says it best.
-    if let Some((label, rest)) = sentence.split_once(':') {
-        if label.chars().count() <= 40 && !rest.trim().is_empty() {
-            if let Some(cue) = heading_cue(label.trim()) {
-                return Some(cue);
-            }
-        }
+    if let Some((label, rest)) = sentence.split_once(':')
+        && label.chars().count() <= 40
+        && !rest.trim().is_empty()
+        && let Some(cue) = heading_cue(label.trim())
+    {
+        return Some(cue);
     }
     if FOLLOW_UP.is_match(sentence) {
         return Some(Cue::FollowUp);
@@ -113,9 +135,21 @@ pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
     None
 }
 
+/// What a sentence is: the cue of its list, except that a loose heading
+/// ("Notes") yields to what the sentence itself says ("… not done yet").
+pub(crate) fn effective_cue(s: &Sentence) -> Option<Cue> {
+    match s.list_cue {
+        Some(Cue::Knowledge) | None => cue_of(&s.text).or(s.list_cue),
+        strong => strong,
+    }
+}
+
 /// The cue a heading or a label names (`Next steps`, `Décisions`), if any.
 fn heading_cue(title: &str) -> Option<Cue> {
-    LIST_HEAD.iter().find(|(re, _)| re.is_match(title)).map(|(_, cue)| *cue)
+    LIST_HEAD
+        .iter()
+        .find(|(re, _)| re.is_match(title))
+        .map(|(_, cue)| *cue)
 }
 
 pub(crate) fn has_problem_word(text: &str) -> bool {
@@ -148,7 +182,11 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
             prev_blank = true;
             continue;
         }
-        if line.starts_with('|') || line.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | ' ')) {
+        if line.starts_with('|')
+            || line
+                .chars()
+                .all(|c| matches!(c, '-' | '=' | '*' | '_' | ' '))
+        {
             continue;
         }
         let is_heading = line.starts_with('#');
@@ -175,7 +213,11 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
         let item_cue = if is_item { list_cue } else { None };
         for s in split_sentences(&body) {
             let question = s.ends_with('?');
-            out.push(Sentence { text: s, list_cue: item_cue, question });
+            out.push(Sentence {
+                text: s,
+                list_cue: item_cue,
+                question,
+            });
         }
         if !is_item && !lead_in {
             list_cue = None;
@@ -209,9 +251,13 @@ fn strip_markers(line: &str) -> (String, bool) {
     (s.to_string(), item)
 }
 
-/// Drops emphasis markers and collapses white space.
+/// Drops emphasis markers and leading pictograms (`⚠️`, `✅`), and
+/// collapses white space.
 fn clean_inline(s: &str) -> String {
     let s = s.replace("**", "").replace("__", "");
+    let s = s.trim_start_matches(|c: char| {
+        !(c.is_alphanumeric() || c.is_whitespace() || "`\"'([«<{/.~$@#*_-".contains(c))
+    });
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -235,7 +281,11 @@ fn split_sentences(line: &str) -> Vec<String> {
             continue;
         }
         if b == b'.' {
-            let word = line[start..i].rsplit(' ').next().unwrap_or("").to_lowercase();
+            let word = line[start..i]
+                .rsplit(' ')
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
             let word = word.trim_start_matches(['(', '"', '\'']);
             if ABBREVIATIONS.contains(&word) || word.chars().all(|c| c.is_ascii_digit()) {
                 continue;
@@ -279,7 +329,12 @@ mod tests {
     fn splits_sentences_but_not_paths_versions_or_abbreviations() {
         assert_eq!(
             texts("Fixed `src/main.rs`. Bumped to v1.2.3 e.g. for tests! Done? Yes"),
-            ["Fixed `src/main.rs`.", "Bumped to v1.2.3 e.g. for tests!", "Done?", "Yes"]
+            [
+                "Fixed `src/main.rs`.",
+                "Bumped to v1.2.3 e.g. for tests!",
+                "Done?",
+                "Yes"
+            ]
         );
         assert_eq!(texts("Call `a. b` now. Then"), ["Call `a. b` now.", "Then"]);
     }
@@ -287,12 +342,16 @@ mod tests {
     #[test]
     fn skips_code_tables_and_rules_and_strips_markdown() {
         let text = "## Summary\n\n```rust\nlet x = error();\n```\n| a | b |\n|---|---|\n---\n> **Note** that it works.\n1. First item here\n- [x] Checked item";
-        assert_eq!(texts(text), ["Note that it works.", "First item here", "Checked item"]);
+        assert_eq!(
+            texts(text),
+            ["Note that it works.", "First item here", "Checked item"]
+        );
     }
 
     #[test]
     fn lead_ins_pass_their_cue_to_the_list_below() {
-        let text = "Done.\n\n**Next steps:**\n- Wire the worker\n- Add a benchmark\n\nThe parser is fine.";
+        let text =
+            "Done.\n\n**Next steps:**\n- Wire the worker\n- Add a benchmark\n\nThe parser is fine.";
         let s = sentences(text);
         let cues: Vec<_> = s.iter().map(|s| (s.text.as_str(), s.list_cue)).collect();
         assert_eq!(
@@ -312,28 +371,88 @@ mod tests {
 
     #[test]
     fn cues_by_priority() {
-        assert_eq!(cue_of("TODO: fix the crash in the parser"), Some(Cue::FollowUp));
-        assert_eq!(cue_of("The build failed because the linker is missing"), Some(Cue::Problem));
-        assert_eq!(cue_of("We decided to keep SQLite because it is simple"), Some(Cue::Decision));
-        assert_eq!(cue_of("It turns out the cache is per user"), Some(Cue::Knowledge));
+        assert_eq!(
+            cue_of("TODO: fix the crash in the parser"),
+            Some(Cue::FollowUp)
+        );
+        assert_eq!(
+            cue_of("The build failed because the linker is missing"),
+            Some(Cue::Problem)
+        );
+        assert_eq!(
+            cue_of("We decided to keep SQLite because it is simple"),
+            Some(Cue::Decision)
+        );
+        assert_eq!(
+            cue_of("It turns out the cache is per user"),
+            Some(Cue::Knowledge)
+        );
         assert_eq!(cue_of("Le test échoue sur macOS"), Some(Cue::Problem));
-        assert_eq!(cue_of("On garde le format JSON des seeds"), Some(Cue::Decision));
-        assert_eq!(cue_of("Il faudra migrer les anciens logs"), Some(Cue::FollowUp));
-        assert_eq!(cue_of("En fait, le hook reçoit le chemin du transcript"), Some(Cue::Knowledge));
+        assert_eq!(
+            cue_of("On garde le format JSON des seeds"),
+            Some(Cue::Decision)
+        );
+        assert_eq!(
+            cue_of("Il faudra migrer les anciens logs"),
+            Some(Cue::FollowUp)
+        );
+        assert_eq!(
+            cue_of("En fait, le hook reçoit le chemin du transcript"),
+            Some(Cue::Knowledge)
+        );
         assert_eq!(cue_of("I added error handling to the reader"), None);
         assert_eq!(cue_of("All 12 tests pass with no errors"), None);
         assert_eq!(cue_of("test result: ok. 12 passed; 0 failed"), None);
         assert_eq!(cue_of("La compilation passe sans erreur"), None);
-        assert_eq!(cue_of("Le hook sort tout de suite, car le marqueur est posé"), Some(Cue::Knowledge));
+        assert_eq!(
+            cue_of("Le hook sort tout de suite, car le marqueur est posé"),
+            Some(Cue::Knowledge)
+        );
         assert_eq!(cue_of("The test car is blue and fast"), None);
         assert_eq!(cue_of("Carefully renamed the module"), None);
         assert_eq!(cue_of("Added a regression test for the parser"), None);
+        assert_eq!(
+            cue_of("The parser now returns an error when the input is empty"),
+            None
+        );
+        assert_eq!(
+            cue_of("It raises a ValueError exception on bad input"),
+            None
+        );
+        assert_eq!(
+            cue_of("La fonction renvoie une erreur si le fichier manque"),
+            None
+        );
+        assert_eq!(cue_of("Added an error type for the reader"), None);
+        assert_eq!(
+            cue_of("It returns an error and then crashes"),
+            Some(Cue::Problem)
+        );
         assert_eq!(cue_of("Ajout d'un test de non-régression"), None);
+        assert_eq!(
+            cue_of("Ajouté un message d'erreur clair si la valeur est invalide"),
+            None
+        );
+        assert_eq!(cue_of("En cas d'échec, le job reste dans le spool"), None);
+        assert_eq!(cue_of("If the upload fails, the worker retries"), None);
+        assert_eq!(cue_of("Proxies are not supported yet"), Some(Cue::FollowUp));
         // A label wins over the words after it.
-        assert_eq!(cue_of("Décision : on part sur SQLite, quitte à migrer plus tard"), Some(Cue::Decision));
-        assert_eq!(cue_of("Root cause: the cache was never invalidated"), Some(Cue::Knowledge));
-        assert_eq!(cue_of("Next step: fix the failing import"), Some(Cue::FollowUp));
-        assert_eq!(cue_of("Error: see above for what we decided"), Some(Cue::Problem));
+        assert_eq!(
+            cue_of("Décision : on part sur SQLite, quitte à migrer plus tard"),
+            Some(Cue::Decision)
+        );
+        assert_eq!(
+            cue_of("Root cause: the cache was never invalidated"),
+            Some(Cue::Knowledge)
+        );
+        assert_eq!(
+            cue_of("Next step: fix the failing import"),
+            Some(Cue::FollowUp)
+        );
+        assert_eq!(
+            cue_of("Error: see above for what we decided"),
+            Some(Cue::Problem)
+        );
     }
 
     #[test]

@@ -22,7 +22,11 @@ pub struct Retry {
 
 impl Default for Retry {
     fn default() -> Self {
-        Retry { attempts: 3, backoff_base: Duration::from_millis(500), max_wait: Duration::from_secs(20) }
+        Retry {
+            attempts: 3,
+            backoff_base: Duration::from_millis(500),
+            max_wait: Duration::from_secs(20),
+        }
     }
 }
 
@@ -33,7 +37,10 @@ pub(crate) struct Secret(String);
 impl Secret {
     /// The key in `env[var]`, if set and not blank.
     pub(crate) fn from_env(env: &Env, var: &str) -> Option<Secret> {
-        env.get(var).map(str::trim).filter(|k| !k.is_empty()).map(|k| Secret(k.to_string()))
+        env.get(var)
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(|k| Secret(k.to_string()))
     }
     pub(crate) fn expose(&self) -> &str {
         &self.0
@@ -41,7 +48,11 @@ impl Secret {
     /// `text` with every occurrence of the key blanked out, for messages
     /// built from what a server sent back.
     pub(crate) fn scrub(&self, text: &str) -> String {
-        if self.0.len() < 4 { text.to_string() } else { text.replace(&self.0, "[REDACTED]") }
+        if self.0.len() < 4 {
+            text.to_string()
+        } else {
+            text.replace(&self.0, "[REDACTED]")
+        }
     }
 }
 
@@ -70,19 +81,31 @@ pub(crate) fn proxy_for(url: &str, env: &Env) -> Option<ureq::Proxy> {
         return None;
     }
     let get = |name: &str| {
-        env.get(name).or_else(|| env.get(&name.to_lowercase())).map(str::trim).filter(|v| !v.is_empty())
+        env.get(name)
+            .or_else(|| env.get(&name.to_lowercase()))
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
     };
     if let Some(list) = get("NO_PROXY") {
-        let bypass = list.split(',').map(str::trim).filter(|e| !e.is_empty()).any(|entry| {
-            let entry = entry.trim_start_matches("*.").trim_start_matches('.');
-            entry == "*" || host == entry || host.ends_with(&format!(".{entry}"))
-        });
+        let bypass = list
+            .split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .any(|entry| {
+                let entry = entry.trim_start_matches("*.").trim_start_matches('.');
+                entry == "*" || host == entry || host.ends_with(&format!(".{entry}"))
+            });
         if bypass {
             return None;
         }
     }
     let https = url.trim_start().to_ascii_lowercase().starts_with("https:");
-    let proxy = if https { get("HTTPS_PROXY") } else { get("HTTP_PROXY") }.or_else(|| get("ALL_PROXY"))?;
+    let proxy = if https {
+        get("HTTPS_PROXY")
+    } else {
+        get("HTTP_PROXY")
+    }
+    .or_else(|| get("ALL_PROXY"))?;
     ureq::Proxy::new(proxy).ok()
 }
 
@@ -147,7 +170,9 @@ pub(crate) fn post_json(post: Post) -> anyhow::Result<Value> {
             Err(f) => f,
         };
         let wait_asked = match failure {
-            Failure::Permanent(msg) => return Err(anyhow!(scrub(format!("{}: {msg}", post.label)))),
+            Failure::Permanent(msg) => {
+                return Err(anyhow!(scrub(format!("{}: {msg}", post.label))));
+            }
             Failure::Transient(msg, wait) => {
                 last = msg;
                 wait
@@ -156,7 +181,10 @@ pub(crate) fn post_json(post: Post) -> anyhow::Result<Value> {
         if attempt == attempts {
             break;
         }
-        let backoff = post.retry.backoff_base.saturating_mul(1 << (attempt - 1).min(16));
+        let backoff = post
+            .retry
+            .backoff_base
+            .saturating_mul(1 << (attempt - 1).min(16));
         let wait = wait_asked.unwrap_or(backoff).min(post.retry.max_wait);
         if Instant::now() + wait >= deadline {
             break;
@@ -175,7 +203,11 @@ pub(crate) fn post_json(post: Post) -> anyhow::Result<Value> {
 }
 
 fn send_once(agent: &ureq::Agent, post: &Post, remaining: Duration) -> Result<Value, Failure> {
-    let mut req = agent.post(post.url).config().timeout_global(Some(remaining)).build();
+    let mut req = agent
+        .post(post.url)
+        .config()
+        .timeout_global(Some(remaining))
+        .build();
     for (name, value) in &post.headers {
         req = req.header(*name, value.as_str());
     }
@@ -197,7 +229,10 @@ fn send_once(agent: &ureq::Agent, post: &Post, remaining: Duration) -> Result<Va
     };
     if (200..300).contains(&status) {
         return serde_json::from_str(&body).map_err(|e| {
-            Failure::Permanent(format!("{} answered {status} with a body that is not JSON ({e})", post.url))
+            Failure::Permanent(format!(
+                "{} answered {status} with a body that is not JSON ({e})",
+                post.url
+            ))
         });
     }
     let msg = format!("HTTP {status} from {}: {}", post.url, server_message(&body));
@@ -210,7 +245,9 @@ fn send_once(agent: &ureq::Agent, post: &Post, remaining: Duration) -> Result<Va
 
 fn transport_failure(url: &str, e: ureq::Error) -> Failure {
     match e {
-        ureq::Error::Timeout(_) => Failure::Transient(format!("no answer from {url} in time ({e})"), None),
+        ureq::Error::Timeout(_) => {
+            Failure::Transient(format!("no answer from {url} in time ({e})"), None)
+        }
         ureq::Error::Io(_) | ureq::Error::ConnectionFailed => {
             Failure::Transient(format!("cannot reach {url} ({e})"), None)
         }
@@ -223,9 +260,16 @@ fn transport_failure(url: &str, e: ureq::Error) -> Failure {
 fn server_message(body: &str) -> String {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let message = parsed.as_ref().and_then(|v| {
-        v.pointer("/error/message").or_else(|| v.get("error")).or_else(|| v.get("message")).and_then(Value::as_str)
+        v.pointer("/error/message")
+            .or_else(|| v.get("error"))
+            .or_else(|| v.get("message"))
+            .and_then(Value::as_str)
     });
-    let text = message.unwrap_or(body).split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = message
+        .unwrap_or(body)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     if text.is_empty() {
         return "(empty body)".to_string();
     }
@@ -249,15 +293,30 @@ mod tests {
 
     #[test]
     fn urls_join_without_doubling() {
-        assert_eq!(join_url("https://api.anthropic.com", "/v1/messages"), "https://api.anthropic.com/v1/messages");
-        assert_eq!(join_url("https://api.anthropic.com/", "v1/messages"), "https://api.anthropic.com/v1/messages");
-        assert_eq!(join_url("https://proxy.local/v1/", "v1/messages"), "https://proxy.local/v1/messages");
-        assert_eq!(join_url("http://127.0.0.1:11434/v1", "chat/completions"), "http://127.0.0.1:11434/v1/chat/completions");
+        assert_eq!(
+            join_url("https://api.anthropic.com", "/v1/messages"),
+            "https://api.anthropic.com/v1/messages"
+        );
+        assert_eq!(
+            join_url("https://api.anthropic.com/", "v1/messages"),
+            "https://api.anthropic.com/v1/messages"
+        );
+        assert_eq!(
+            join_url("https://proxy.local/v1/", "v1/messages"),
+            "https://proxy.local/v1/messages"
+        );
+        assert_eq!(
+            join_url("http://127.0.0.1:11434/v1", "chat/completions"),
+            "http://127.0.0.1:11434/v1/chat/completions"
+        );
     }
 
     #[test]
     fn proxies_come_from_the_injected_env() {
-        let env = Env::from_pairs([("HTTPS_PROXY", "http://proxy:3128"), ("no_proxy", "internal.corp,.lan")]);
+        let env = Env::from_pairs([
+            ("HTTPS_PROXY", "http://proxy:3128"),
+            ("no_proxy", "internal.corp,.lan"),
+        ]);
         assert!(proxy_for("https://api.anthropic.com/v1/messages", &env).is_some());
         assert!(proxy_for("http://api.example.com/v1", &env).is_none());
         assert!(proxy_for("https://llm.internal.corp/v1", &env).is_none());
@@ -272,10 +331,15 @@ mod tests {
     #[test]
     fn server_messages_are_short() {
         assert_eq!(
-            server_message(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            server_message(
+                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#
+            ),
             "Overloaded"
         );
-        assert_eq!(server_message(r#"{"error":"model not found"}"#), "model not found");
+        assert_eq!(
+            server_message(r#"{"error":"model not found"}"#),
+            "model not found"
+        );
         assert_eq!(server_message(""), "(empty body)");
         assert_eq!(server_message(&"x".repeat(300)).chars().count(), 201);
     }

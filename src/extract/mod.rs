@@ -150,7 +150,14 @@ mod tests {
 
     #[test]
     fn ok_done_accepts_the_documented_spellings() {
-        for s in ["OK-done", "ok-done", "Ok_Done", "ok done", "  OK-DONE\n", "\tok_done "] {
+        for s in [
+            "OK-done",
+            "ok-done",
+            "Ok_Done",
+            "ok done",
+            "  OK-DONE\n",
+            "\tok_done ",
+        ] {
             assert!(is_ok_done(s), "{s:?}");
         }
     }
@@ -158,8 +165,17 @@ mod tests {
     #[test]
     fn ok_done_rejects_anything_else() {
         for s in [
-            "", "ok", "okdone", "ok--done", "ok  done", "ok-done.", "ok-done please", "not ok-done",
-            "ok-dones", "ok–done", "ok-döne",
+            "",
+            "ok",
+            "okdone",
+            "ok--done",
+            "ok  done",
+            "ok-done.",
+            "ok-done please",
+            "not ok-done",
+            "ok-dones",
+            "ok–done",
+            "ok-döne",
         ] {
             assert!(!is_ok_done(s), "{s:?}");
         }
@@ -180,18 +196,27 @@ mod tests {
             std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
         let path = dir.path().to_str().unwrap();
-        let cfg = MemoryConfig { backend: BackendKind::Auto, ..MemoryConfig::default() };
+        let cfg = MemoryConfig {
+            backend: BackendKind::Auto,
+            ..MemoryConfig::default()
+        };
 
         let with_cli = ctx(&[("PATH", path), ("ANTHROPIC_API_KEY", "k")]);
         assert_eq!(resolve_kind(&cfg, &with_cli), BackendKind::ClaudeCli);
         assert_eq!(backend_for(&cfg, &with_cli).name(), "claude-cli");
 
         let empty = tempfile::tempdir().unwrap();
-        let key_only = ctx(&[("PATH", empty.path().to_str().unwrap()), ("ANTHROPIC_API_KEY", "k")]);
+        let key_only = ctx(&[
+            ("PATH", empty.path().to_str().unwrap()),
+            ("ANTHROPIC_API_KEY", "k"),
+        ]);
         assert_eq!(resolve_kind(&cfg, &key_only), BackendKind::Anthropic);
         assert_eq!(backend_for(&cfg, &key_only).name(), "anthropic");
 
-        let blank_key = ctx(&[("PATH", empty.path().to_str().unwrap()), ("ANTHROPIC_API_KEY", " ")]);
+        let blank_key = ctx(&[
+            ("PATH", empty.path().to_str().unwrap()),
+            ("ANTHROPIC_API_KEY", " "),
+        ]);
         assert_eq!(resolve_kind(&cfg, &blank_key), BackendKind::Offline);
         assert_eq!(backend_for(&cfg, &ctx(&[])).name(), "offline");
     }
@@ -205,7 +230,10 @@ mod tests {
             (BackendKind::Anthropic, "anthropic"),
             (BackendKind::Openai, "openai"),
         ] {
-            let cfg = MemoryConfig { backend: kind, ..MemoryConfig::default() };
+            let cfg = MemoryConfig {
+                backend: kind,
+                ..MemoryConfig::default()
+            };
             assert_eq!(backend_for(&cfg, &c).name(), name);
         }
     }
@@ -213,10 +241,19 @@ mod tests {
     #[test]
     fn model_defaults_per_backend() {
         let cfg = MemoryConfig::default();
-        assert_eq!(model_for(&cfg, BackendKind::ClaudeCli), "claude-haiku-4-5-20251001");
-        assert_eq!(model_for(&cfg, BackendKind::Anthropic), "claude-haiku-4-5-20251001");
+        assert_eq!(
+            model_for(&cfg, BackendKind::ClaudeCli),
+            "claude-haiku-4-5-20251001"
+        );
+        assert_eq!(
+            model_for(&cfg, BackendKind::Anthropic),
+            "claude-haiku-4-5-20251001"
+        );
         assert_eq!(model_for(&cfg, BackendKind::Openai), "llama3.2");
-        let cfg = MemoryConfig { model: " qwen2.5:7b ".into(), ..MemoryConfig::default() };
+        let cfg = MemoryConfig {
+            model: " qwen2.5:7b ".into(),
+            ..MemoryConfig::default()
+        };
         assert_eq!(model_for(&cfg, BackendKind::Openai), "qwen2.5:7b");
         assert_eq!(model_for(&cfg, BackendKind::Anthropic), "qwen2.5:7b");
     }

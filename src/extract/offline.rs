@@ -32,7 +32,11 @@ impl Backend for OfflineBackend {
     fn extract(&self, req: &ExtractRequest) -> anyhow::Result<Answer> {
         let extraction = extract(req);
         let raw = serde_json::to_string_pretty(&extraction)?;
-        Ok(Answer { raw, extraction: Ok(extraction), usage: None })
+        Ok(Answer {
+            raw,
+            extraction: Ok(extraction),
+            usage: None,
+        })
     }
 }
 
@@ -89,14 +93,19 @@ struct Record<'a> {
 
 impl<'a> Record<'a> {
     fn new(projects: &'a [(String, String)]) -> Self {
-        Record { projects, updates: Vec::new(), seen: HashSet::new() }
+        Record {
+            projects,
+            updates: Vec::new(),
+            seen: HashSet::new(),
+        }
     }
 
     fn sections(&mut self, project: &str) -> &mut Sections {
         let i = match self.updates.iter().position(|(p, _)| p == project) {
             Some(i) => i,
             None => {
-                self.updates.push((project.to_string(), Sections::default()));
+                self.updates
+                    .push((project.to_string(), Sections::default()));
                 self.updates.len() - 1
             }
         };
@@ -105,7 +114,12 @@ impl<'a> Record<'a> {
 
     /// Adds a bullet unless the same text (case and spacing aside) is
     /// already in this project's record.
-    fn push(&mut self, project: &str, pick: fn(&mut Sections) -> &mut Vec<String>, text: &str) -> bool {
+    fn push(
+        &mut self,
+        project: &str,
+        pick: fn(&mut Sections) -> &mut Vec<String>,
+        text: &str,
+    ) -> bool {
         let text = text.trim();
         if text.is_empty() || !self.seen.insert((project.to_string(), normalise(text))) {
             return false;
@@ -115,11 +129,19 @@ impl<'a> Record<'a> {
     }
 
     fn count(&self, project: &str, pick: fn(&Sections) -> &Vec<String>) -> usize {
-        self.updates.iter().find(|(p, _)| p == project).map_or(0, |(_, s)| pick(s).len())
+        self.updates
+            .iter()
+            .find(|(p, _)| p == project)
+            .map_or(0, |(_, s)| pick(s).len())
     }
 
     fn finish(self) -> Extraction {
-        let order = |name: &str| self.projects.iter().position(|(p, _)| p == name).unwrap_or(usize::MAX);
+        let order = |name: &str| {
+            self.projects
+                .iter()
+                .position(|(p, _)| p == name)
+                .unwrap_or(usize::MAX)
+        };
         let mut updates: Vec<_> = self.updates.iter().filter(|(_, s)| !s.is_empty()).collect();
         updates.sort_by_key(|(p, _)| order(p));
         Extraction {
@@ -158,9 +180,15 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
 
     // Work done: one bullet per file created, then per file edited.
     let created = unique(&digest.files_written);
-    let edited: Vec<&str> = unique(&digest.files_edited).into_iter().filter(|f| !created.contains(f)).collect();
+    let edited: Vec<&str> = unique(&digest.files_edited)
+        .into_iter()
+        .filter(|f| !created.contains(f))
+        .collect();
     let mut touched: Vec<(String, usize)> = Vec::new();
-    for (files, verb, more) in [(&created, w.created, w.more_created), (&edited, w.edited, w.more_edited)] {
+    for (files, verb, more) in [
+        (&created, w.created, w.more_created),
+        (&edited, w.edited, w.more_edited),
+    ] {
         let mut extra: Vec<(String, usize)> = Vec::new();
         for path in files {
             let project = route(path);
@@ -205,17 +233,29 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         match commands.len() {
             0 => {}
             1 => {
-                rec.push(&primary, |s| &mut s.travail, &format!("{} {}", w.command, commands[0]));
+                rec.push(
+                    &primary,
+                    |s| &mut s.travail,
+                    &format!("{} {}", w.command, commands[0]),
+                );
             }
             n => {
                 let shown = commands[..n.min(3)].join(", ");
-                rec.push(&primary, |s| &mut s.travail, &format!("{} {shown}", w.commands));
+                rec.push(
+                    &primary,
+                    |s| &mut s.travail,
+                    &format!("{} {shown}", w.commands),
+                );
             }
         }
         for agent in unique(&digest.subagents).into_iter().take(2) {
             let agent = one_line(agent);
             if !agent.is_empty() {
-                rec.push(&primary, |s| &mut s.travail, &format!("{} {}", w.subagent, cap(&agent, 120)));
+                rec.push(
+                    &primary,
+                    |s| &mut s.travail,
+                    &format!("{} {}", w.subagent, cap(&agent, 120)),
+                );
             }
         }
     }
@@ -230,12 +270,18 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
     // user's message.
     let mut prose: Vec<cues::Sentence> = cues::sentences(&req.exchange.assistant);
     let skip = goal.as_ref().map(|(_, source)| source.as_str());
-    prose.extend(cues::sentences(&req.exchange.human).into_iter().filter(|s| Some(s.text.as_str()) != skip));
+    prose.extend(
+        cues::sentences(&req.exchange.human)
+            .into_iter()
+            .filter(|s| Some(s.text.as_str()) != skip),
+    );
     for s in prose {
         if s.question || cues::is_filler(&s.text) {
             continue;
         }
-        let Some(cue) = s.list_cue.or_else(|| cues::cue_of(&s.text)) else { continue };
+        let Some(cue) = cues::effective_cue(&s) else {
+            continue;
+        };
         let words_in = s.text.split_whitespace().count();
         let long_enough = if s.list_cue.is_some() {
             words_in >= 2 && s.text.chars().count() >= 8
@@ -287,10 +333,22 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         if log_has_section(existing, "contexte") || rec.count(project, |s| &s.contexte) > 0 {
             continue;
         }
-        let files = digest.files_written.iter().chain(&digest.files_edited).chain(&digest.files_read);
-        let dirs = top_dirs(files.filter(|f| route(f) == project).map(|f| display_path(root, f)));
+        let files = digest
+            .files_written
+            .iter()
+            .chain(&digest.files_edited)
+            .chain(&digest.files_read);
+        let dirs = top_dirs(
+            files
+                .filter(|f| route(f) == project)
+                .map(|f| display_path(root, f)),
+        );
         if !dirs.is_empty() {
-            rec.push(project, |s| &mut s.contexte, &format!("{} {}", w.area, dirs.join(", ")));
+            rec.push(
+                project,
+                |s| &mut s.contexte,
+                &format!("{} {}", w.area, dirs.join(", ")),
+            );
         }
     }
 
@@ -304,14 +362,21 @@ fn finalise(req: &ExtractRequest, default: &str, rec: &mut Record) {
         let project = req
             .existing_logs
             .iter()
-            .find(|(_, log)| log_bullets(log, "a_suivre").iter().any(|b| b == item.trim()))
+            .find(|(_, log)| {
+                log_bullets(log, "a_suivre")
+                    .iter()
+                    .any(|b| b == item.trim())
+            })
             .map_or(default, |(p, _)| p.as_str());
         rec.push(project, |s| &mut s.a_suivre_done, item);
     }
 }
 
 fn existing_log<'r>(req: &'r ExtractRequest, project: &str) -> &'r str {
-    req.existing_logs.iter().find(|(p, _)| p == project).map_or("", |(_, log)| log.as_str())
+    req.existing_logs
+        .iter()
+        .find(|(p, _)| p == project)
+        .map_or("", |(_, log)| log.as_str())
 }
 
 fn unique(items: &[String]) -> Vec<&str> {
@@ -335,8 +400,17 @@ fn tally(counts: &mut Vec<(String, usize)>, key: &str) {
 /// The key counted most; ties go to `preferred`, then to the first seen.
 fn busiest(counts: &[(String, usize)], preferred: &str) -> Option<String> {
     let max = counts.iter().map(|(_, n)| *n).max()?;
-    let tied: Vec<&String> = counts.iter().filter(|(_, n)| *n == max).map(|(k, _)| k).collect();
-    Some(tied.iter().find(|k| k.as_str() == preferred).unwrap_or(&tied[0]).to_string())
+    let tied: Vec<&String> = counts
+        .iter()
+        .filter(|(_, n)| *n == max)
+        .map(|(k, _)| k)
+        .collect();
+    Some(
+        tied.iter()
+            .find(|k| k.as_str() == preferred)
+            .unwrap_or(&tied[0])
+            .to_string(),
+    )
 }
 
 /// Up to three folders holding the turn's files, busiest first.
@@ -351,17 +425,27 @@ fn top_dirs(paths: impl Iterator<Item = String>) -> Vec<String> {
         }
     }
     // Stable sort: equal counts keep their first-seen order.
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     counts.into_iter().take(3).map(|(d, _)| d).collect()
 }
 
 /// Commands that only look around; they do not describe work.
 fn is_trivial_command(cmd: &str) -> bool {
     const LOOKING: &[&str] = &[
-        "ls", "ll", "cat", "pwd", "echo", "cd", "head", "tail", "grep", "rg", "find", "fd", "wc", "which", "file",
-        "stat", "tree", "less", "more", "du", "df", "env", "printenv", "whoami", "date", "true", "sleep",
+        "ls", "ll", "cat", "pwd", "echo", "cd", "head", "tail", "grep", "rg", "find", "fd", "wc",
+        "which", "file", "stat", "tree", "less", "more", "du", "df", "env", "printenv", "whoami",
+        "date", "true", "sleep",
     ];
-    const GIT_LOOKING: &[&str] = &["status", "diff", "log", "show", "branch", "remote", "blame", "rev-parse"];
+    const GIT_LOOKING: &[&str] = &[
+        "status",
+        "diff",
+        "log",
+        "show",
+        "branch",
+        "remote",
+        "blame",
+        "rev-parse",
+    ];
     let mut words = cmd.split_whitespace();
     match words.next() {
         None => true,
@@ -389,7 +473,9 @@ static TOOL_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 /// of a traceback, else the first line with an error word, else the first),
 /// or `None` for the tools' routine complaints and bare exit codes.
 fn tool_error_line(raw: &str) -> Option<(Option<String>, String)> {
-    let text = raw.replace("<tool_use_error>", "").replace("</tool_use_error>", "");
+    let text = raw
+        .replace("<tool_use_error>", "")
+        .replace("</tool_use_error>", "");
     let text = text.trim();
     let (tool, text) = match TOOL_PREFIX.captures(text) {
         Some(c) => (Some(c[1].to_string()), &text[c[0].len()..]),
@@ -398,13 +484,19 @@ fn tool_error_line(raw: &str) -> Option<(Option<String>, String)> {
     if NOISY_TOOL_ERROR.is_match(text) {
         return None;
     }
-    let lines: Vec<&str> =
-        text.lines().map(str::trim).filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l)).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
+        .collect();
     // A traceback ends with the exception; compilers lead with the error.
     let line = if lines.iter().any(|l| l.starts_with("Traceback")) {
         lines.last()
     } else {
-        lines.iter().find(|l| cues::has_problem_word(l)).or(lines.first())
+        lines
+            .iter()
+            .find(|l| cues::has_problem_word(l))
+            .or(lines.first())
     }?;
     Some((tool, one_line(line)))
 }
@@ -435,9 +527,35 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Messages that carry no goal of their own.
 const ACKS: &[&str] = &[
-    "continue", "go", "go on", "vas-y", "vas y", "allez", "on continue", "next", "suite", "la suite", "lgtm",
-    "c'est bon", "ça marche", "ca marche", "done", "fait", "sure", "yep", "nope", "non", "no", "retry", "réessaie",
-    "encore", "again", "et ensuite", "and then", "ok merci", "top merci",
+    "continue",
+    "go",
+    "go on",
+    "vas-y",
+    "vas y",
+    "allez",
+    "on continue",
+    "next",
+    "suite",
+    "la suite",
+    "lgtm",
+    "c'est bon",
+    "ça marche",
+    "ca marche",
+    "done",
+    "fait",
+    "sure",
+    "yep",
+    "nope",
+    "non",
+    "no",
+    "retry",
+    "réessaie",
+    "encore",
+    "again",
+    "et ensuite",
+    "and then",
+    "ok merci",
+    "top merci",
 ];
 
 /// The goal of the turn: the user's first sentence that says something,
@@ -455,9 +573,9 @@ fn objective(human: &str) -> Option<(String, String)> {
             return None;
         }
         let goal = match ASKING.find(rest) {
-            Some(m) if rest[m.end()..].split_whitespace().count() >= 2 => {
-                rest[m.end()..].trim_end_matches(['?', ' ', '\u{a0}']).to_string()
-            }
+            Some(m) if rest[m.end()..].split_whitespace().count() >= 2 => rest[m.end()..]
+                .trim_end_matches(['?', ' ', '\u{a0}'])
+                .to_string(),
             _ => rest.to_string(),
         };
         return Some((cap(&capitalise(&goal), 200), s.text));
@@ -471,10 +589,19 @@ mod tests {
     use crate::transcript::{Digest, Exchange};
 
     fn projects() -> Vec<(String, String)> {
-        vec![("root".into(), "".into()), ("api".into(), "projects/api".into()), ("web".into(), "projects/web".into())]
+        vec![
+            ("root".into(), "".into()),
+            ("api".into(), "projects/api".into()),
+            ("web".into(), "projects/web".into()),
+        ]
     }
 
-    fn run(exchange: &Exchange, lang: Lang, default: &str, logs: &[(String, String)]) -> Extraction {
+    fn run(
+        exchange: &Exchange,
+        lang: Lang,
+        default: &str,
+        logs: &[(String, String)],
+    ) -> Extraction {
         let projects = projects();
         let req = ExtractRequest {
             exchange,
@@ -490,7 +617,12 @@ mod tests {
     }
 
     fn ex(human: &str, assistant: &str, digest: Digest) -> Exchange {
-        Exchange { human: human.into(), assistant: assistant.into(), timestamp: None, digest }
+        Exchange {
+            human: human.into(),
+            assistant: assistant.into(),
+            timestamp: None,
+            digest,
+        }
     }
 
     fn strings(v: &[&str]) -> Vec<String> {
@@ -500,22 +632,44 @@ mod tests {
     #[test]
     fn objective_drops_greetings_and_acks() {
         let o = |h: &str| objective(h).map(|(b, _)| b);
-        assert_eq!(o("Bonjour ! Peux-tu corriger le bug du login ? Merci"), Some("Corriger le bug du login".into()));
-        assert_eq!(o("Can you fix the flaky test?"), Some("Fix the flaky test".into()));
+        assert_eq!(
+            o("Bonjour ! Peux-tu corriger le bug du login ? Merci"),
+            Some("Corriger le bug du login".into())
+        );
+        assert_eq!(
+            o("Can you fix the flaky test?"),
+            Some("Fix the flaky test".into())
+        );
         assert_eq!(o("Can you help?"), Some("Can you help?".into()));
-        assert_eq!(o("Pourquoi le build échoue ?"), Some("Pourquoi le build échoue ?".into()));
-        assert_eq!(o("ok, now add tests for the parser"), Some("Now add tests for the parser".into()));
+        assert_eq!(
+            o("Pourquoi le build échoue ?"),
+            Some("Pourquoi le build échoue ?".into())
+        );
+        assert_eq!(
+            o("ok, now add tests for the parser"),
+            Some("Now add tests for the parser".into())
+        );
         assert_eq!(o("continue"), None);
         assert_eq!(o("OK merci !"), None);
         assert_eq!(o("Thanks!"), None);
         assert_eq!(o("Vas-y."), None);
         assert_eq!(o("Refactor"), None);
-        assert_eq!(o("```\ncode\n```\nwhy does this panic"), Some("Why does this panic".into()));
+        assert_eq!(
+            o("```\ncode\n```\nwhy does this panic"),
+            Some("Why does this panic".into())
+        );
     }
 
     #[test]
     fn trivial_commands_are_recognised() {
-        for c in ["ls -la", "git status", "git diff HEAD", "/usr/bin/cat x", "rg foo", "git"] {
+        for c in [
+            "ls -la",
+            "git status",
+            "git diff HEAD",
+            "/usr/bin/cat x",
+            "rg foo",
+            "git",
+        ] {
             assert!(is_trivial_command(c), "{c}");
         }
         for c in ["cargo test", "git commit -m x", "npm run build", "make"] {
@@ -527,38 +681,64 @@ mod tests {
     fn tool_errors_keep_the_informative_line() {
         let line = |raw: &str| tool_error_line(raw).map(|(tool, l)| (tool.unwrap_or_default(), l));
         assert_eq!(
-            line("Exit code 101\n   Compiling cairn\nerror[E0308]: mismatched types\n --> src/a.rs:3:5"),
+            line(
+                "Exit code 101\n   Compiling cairn\nerror[E0308]: mismatched types\n --> src/a.rs:3:5"
+            ),
             Some((String::new(), "error[E0308]: mismatched types".into()))
         );
-        assert_eq!(line("<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"), None);
+        assert_eq!(
+            line(
+                "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+            ),
+            None
+        );
         assert_eq!(line("Read: File does not exist."), None);
         assert_eq!(line("Bash: Exit code 101"), None);
         assert_eq!(line("Exit code 1"), None);
         assert_eq!(
             line("WebFetch: Request failed with status code 404"),
-            Some(("WebFetch".into(), "Request failed with status code 404".into()))
+            Some((
+                "WebFetch".into(),
+                "Request failed with status code 404".into()
+            ))
         );
         assert_eq!(
             line("Traceback (most recent call last):\n  File \"a.py\", line 3\nKeyError: 'id'"),
             Some((String::new(), "KeyError: 'id'".into()))
         );
-        assert_eq!(line("KeyError: 'id'"), Some((String::new(), "KeyError: 'id'".into())));
+        assert_eq!(
+            line("KeyError: 'id'"),
+            Some((String::new(), "KeyError: 'id'".into()))
+        );
     }
 
     #[test]
     fn files_are_routed_and_shown_relative() {
         let digest = Digest {
-            files_edited: strings(&["/home/me/repo/src/main.rs", "/home/me/repo/projects/api/src/db.rs"]),
+            files_edited: strings(&[
+                "/home/me/repo/src/main.rs",
+                "/home/me/repo/projects/api/src/db.rs",
+            ]),
             files_written: strings(&["projects/api/tests/db.rs"]),
             ..Digest::default()
         };
         let e = run(&ex("Add a db test", "", digest), Lang::Fr, "root", &[]);
-        let got: Vec<_> = e.updates.iter().map(|u| (u.project.as_str(), u.sections.travail.clone())).collect();
+        let got: Vec<_> = e
+            .updates
+            .iter()
+            .map(|u| (u.project.as_str(), u.sections.travail.clone()))
+            .collect();
         assert_eq!(
             got,
             [
                 ("root", strings(&["Modifié `src/main.rs`"])),
-                ("api", strings(&["Créé `projects/api/tests/db.rs`", "Modifié `projects/api/src/db.rs`"])),
+                (
+                    "api",
+                    strings(&[
+                        "Créé `projects/api/tests/db.rs`",
+                        "Modifié `projects/api/src/db.rs`"
+                    ])
+                ),
             ]
         );
         // The goal follows the files.
@@ -569,8 +749,16 @@ mod tests {
     #[test]
     fn many_files_are_summarised() {
         let files: Vec<String> = (0..11).map(|i| format!("src/m{i}.rs")).collect();
-        let digest = Digest { files_edited: files, ..Digest::default() };
-        let e = run(&ex("Rename the helper everywhere", "", digest), Lang::En, "root", &[]);
+        let digest = Digest {
+            files_edited: files,
+            ..Digest::default()
+        };
+        let e = run(
+            &ex("Rename the helper everywhere", "", digest),
+            Lang::En,
+            "root",
+            &[],
+        );
         let travail = &e.updates[0].sections.travail;
         assert_eq!(travail.len(), 9);
         assert_eq!(travail[7], "Edited `src/m7.rs`");
@@ -583,10 +771,21 @@ mod tests {
             commands: strings(&["ls", "cargo test --lib", "git status", "cargo test --lib"]),
             ..Digest::default()
         };
-        let e = run(&ex("Lance les tests", "", digest.clone()), Lang::Fr, "root", &[]);
-        assert_eq!(e.updates[0].sections.travail, ["Commande exécutée : `cargo test --lib`"]);
+        let e = run(
+            &ex("Lance les tests", "", digest.clone()),
+            Lang::Fr,
+            "root",
+            &[],
+        );
+        assert_eq!(
+            e.updates[0].sections.travail,
+            ["Commande exécutée : `cargo test --lib`"]
+        );
 
-        let with_file = Digest { files_edited: strings(&["src/a.rs"]), ..digest };
+        let with_file = Digest {
+            files_edited: strings(&["src/a.rs"]),
+            ..digest
+        };
         let e = run(&ex("Lance les tests", "", with_file), Lang::Fr, "root", &[]);
         assert_eq!(e.updates[0].sections.travail, ["Modifié `src/a.rs`"]);
     }
@@ -595,26 +794,55 @@ mod tests {
     fn context_once_a_day() {
         let digest = Digest {
             files_read: strings(&["/home/me/repo/src/extract/mod.rs"]),
-            files_edited: strings(&["/home/me/repo/src/extract/offline.rs", "/home/me/repo/Cargo.toml"]),
+            files_edited: strings(&[
+                "/home/me/repo/src/extract/offline.rs",
+                "/home/me/repo/Cargo.toml",
+            ]),
             ..Digest::default()
         };
-        let e = run(&ex("Write the offline backend", "", digest.clone()), Lang::En, "root", &[]);
-        assert_eq!(e.updates[0].sections.contexte, ["Working in `src/extract/`"]);
-        let logs = vec![("root".to_string(), "# Session log — x\n\n## Context\n- Earlier\n".to_string())];
-        let e = run(&ex("Write the offline backend", "", digest), Lang::En, "root", &logs);
+        let e = run(
+            &ex("Write the offline backend", "", digest.clone()),
+            Lang::En,
+            "root",
+            &[],
+        );
+        assert_eq!(
+            e.updates[0].sections.contexte,
+            ["Working in `src/extract/`"]
+        );
+        let logs = vec![(
+            "root".to_string(),
+            "# Session log — x\n\n## Context\n- Earlier\n".to_string(),
+        )];
+        let e = run(
+            &ex("Write the offline backend", "", digest),
+            Lang::En,
+            "root",
+            &logs,
+        );
         assert!(e.updates[0].sections.contexte.is_empty());
     }
 
     #[test]
     fn ok_done_yields_only_the_candidates() {
         let projects = projects();
-        let exchange = ex("OK-done", "Great, closing it. Next step: deploy.", Digest {
-            files_edited: strings(&["src/a.rs"]),
-            ..Digest::default()
-        });
+        let exchange = ex(
+            "OK-done",
+            "Great, closing it. Next step: deploy.",
+            Digest {
+                files_edited: strings(&["src/a.rs"]),
+                ..Digest::default()
+            },
+        );
         let logs = vec![
-            ("root".to_string(), "## À suivre\n- Relire la doc\n".to_string()),
-            ("api".to_string(), "## À suivre\n- Migrer la base\n".to_string()),
+            (
+                "root".to_string(),
+                "## À suivre\n- Relire la doc\n".to_string(),
+            ),
+            (
+                "api".to_string(),
+                "## À suivre\n- Migrer la base\n".to_string(),
+            ),
         ];
         let candidates = strings(&["Migrer la base", "Inconnu"]);
         let req = ExtractRequest {
@@ -630,23 +858,52 @@ mod tests {
         let e = extract(&req);
         assert_eq!(e.updates.len(), 2);
         assert_eq!(e.updates[0].project, "root");
-        assert_eq!(e.updates[0].sections, Sections { a_suivre_done: strings(&["Inconnu"]), ..Sections::default() });
+        assert_eq!(
+            e.updates[0].sections,
+            Sections {
+                a_suivre_done: strings(&["Inconnu"]),
+                ..Sections::default()
+            }
+        );
         assert_eq!(e.updates[1].project, "api");
-        assert_eq!(e.updates[1].sections, Sections { a_suivre_done: strings(&["Migrer la base"]), ..Sections::default() });
+        assert_eq!(
+            e.updates[1].sections,
+            Sections {
+                a_suivre_done: strings(&["Migrer la base"]),
+                ..Sections::default()
+            }
+        );
 
-        let req = ExtractRequest { done_candidates: &[], ..req };
+        let req = ExtractRequest {
+            done_candidates: &[],
+            ..req
+        };
         assert_eq!(extract(&req), Extraction::default());
     }
 
     #[test]
     fn unknown_default_project_goes_to_root() {
-        let e = run(&ex("Fix the flaky login test", "", Digest::default()), Lang::En, "ghost", &[]);
+        let e = run(
+            &ex("Fix the flaky login test", "", Digest::default()),
+            Lang::En,
+            "ghost",
+            &[],
+        );
         assert_eq!(e.updates[0].project, "root");
     }
 
     #[test]
     fn an_acknowledgement_alone_yields_nothing() {
-        let e = run(&ex("merci !", "Avec plaisir ! N'hésitez pas si besoin.", Digest::default()), Lang::Fr, "root", &[]);
+        let e = run(
+            &ex(
+                "merci !",
+                "Avec plaisir ! N'hésitez pas si besoin.",
+                Digest::default(),
+            ),
+            Lang::Fr,
+            "root",
+            &[],
+        );
         assert_eq!(e, Extraction::default());
     }
 }

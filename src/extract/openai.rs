@@ -81,20 +81,37 @@ fn answer_of(response: &Value, model: &str) -> anyhow::Result<Answer> {
             .unwrap_or("no choices in the response");
         return Err(anyhow!("openai: {why}"));
     };
-    let raw = choice.pointer("/message/content").and_then(Value::as_str).unwrap_or("").to_string();
+    let raw = choice
+        .pointer("/message/content")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     let extraction = parse_answer(&raw);
-    let count = |key: &str| response.pointer(&format!("/usage/{key}")).and_then(Value::as_u64).unwrap_or(0);
+    let count = |key: &str| {
+        response
+            .pointer(&format!("/usage/{key}"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
     let usage = response.get("usage").map(|_| {
         let cached = count("prompt_tokens_details/cached_tokens");
         CallUsage {
-            model: response.get("model").and_then(Value::as_str).unwrap_or(model).to_string(),
+            model: response
+                .get("model")
+                .and_then(Value::as_str)
+                .unwrap_or(model)
+                .to_string(),
             input_tokens: count("prompt_tokens").saturating_sub(cached),
             output_tokens: count("completion_tokens"),
             cache_read_tokens: cached,
             cache_write_tokens: 0,
         }
     });
-    Ok(Answer { raw, extraction, usage })
+    Ok(Answer {
+        raw,
+        extraction,
+        usage,
+    })
 }
 
 #[cfg(test)]
@@ -109,7 +126,10 @@ mod tests {
             "usage": {"prompt_tokens": 900, "completion_tokens": 40, "prompt_tokens_details": {"cached_tokens": 100}}
         });
         let a = answer_of(&resp, "x").unwrap();
-        assert_eq!(a.extraction.unwrap().updates[0].sections.decisions, ["Garder SQLite"]);
+        assert_eq!(
+            a.extraction.unwrap().updates[0].sections.decisions,
+            ["Garder SQLite"]
+        );
         assert_eq!(
             a.usage,
             Some(CallUsage {

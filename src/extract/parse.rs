@@ -35,10 +35,10 @@ pub fn parse_answer(raw: &str) -> Result<Extraction, String> {
         }
     };
 
-    if text.starts_with('{') || text.starts_with('[') {
-        if let Some(e) = attempt(text) {
-            return Ok(e);
-        }
+    if (text.starts_with('{') || text.starts_with('['))
+        && let Some(e) = attempt(text)
+    {
+        return Ok(e);
     }
     for body in fences(text) {
         if let Some(e) = attempt(body) {
@@ -68,13 +68,17 @@ pub fn parse_value(value: &Value) -> Result<Extraction, String> {
             Some(Value::Null) => Vec::new(),
             Some(one @ Value::Object(_)) => vec![one],
             Some(other) => return Err(format!("\"updates\" is {}, not a list", kind(other))),
-            None if o.contains_key("sections") || o.keys().any(|k| section_key(k).is_some()) => vec![value],
+            None if o.contains_key("sections") || o.keys().any(|k| section_key(k).is_some()) => {
+                vec![value]
+            }
             None => return Err("the JSON object has no \"updates\"".to_string()),
         },
         Value::Array(items) => items.iter().collect(),
         other => return Err(format!("the answer is {}, not an object", kind(other))),
     };
-    Ok(Extraction { updates: updates.into_iter().filter_map(update).collect() })
+    Ok(Extraction {
+        updates: updates.into_iter().filter_map(update).collect(),
+    })
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -102,7 +106,9 @@ fn update(v: &Value) -> Option<Update> {
     };
     let mut sections = Sections::default();
     for (key, items) in source {
-        let Some(key) = section_key(key) else { continue };
+        let Some(key) = section_key(key) else {
+            continue;
+        };
         let list = match key {
             "contexte" => &mut sections.contexte,
             "objectif" => &mut sections.objectif,
@@ -121,7 +127,11 @@ fn update(v: &Value) -> Option<Update> {
         None => None,
     }
     .filter(|s| !s.is_empty());
-    Some(Update { project, sections, long_memory_update })
+    Some(Update {
+        project,
+        sections,
+        long_memory_update,
+    })
 }
 
 /// A section's items: a list, a single string, `null`; scalars are written
@@ -236,7 +246,13 @@ mod tests {
     use super::*;
 
     fn record(project: &str, sections: Sections) -> Extraction {
-        Extraction { updates: vec![Update { project: project.into(), sections, long_memory_update: None }] }
+        Extraction {
+            updates: vec![Update {
+                project: project.into(),
+                sections,
+                long_memory_update: None,
+            }],
+        }
     }
 
     fn s(v: &[&str]) -> Vec<String> {
@@ -266,7 +282,9 @@ mod tests {
         record(
             "cmms_doc",
             Sections {
-                contexte: s(&["Refonte du hook memory-session.sh pour passer au format JSON structuré."]),
+                contexte: s(&[
+                    "Refonte du hook memory-session.sh pour passer au format JSON structuré.",
+                ]),
                 objectif: s(&["Vérifier la découverte des skills."]),
                 problemes: s(&["Recherche des skills échouée : aucun skill trouvé."]),
                 travail: s(&["Rédaction spec mémoire de session."]),
@@ -283,7 +301,8 @@ mod tests {
 
     #[test]
     fn finds_the_json_inside_prose_or_a_fence() {
-        let prose = format!("Voici le JSON demandé :\n{SEEDS_EXAMPLE}\nJ'espère que cela aide {{smile}}.");
+        let prose =
+            format!("Voici le JSON demandé :\n{SEEDS_EXAMPLE}\nJ'espère que cela aide {{smile}}.");
         assert_eq!(parse_answer(&prose), Ok(seeds_record()));
         let fenced = format!("Sure! Here it is:\n```json\n{SEEDS_EXAMPLE}\n```\nAnything else?");
         assert_eq!(parse_answer(&fenced), Ok(seeds_record()));
@@ -300,7 +319,16 @@ mod tests {
     #[test]
     fn braces_and_quotes_inside_strings_do_not_confuse_the_scan() {
         let text = r#"Note {not json} then {"updates":[{"project":"root","sections":{"travail":["Ajouté `fn f() { \"}\" }`"]}}]} end"#;
-        assert_eq!(parse_answer(text), Ok(record("root", Sections { travail: s(&["Ajouté `fn f() { \"}\" }`"]), ..Sections::default() })));
+        assert_eq!(
+            parse_answer(text),
+            Ok(record(
+                "root",
+                Sections {
+                    travail: s(&["Ajouté `fn f() { \"}\" }`"]),
+                    ..Sections::default()
+                }
+            ))
+        );
     }
 
     #[test]
@@ -319,15 +347,28 @@ mod tests {
             ))
         );
         // A lone update, sections flattened, missing keys.
-        let flat = r#"{"project":"root","travail":["Fait"],"long_memory_update":["Fait A","Fait B"]}"#;
+        let flat =
+            r#"{"project":"root","travail":["Fait"],"long_memory_update":["Fait A","Fait B"]}"#;
         let got = parse_answer(flat).unwrap();
         assert_eq!(got.updates[0].sections.travail, ["Fait"]);
-        assert_eq!(got.updates[0].long_memory_update.as_deref(), Some("Fait A\nFait B"));
+        assert_eq!(
+            got.updates[0].long_memory_update.as_deref(),
+            Some("Fait A\nFait B")
+        );
         // Missing project and sections.
-        assert_eq!(parse_answer(r#"{"updates":[{}]}"#), Ok(record("", Sections::default())));
+        assert_eq!(
+            parse_answer(r#"{"updates":[{}]}"#),
+            Ok(record("", Sections::default()))
+        );
         assert_eq!(parse_answer(r#"{"updates":[]}"#), Ok(Extraction::default()));
-        assert_eq!(parse_answer(r#"{"updates":null}"#), Ok(Extraction::default()));
-        assert_eq!(parse_answer(r#"[{"project":"root"}]"#), Ok(record("root", Sections::default())));
+        assert_eq!(
+            parse_answer(r#"{"updates":null}"#),
+            Ok(Extraction::default())
+        );
+        assert_eq!(
+            parse_answer(r#"[{"project":"root"}]"#),
+            Ok(record("root", Sections::default()))
+        );
     }
 
     #[test]
@@ -336,26 +377,107 @@ mod tests {
         let got = parse_answer(text).unwrap();
         let sec = &got.updates[0].sections;
         assert_eq!(
-            (&sec.contexte[0], &sec.objectif[0], &sec.problemes[0], &sec.connaissances[0]),
-            (&"C".to_string(), &"G".to_string(), &"P".to_string(), &"K".to_string())
+            (
+                &sec.contexte[0],
+                &sec.objectif[0],
+                &sec.problemes[0],
+                &sec.connaissances[0]
+            ),
+            (
+                &"C".to_string(),
+                &"G".to_string(),
+                &"P".to_string(),
+                &"K".to_string()
+            )
         );
-        assert_eq!((&sec.travail[0], &sec.decisions[0], &sec.a_suivre[0], &sec.a_suivre_done[0]), (
-            &"W".to_string(),
-            &"D".to_string(),
-            &"T".to_string(),
-            &"F".to_string()
-        ));
+        assert_eq!(
+            (
+                &sec.travail[0],
+                &sec.decisions[0],
+                &sec.a_suivre[0],
+                &sec.a_suivre_done[0]
+            ),
+            (
+                &"W".to_string(),
+                &"D".to_string(),
+                &"T".to_string(),
+                &"F".to_string()
+            )
+        );
     }
 
     #[test]
     fn unusable_answers_are_errors_with_a_reason() {
         assert_eq!(parse_answer("   "), Err("empty answer".into()));
-        assert_eq!(parse_answer("I cannot help with that."), Err("no JSON object with \"updates\" in the answer".into()));
-        let bad = parse_answer(r#"{"updates":[{"project":"root","sections":{"travail":["x",]}}"#).unwrap_err();
-        assert!(bad.starts_with("no usable record in the answer: invalid JSON"), "{bad}");
+        assert_eq!(
+            parse_answer("I cannot help with that."),
+            Err("no JSON object with \"updates\" in the answer".into())
+        );
+        let bad = parse_answer(r#"{"updates":[{"project":"root","sections":{"travail":["x",]}}"#)
+            .unwrap_err();
+        assert!(
+            bad.starts_with("no usable record in the answer: invalid JSON"),
+            "{bad}"
+        );
         let wrong = parse_answer(r#"{"updates":"none"}"#).unwrap_err();
-        assert!(wrong.contains("\"updates\" is a string, not a list"), "{wrong}");
+        assert!(
+            wrong.contains("\"updates\" is a string, not a list"),
+            "{wrong}"
+        );
         assert!(parse_answer(r#"{"foo":1}"#).is_err());
         assert!(parse_answer("42").is_err());
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn bullet() -> impl Strategy<Value = String> {
+            // Non-empty, already trimmed: what the parser keeps as is.
+            "[a-zA-Zéà{}\\[\\]\"`:, ]{0,20}[a-zA-Zé{}]".prop_map(|s| s.trim().to_string())
+        }
+
+        fn extraction() -> impl Strategy<Value = Extraction> {
+            let update = (
+                "[a-z_]{1,8}",
+                prop::collection::vec(bullet(), 0..3),
+                prop::collection::vec(bullet(), 0..3),
+            )
+                .prop_map(|(project, travail, a_suivre)| Update {
+                    project,
+                    sections: Sections {
+                        travail,
+                        a_suivre,
+                        ..Sections::default()
+                    },
+                    long_memory_update: None,
+                });
+            prop::collection::vec(update, 0..3).prop_map(|updates| Extraction { updates })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+            #[test]
+            fn never_panics(text in "\\PC{0,200}") {
+                let _ = parse_answer(&text);
+            }
+
+            #[test]
+            fn a_record_is_found_wherever_it_is_wrapped(
+                record in extraction(),
+                before in "[^{}`]{0,30}",
+                after in "[^{}`]{0,30}",
+                fenced in any::<bool>(),
+            ) {
+                let json = serde_json::to_string(&record).unwrap();
+                let text = if fenced {
+                    format!("{before}\n```json\n{json}\n```\n{after}")
+                } else {
+                    format!("{before} {json} {after}")
+                };
+                prop_assert_eq!(parse_answer(&text), Ok(record));
+            }
+        }
     }
 }

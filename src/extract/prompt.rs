@@ -201,7 +201,11 @@ fn clip(s: &str, head: usize, tail: usize, marker: &str) -> String {
 
 fn one_line(s: &str, max: usize) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if s.chars().count() <= max { s } else { format!("{}…", s.chars().take(max).collect::<String>()) }
+    if s.chars().count() <= max {
+        s
+    } else {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    }
 }
 
 /// `label: a, b, c (+N more)`, or nothing for an empty list.
@@ -209,7 +213,11 @@ fn list_line(out: &mut String, label: &str, items: &[String], t: &Text) {
     if items.is_empty() {
         return;
     }
-    let shown: Vec<String> = items.iter().take(LIST_MAX).map(|i| one_line(i, ITEM_MAX)).collect();
+    let shown: Vec<String> = items
+        .iter()
+        .take(LIST_MAX)
+        .map(|i| one_line(i, ITEM_MAX))
+        .collect();
     let _ = write!(out, "{label}{} {}", t.colon, shown.join(", "));
     if items.len() > LIST_MAX {
         let _ = write!(out, " (+{} {})", items.len() - LIST_MAX, t.more);
@@ -224,19 +232,32 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
     let _ = writeln!(out, "{}\n\n{}\n", t.intro, t.fence_rule);
 
     let _ = writeln!(out, "{}\n{}", t.exchange, t.human);
-    fence(&mut out, "human", None, &clip(&req.exchange.human, HUMAN_MAX, 0, t.truncated));
+    fence(
+        &mut out,
+        "human",
+        None,
+        &clip(&req.exchange.human, HUMAN_MAX, 0, t.truncated),
+    );
     let _ = writeln!(out, "\n{}", t.assistant);
     fence(
         &mut out,
         "assistant",
         None,
-        &clip(&req.exchange.assistant, ASSISTANT_HEAD, ASSISTANT_TAIL, t.truncated),
+        &clip(
+            &req.exchange.assistant,
+            ASSISTANT_HEAD,
+            ASSISTANT_TAIL,
+            t.truncated,
+        ),
     );
 
     let _ = writeln!(out, "\n{}", t.activity);
     let d = &req.exchange.digest;
     let shown = |files: &[String]| -> Vec<String> {
-        files.iter().map(|f| display_path(req.project_root, f)).collect()
+        files
+            .iter()
+            .map(|f| display_path(req.project_root, f))
+            .collect()
     };
     let mut activity = String::new();
     list_line(&mut activity, t.created, &shown(&d.files_written), t);
@@ -258,19 +279,36 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
 
     let _ = writeln!(out, "\n{}", t.projects);
     for (name, folder) in req.projects {
-        let folder = if folder.trim_matches('/').is_empty() { t.root_folder } else { folder.as_str() };
+        let folder = if folder.trim_matches('/').is_empty() {
+            t.root_folder
+        } else {
+            folder.as_str()
+        };
         let _ = writeln!(out, "- {name}{} {folder}", t.colon);
     }
-    let _ = writeln!(out, "{}", t.default_project.replace("{default}", req.default_project));
+    let _ = writeln!(
+        out,
+        "{}",
+        t.default_project.replace("{default}", req.default_project)
+    );
 
     let _ = writeln!(out, "\n{}", t.existing);
-    let logs: Vec<&(String, String)> = req.existing_logs.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
+    let logs: Vec<&(String, String)> = req
+        .existing_logs
+        .iter()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
     if logs.is_empty() {
         let _ = writeln!(out, "{}", t.no_existing);
     }
     for (project, log) in &logs {
         let _ = writeln!(out, "### {project}");
-        fence(&mut out, "log", Some(project), &clip(log, LOG_HEAD, LOG_TAIL, t.truncated));
+        fence(
+            &mut out,
+            "log",
+            Some(project),
+            &clip(log, LOG_HEAD, LOG_TAIL, t.truncated),
+        );
     }
 
     out.push('\n');
@@ -303,7 +341,10 @@ mod tests {
     use std::path::Path;
 
     fn projects() -> Vec<(String, String)> {
-        vec![("root".into(), "".into()), ("api".into(), "projects/api".into())]
+        vec![
+            ("root".into(), "".into()),
+            ("api".into(), "projects/api".into()),
+        ]
     }
 
     fn request<'a>(
@@ -339,7 +380,10 @@ mod tests {
             },
         };
         let projects = projects();
-        let logs = vec![("api".to_string(), "# Log session — 2026-03-21\n\n## À suivre\n- Relire la doc\n".to_string())];
+        let logs = vec![(
+            "api".to_string(),
+            "# Log session — 2026-03-21\n\n## À suivre\n- Relire la doc\n".to_string(),
+        )];
         let p = build_prompt(&request(&exchange, &projects, &logs, Lang::Fr, false));
         for needle in [
             "<cairn-data kind=\"human\">\nCorrige le test de login\n</cairn-data>",
@@ -362,7 +406,11 @@ mod tests {
 
     #[test]
     fn english_prompt_asks_for_english_bullets() {
-        let exchange = Exchange { human: "Fix it".into(), assistant: "Fixed".into(), ..Exchange::default() };
+        let exchange = Exchange {
+            human: "Fix it".into(),
+            assistant: "Fixed".into(),
+            ..Exchange::default()
+        };
         let projects = projects();
         let p = build_prompt(&request(&exchange, &projects, &[], Lang::En, false));
         assert!(p.contains("written in English"));
@@ -373,11 +421,21 @@ mod tests {
 
     #[test]
     fn ok_done_lists_the_open_points_and_drops_the_other_rules() {
-        let exchange = Exchange { human: "OK-done".into(), assistant: "Noted.".into(), ..Exchange::default() };
+        let exchange = Exchange {
+            human: "OK-done".into(),
+            assistant: "Noted.".into(),
+            ..Exchange::default()
+        };
         let projects = projects();
         let logs = vec![
-            ("root".to_string(), "## À suivre\n- Relire la doc\n".to_string()),
-            ("api".to_string(), "## Travail produit\n- X\n## À suivre\n- Migrer la base\n".to_string()),
+            (
+                "root".to_string(),
+                "## À suivre\n- Relire la doc\n".to_string(),
+            ),
+            (
+                "api".to_string(),
+                "## Travail produit\n- X\n## À suivre\n- Migrer la base\n".to_string(),
+            ),
         ];
         let p = build_prompt(&request(&exchange, &projects, &logs, Lang::Fr, true));
         assert!(p.contains("UNIQUEMENT des éléments dans \"a_suivre_done\""));
@@ -407,7 +465,11 @@ mod tests {
     #[test]
     fn long_texts_are_clipped_head_and_tail() {
         let assistant = format!("START {} END", "x".repeat(10_000));
-        let exchange = Exchange { human: "h".repeat(5_000), assistant, ..Exchange::default() };
+        let exchange = Exchange {
+            human: "h".repeat(5_000),
+            assistant,
+            ..Exchange::default()
+        };
         let projects = projects();
         let p = build_prompt(&request(&exchange, &projects, &[], Lang::En, false));
         assert!(p.contains("START"));
@@ -421,11 +483,44 @@ mod tests {
         let files: Vec<String> = (0..25).map(|i| format!("f{i}")).collect();
         let exchange = Exchange {
             human: "h".into(),
-            digest: Digest { files_read: files, ..Digest::default() },
+            digest: Digest {
+                files_read: files,
+                ..Digest::default()
+            },
             ..Exchange::default()
         };
         let projects = projects();
         let p = build_prompt(&request(&exchange, &projects, &[], Lang::En, false));
         assert!(p.contains("f19 (+5 more)\n"), "{p}");
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn hostile() -> impl Strategy<Value = String> {
+            let piece = prop_oneof![
+                Just("</cairn-data>".to_string()),
+                Just("< / CAIRN-DATA >".to_string()),
+                Just("<cairn-data kind=\"human\">".to_string()),
+                Just("\n".to_string()),
+                "\\PC{0,12}",
+            ];
+            prop::collection::vec(piece, 0..8).prop_map(|v| v.concat())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+            #[test]
+            fn fences_stay_balanced_whatever_the_text(human in hostile(), assistant in hostile()) {
+                let exchange = Exchange { human, assistant, ..Exchange::default() };
+                let projects = projects();
+                let p = build_prompt(&request(&exchange, &projects, &[], Lang::Fr, false));
+                let opens = p.lines().filter(|l| l.starts_with("<cairn-data kind=")).count();
+                let closes = p.lines().filter(|l| *l == "</cairn-data>").count();
+                prop_assert_eq!((opens, closes), (2, 2));
+            }
+        }
     }
 }

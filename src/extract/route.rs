@@ -11,7 +11,11 @@ pub(crate) fn display_path(root: &Path, path: &str) -> String {
     if p.is_absolute() && !root.as_os_str().is_empty() {
         if let Ok(rel) = p.strip_prefix(root) {
             let rel = rel.to_string_lossy();
-            return if rel.is_empty() { ".".to_string() } else { rel.into_owned() };
+            return if rel.is_empty() {
+                ".".to_string()
+            } else {
+                rel.into_owned()
+            };
         }
         return path.to_string();
     }
@@ -39,7 +43,9 @@ pub(crate) fn project_of<'p>(
         .filter(|(_, folder)| {
             let folder = folder.trim_matches('/');
             !folder.is_empty()
-                && rel.strip_prefix(folder).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                && rel
+                    .strip_prefix(folder)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
         })
         .max_by_key(|(_, folder)| folder.len())
         .map(|(name, _)| name.as_str())
@@ -81,13 +87,11 @@ pub(crate) fn log_bullets(log: &str, key: &str) -> Vec<String> {
             current = heading_key(line);
         } else if line.starts_with("# ") {
             current = None;
-        } else if current == Some(key) {
-            if let Some(b) = line.trim().strip_prefix("- ") {
-                let b = b.trim();
-                if !b.is_empty() {
-                    out.push(b.to_string());
-                }
-            }
+        } else if current == Some(key)
+            && let Some(b) = line.trim().strip_prefix("- ")
+            && !b.trim().is_empty()
+        {
+            out.push(b.trim().to_string());
         }
     }
     out
@@ -114,11 +118,17 @@ mod tests {
     #[test]
     fn paths_are_shown_relative_to_the_root() {
         let root = Path::new("/home/me/repo");
-        assert_eq!(display_path(root, "/home/me/repo/src/main.rs"), "src/main.rs");
+        assert_eq!(
+            display_path(root, "/home/me/repo/src/main.rs"),
+            "src/main.rs"
+        );
         assert_eq!(display_path(root, "/home/me/repo/"), ".");
         assert_eq!(display_path(root, "./src/lib.rs"), "src/lib.rs");
         assert_eq!(display_path(root, "/etc/hosts"), "/etc/hosts");
-        assert_eq!(display_path(root, "/home/me/repository/x"), "/home/me/repository/x");
+        assert_eq!(
+            display_path(root, "/home/me/repository/x"),
+            "/home/me/repository/x"
+        );
         assert_eq!(display_path(Path::new(""), "/a/b"), "/a/b");
     }
 
@@ -126,12 +136,21 @@ mod tests {
     fn files_route_to_the_deepest_known_project() {
         let p = projects();
         let root = Path::new("/r");
-        assert_eq!(project_of(&p, root, "/r/projects/api/src/x.rs", "root"), "api");
-        assert_eq!(project_of(&p, root, "projects/api/v2/y.rs", "root"), "api_v2");
+        assert_eq!(
+            project_of(&p, root, "/r/projects/api/src/x.rs", "root"),
+            "api"
+        );
+        assert_eq!(
+            project_of(&p, root, "projects/api/v2/y.rs", "root"),
+            "api_v2"
+        );
         assert_eq!(project_of(&p, root, "projects/web", "root"), "web");
         assert_eq!(project_of(&p, root, "projects/apix/z.rs", "root"), "root");
         assert_eq!(project_of(&p, root, "projects/unknown/z.rs", "web"), "web");
-        assert_eq!(project_of(&p, root, "/elsewhere/projects/api/x", "root"), "root");
+        assert_eq!(
+            project_of(&p, root, "/elsewhere/projects/api/x", "root"),
+            "root"
+        );
         assert_eq!(project_of(&p, root, "src/main.rs", "api"), "api");
     }
 
@@ -146,7 +165,10 @@ mod tests {
     #[test]
     fn log_bullets_reads_either_language() {
         let fr = "# Log session — 2026-03-21\n\n## Contexte\n- Refonte\n\n## À suivre\n- Écrire les tests\n-   \n- Relire la doc\n\n## Finalisé\n- ✅ Fait\n";
-        assert_eq!(log_bullets(fr, "a_suivre"), ["Écrire les tests", "Relire la doc"]);
+        assert_eq!(
+            log_bullets(fr, "a_suivre"),
+            ["Écrire les tests", "Relire la doc"]
+        );
         assert!(log_has_section(fr, "contexte"));
         assert!(!log_has_section(fr, "travail"));
         let en = "# Session log — 2026-03-21\n\n## To do\n- Ship it\n## Done\n- ✅ Old\n";

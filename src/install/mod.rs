@@ -449,7 +449,12 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
         if after.is_none() {
             removed.insert(gitignore_path.clone());
         }
-        changes.push(file(gitignore_path, Some(before), after, "cairn's block"));
+        let why = if after.is_some() {
+            "removed cairn's block"
+        } else {
+            "it held only cairn's block"
+        };
+        changes.push(file(gitignore_path, Some(before), after, why));
     }
 
     for (name, content) in SKILLS {

@@ -83,11 +83,16 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
     Ok(StopOutcome::Queued(job.id))
 }
 
+/// Keeps the end of a long answer, like the transcript reader does: the
+/// conclusion and the next steps are where the memory is.
 fn truncate_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => s[..i].to_string(),
-        None => s.to_string(),
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
     }
+    let skip = n - max + 1;
+    let start = s.char_indices().nth(skip).map_or(s.len(), |(i, _)| i);
+    format!("…{}", &s[start..])
 }
 
 /// The lock that serialises every write to one repository's memory.

@@ -69,12 +69,9 @@ fn cutoff(today: &str, days: u32) -> String {
         .unwrap_or_default()
 }
 
-pub fn norm(s: &str) -> String {
-    s.trim_start_matches(['-', ' ', '✅'])
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+/// The comparison form the log merge uses, so promotion dedupes the same way.
+fn norm(s: &str) -> String {
+    crate::memory::log::bullet_key(s)
 }
 
 /// Computes the promotion offline: deduplicated bullets, newest kept, nothing
@@ -109,7 +106,7 @@ pub fn plan(project: &Project, config: &Config, today: &str) -> Result<Plan> {
     }
     let finished: std::collections::HashSet<String> = recent
         .iter()
-        .flat_map(|l| l.bullets(SectionKey::Finalise))
+        .flat_map(|l| l.finalized())
         .map(norm)
         .collect();
     // Newest first, so the newest wording of a repeated fact is the one kept.

@@ -8,7 +8,7 @@ use crate::fsutil::{lock, try_lock};
 use crate::memory::capture::process_job;
 use crate::memory::spool;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use serde::Serialize;
 
-use rules::{BOUNDARY, Found, KEY_WORDS, RULES, Rule};
+use rules::{BOUNDED, Found, KEY_WORDS, RULES, Rule, at_word_start};
 
 /// Kind reported for text removed between `<private>` tags.
 pub const PRIVATE_KIND: &str = "private";
@@ -71,6 +71,8 @@ pub struct Redactor {
     compiled: Vec<OnceLock<Regex>>,
     pem_header: OnceLock<Regex>,
     extra: Vec<Regex>,
+    /// Rules without keywords, which run on every text.
+    always: Vec<usize>,
 }
 
 /// How many secrets of each kind were removed. Never holds a secret, so it
@@ -128,7 +130,19 @@ struct Hit {
     start: usize,
     end: usize,
     kind: &'static str,
-    specific: bool,
+    rank: Rank,
+}
+
+/// Which hit names a span when several start at the same place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    /// A whole private key block: also swallows placeholders inside it, so
+    /// that no part of the key can survive.
+    Block,
+    /// A provider format, so `TOKEN=ghp_…` reports a `github-token`.
+    Specific,
+    /// Found from the surroundings (`password=`, `Authorization:`, URLs).
+    Context,
 }
 
 impl Redactor {
@@ -184,6 +198,7 @@ impl Redactor {
             compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
             pem_header: OnceLock::new(),
             extra,
+            always: RULES.iter().enumerate().filter(|(_, r)| r.keywords.is_empty()).map(|(i, _)| i).collect(),
         }
     }
 
@@ -204,45 +219,44 @@ impl Redactor {
         if blocks > 0 {
             report.add(PRIVATE_KIND, blocks);
         }
+        // The first pass sees the whole text. Built-in rules never match
+        // across a line break, so later passes only need the lines the
+        // previous one changed; user patterns might, so they get it all.
+        let mut windows = vec![(0, current.len())];
         for _ in 0..MAX_PASSES {
-            match self.pass(&current, &mut report) {
-                Some(next) => current = Cow::Owned(next),
-                None => break,
+            let mut hits = Vec::new();
+            let mut protected = Vec::new();
+            for &(start, end) in &windows {
+                self.collect(&current[start..end], start, &mut hits);
+                if !hits.is_empty() {
+                    placeholders(&current.as_bytes()[start..end], start, &mut protected);
+                }
             }
+            let hits = resolve(hits, &protected, &current);
+            if hits.is_empty() {
+                break;
+            }
+            let (next, spans) = apply(&current, &hits, &mut report);
+            windows = if self.extra.is_empty() {
+                lines_around(&next, &spans)
+            } else {
+                vec![(0, next.len())]
+            };
+            current = Cow::Owned(next);
         }
         (current.into_owned(), report)
     }
 
-    /// One round of matching and replacing; `None` when nothing was found.
-    fn pass(&self, text: &str, report: &mut Report) -> Option<String> {
-        let hits = self.collect(text);
-        if hits.is_empty() {
-            return None;
-        }
-        let hits = resolve(hits, &placeholders(text.as_bytes()), text);
-        if hits.is_empty() {
-            return None;
-        }
-        let mut out = String::with_capacity(text.len());
-        let mut pos = 0;
-        for hit in hits {
-            out.push_str(&text[pos..hit.start]);
-            out.push_str("[REDACTED:");
-            out.push_str(hit.kind);
-            out.push(']');
-            pos = hit.end;
-            report.add(hit.kind, 1);
-        }
-        out.push_str(&text[pos..]);
-        Some(out)
-    }
-
-    fn collect(&self, text: &str) -> Vec<Hit> {
+    /// Appends the candidate secrets of `text`, a window of the whole text
+    /// starting at byte `base`.
+    fn collect(&self, text: &str, base: usize, hits: &mut Vec<Hit>) {
         let hay = text.as_bytes();
         let fired = self.prefilter.matches(hay);
-        let mut hits = Vec::new();
-        for ((rule, trigger), slot) in RULES.iter().zip(&self.triggers).zip(&self.compiled) {
-            if trigger.is_some_and(|t| !fired.matched(t)) {
+        if !fired.matched_any() && self.always.is_empty() && self.extra.is_empty() {
+            return;
+        }
+        for (i, (rule, slot)) in RULES.iter().zip(&self.compiled).enumerate() {
+            if self.triggers[i].is_some_and(|t| !fired.matched(t)) {
                 continue;
             }
             let re = slot.get_or_init(|| compile(rule));
@@ -250,15 +264,15 @@ impl Redactor {
                 let Some(found) = Found::new(&caps, hay, rule.kind) else {
                     continue;
                 };
-                if found.value.is_empty() {
+                if found.value.is_empty() || (rule.bounded() && !at_word_start(hay, found.value.start())) {
                     continue;
                 }
                 if let Some(kind) = (rule.check)(&found) {
                     hits.push(Hit {
-                        start: found.value.start(),
-                        end: found.value.end(),
+                        start: base + found.value.start(),
+                        end: base + found.value.end(),
                         kind,
-                        specific: rule.specific,
+                        rank: if rule.specific { Rank::Specific } else { Rank::Context },
                     });
                 }
             }
@@ -270,10 +284,10 @@ impl Redactor {
             let mut spans = Vec::new();
             pem::find(header, hay, &mut spans);
             hits.extend(spans.into_iter().map(|(start, end)| Hit {
-                start,
-                end,
+                start: base + start,
+                end: base + end,
                 kind: "private-key",
-                specific: true,
+                rank: Rank::Block,
             }));
         }
         for re in &self.extra {
@@ -282,27 +296,31 @@ impl Redactor {
                     continue;
                 };
                 if !m.is_empty() {
-                    hits.push(Hit { start: m.start(), end: m.end(), kind: CUSTOM_KIND, specific: true });
+                    hits.push(Hit {
+                        start: base + m.start(),
+                        end: base + m.end(),
+                        kind: CUSTOM_KIND,
+                        rank: Rank::Specific,
+                    });
                 }
             }
         }
-        hits
     }
 }
 
 fn compile(rule: &Rule) -> Regex {
-    let pattern = format!(
-        "(?-u){}",
-        rule.pattern.replace("{B}", BOUNDARY).replace("{W}", KEY_WORDS)
-    );
+    let body = rule.pattern.strip_prefix(BOUNDED).unwrap_or(rule.pattern);
+    let pattern = format!("(?-u){}", body.replace("{W}", KEY_WORDS));
     Regex::new(&pattern).expect("built-in redaction patterns compile (tested)")
 }
 
-/// Keeps the leftmost, then longest, candidates that do not overlap each
-/// other or an existing placeholder; on equal spans a provider format wins
-/// over a contextual rule.
+/// Turns overlapping candidates into disjoint spans: overlapping hits merge
+/// into their union, so a secret partly covered by another match cannot
+/// leave its tail behind; the leftmost, then longest, then best ranked hit
+/// names the result. Hits touching an existing placeholder are dropped,
+/// except key blocks.
 fn resolve(mut hits: Vec<Hit>, protected: &[(usize, usize)], text: &str) -> Vec<Hit> {
-    for hit in &mut hits {
+    hits.retain_mut(|hit| {
         // Patterns run on bytes; a value cut inside a multi-byte character
         // is widened to whole characters.
         while !text.is_char_boundary(hit.start) {
@@ -311,34 +329,69 @@ fn resolve(mut hits: Vec<Hit>, protected: &[(usize, usize)], text: &str) -> Vec<
         while !text.is_char_boundary(hit.end) {
             hit.end += 1;
         }
-    }
-    hits.sort_by(|a, b| {
-        a.start
-            .cmp(&b.start)
-            .then(b.end.cmp(&a.end))
-            .then(b.specific.cmp(&a.specific))
-    });
-    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
-    let mut covered = 0;
-    for hit in hits {
-        if hit.start < covered {
-            continue;
-        }
         let i = protected.partition_point(|&(_, end)| end <= hit.start);
-        if protected.get(i).is_some_and(|&(start, _)| start < hit.end) {
-            continue;
+        hit.rank == Rank::Block || protected.get(i).is_none_or(|&(start, _)| start >= hit.end)
+    });
+    hits.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(a.rank.cmp(&b.rank)));
+    let mut merged: Vec<Hit> = Vec::with_capacity(hits.len());
+    for hit in hits {
+        match merged.last_mut() {
+            Some(last) if hit.start < last.end => last.end = last.end.max(hit.end),
+            _ => merged.push(hit),
         }
-        covered = hit.end;
-        kept.push(hit);
     }
-    kept
+    merged
 }
 
-/// Spans of the `[REDACTED]` / `[REDACTED:kind]` placeholders already in the
-/// text, in order; they must never be matched again.
-fn placeholders(hay: &[u8]) -> Vec<(usize, usize)> {
+/// Writes the placeholders; returns the new text and where they now are.
+fn apply(text: &str, hits: &[Hit], report: &mut Report) -> (String, Vec<(usize, usize)>) {
+    let mut out = String::with_capacity(text.len());
+    let mut spans = Vec::with_capacity(hits.len());
+    let mut pos = 0;
+    for hit in hits {
+        out.push_str(&text[pos..hit.start]);
+        let start = out.len();
+        out.push_str("[REDACTED:");
+        out.push_str(hit.kind);
+        out.push(']');
+        spans.push((start, out.len()));
+        pos = hit.end;
+        report.add(hit.kind, 1);
+    }
+    out.push_str(&text[pos..]);
+    (out, spans)
+}
+
+/// The whole lines holding `spans` (sorted), merged, without their `\n`.
+///
+/// Each byte is scanned at most once even when thousands of spans share one
+/// long line (a JSONL transcript record).
+fn lines_around(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    for &(start, end) in spans {
+        let floor = windows.last().map_or(0, |w| w.1);
+        if end <= floor {
+            continue;
+        }
+        let from = floor.min(start);
+        let line_end = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
+        match memchr::memrchr(b'\n', &bytes[from..start]) {
+            Some(i) => windows.push((from + i + 1, line_end)),
+            None => match windows.last_mut() {
+                Some(last) => last.1 = line_end,
+                None => windows.push((0, line_end)),
+            },
+        }
+    }
+    windows
+}
+
+/// Appends the spans of the `[REDACTED]` / `[REDACTED:kind]` placeholders
+/// already in `hay` (a window starting at `base`), in order; they must never
+/// be matched again.
+fn placeholders(hay: &[u8], base: usize, spans: &mut Vec<(usize, usize)>) {
     const OPEN: &[u8] = b"[REDACTED";
-    let mut spans = Vec::new();
     for start in memchr::memmem::find_iter(hay, OPEN) {
         let rest = &hay[start + OPEN.len()..];
         let len = match rest.first() {
@@ -353,10 +406,9 @@ fn placeholders(hay: &[u8]) -> Vec<(usize, usize)> {
             _ => None,
         };
         if let Some(len) = len {
-            spans.push((start, start + OPEN.len() + len));
+            spans.push((base + start, base + start + OPEN.len() + len));
         }
     }
-    spans
 }
 
 /// The regex crate's syntax errors span several lines with a caret; the

@@ -4,17 +4,22 @@
 //!
 //! Patterns run in ASCII byte mode (`(?-u)` is prepended): Unicode word
 //! boundaries would push the regex engine off its fast path on any French or
-//! emoji text, and every secret format here is ASCII anyway. `{B}` stands for
-//! a leading word boundary that also accepts a JSON-escaped `\n`, `\r` or `\t`
-//! right before the secret, as found in raw transcript lines; because it
-//! consumes that character, the secret itself is always the group `s` (or,
-//! for key/value rules, one of `eq`, `dq`, `sq`, `bare`).
+//! emoji text, and every secret format here is ASCII anyway. The secret
+//! itself is the group `s` or, for key/value rules, one of `eq`, `dq`, `sq`,
+//! `bare`.
+//!
+//! A pattern starting with `{B}` must match at the start of a word. That is
+//! checked in code rather than with `\b`, for two reasons: the regex then
+//! starts with a literal (`ghp_`, `AKIA`) and the engine can skip to it with
+//! a fast substring search; and a JSON-escaped `\n`, as found in raw
+//! transcript lines, must count as a word start too.
 
 use regex::bytes::{Captures, Match};
 
 use super::value::{is_code_ref, is_placeholder, is_stop_word, looks_secret, random_enough};
 
-pub(super) const BOUNDARY: &str = r"(?:\A|[^A-Za-z0-9]|\\[nrt])";
+/// Marks a pattern whose secret must start a word (see the module docs).
+pub(super) const BOUNDED: &str = "{B}";
 
 /// Decides whether a match is a secret, and of which kind.
 pub(super) type Check = fn(&Found<'_>) -> Option<&'static str>;
@@ -31,6 +36,22 @@ pub(super) struct Rule {
     pub keywords_ci: bool,
     pub pattern: &'static str,
     pub check: Check,
+}
+
+impl Rule {
+    pub fn bounded(&self) -> bool {
+        self.pattern.starts_with(BOUNDED)
+    }
+}
+
+/// Whether a secret starting at `at` starts a word: nothing alphanumeric
+/// right before it, or a JSON escape such as the `\n` in `"…\nghp_…"`.
+pub(super) fn at_word_start(hay: &[u8], at: usize) -> bool {
+    match at.checked_sub(1).map(|i| hay[i]) {
+        None => true,
+        Some(b'n' | b'r' | b't') if at >= 2 && hay[at - 2] == b'\\' => true,
+        Some(b) => !b.is_ascii_alphanumeric(),
+    }
 }
 
 /// One regex match offered to a rule's check.
@@ -158,7 +179,7 @@ pub(super) static RULES: &[Rule] = &[
     rule!("notion-token", true, ["secret_"], false,
         r"{B}(?P<s>secret_[A-Za-z0-9]{43})\b", random),
     rule!("telegram-token", true, [":AA"], false,
-        r"(?:{B}|bot)(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})", accept),
+        r"(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})", telegram),
     // Discord bot tokens have no prefix: their first segment is the bot's
     // numeric id in base64, which the check decodes, so the regex can be
     // loose without matching arbitrary dotted text.
@@ -223,6 +244,12 @@ fn discord_id(f: &Found<'_>) -> Option<&'static str> {
     let first = f.bytes().split(|&b| b == b'.').next()?;
     let id = base64_decode(first)?;
     ((17..=21).contains(&id.len()) && id.iter().all(u8::is_ascii_digit)).then_some(f.kind)
+}
+
+/// Bot API URLs glue the token to `bot`: `https://api.telegram.org/bot123…`.
+fn telegram(f: &Found<'_>) -> Option<&'static str> {
+    let at = f.value.start();
+    (at_word_start(f.hay, at) || f.hay[..at].ends_with(b"/bot")).then_some(f.kind)
 }
 
 fn authorization(f: &Found<'_>) -> Option<&'static str> {
