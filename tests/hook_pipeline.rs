@@ -177,12 +177,18 @@ fn damaged_transcripts_still_capture_the_last_complete_turn() {
     damaged.extend_from_slice(b"\"}]}}\n");
     damaged.extend_from_slice(&[0xff, 0xfe, 0x00, b'\n']);
     damaged.extend_from_slice(b"{\"type\":\"hologram\",\"x\":1}\n");
-    bytes.splice(0..0, damaged);
+    // Inside the last turn, where the tail reader must walk over it.
+    let after_prompt = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
+    bytes.splice(after_prompt..after_prompt, damaged);
     bytes.extend_from_slice(br#"{"type":"assistant","message":{"id":"m9","content":[{"type":"text","text":"half"#);
     std::fs::write(&t, bytes).unwrap();
     let o = p.hook(&p.stop(&t, Some("Created.")));
     assert_silent_success(&o);
     assert!(p.log(DAY).contains("src/ok.rs"), "{}", p.log(DAY));
+    // Said once, quietly: the session is fine, the file had junk in it.
+    let diag = p.diagnostics();
+    assert_eq!(diag.lines().count(), 1, "{diag}");
+    assert!(diag.contains("INFO capture") && diag.contains("unreadable line(s) skipped"), "{diag}");
 }
 
 #[test]

@@ -38,15 +38,39 @@ pub enum StopOutcome {
 
 const MAX_ASSISTANT_CHARS: usize = 6000;
 
+/// How far back the Stop hook reads when the last turn does not fit the
+/// normal 4 MiB tail (a tool returned megabytes).
+const DEEP_TAIL_BYTES: u64 = 64 << 20;
+
 /// The Stop hook's work. Reads only the transcript's tail; never calls a backend
 /// unless `memory.sync` asks for it.
 pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Result<StopOutcome> {
     let Some(path) = input.transcript_path.as_deref() else {
         anyhow::bail!("the Stop payload has no transcript_path");
     };
-    let Some(mut exchange) = transcript::last_exchange(path)
-        .with_context(|| format!("cannot read transcript {}", path.display()))?
-    else {
+    let read = |opts: &transcript::TailOptions| {
+        transcript::last_exchange_with(path, opts).with_context(|| format!("cannot read transcript {}", path.display()))
+    };
+    let (mut exchange, mut stats) = read(&transcript::TailOptions::default())?;
+    if stats.hit_cap {
+        // Megabytes of tool output in the last turn: rare, so a deeper read
+        // is worth it rather than losing the turn.
+        (exchange, stats) = read(&transcript::TailOptions { max_bytes: DEEP_TAIL_BYTES, ..Default::default() })?;
+    }
+    if stats.hit_cap {
+        ctx.diag(
+            Level::Warn,
+            "capture",
+            &format!("no prompt within the last {} bytes of {}; turn not captured", stats.bytes_read, path.display()),
+        );
+    } else if stats.lines_skipped > 0 {
+        ctx.diag(
+            Level::Info,
+            "capture",
+            &format!("{} unreadable line(s) skipped in {}", stats.lines_skipped, path.display()),
+        );
+    }
+    let Some(mut exchange) = exchange else {
         return Ok(StopOutcome::NothingToDo);
     };
     if exchange.human.trim().is_empty() {
