@@ -63,11 +63,12 @@ fn a_worker_killed_mid_job_loses_nothing_and_doubles_nothing() {
     assert_eq!(p.pending(), 1, "the job survives the crash");
 
     set_mode(&bin, "ok");
-    p.drain();
+    let first = p.drain();
+    assert!(first.contains("1 jobs done"), "{first}\n{}", p.diagnostics());
     p.drain();
     assert_eq!(p.pending(), 0);
     let log = p.log(DAY);
-    assert_eq!(section(&log, "## Travail produit"), vec!["Travail extrait par le modèle"], "{log}");
+    assert_eq!(section(&log, "## Travail produit"), vec!["Travail extrait par le modèle"], "{log}\n{}", p.diagnostics());
 }
 
 #[test]

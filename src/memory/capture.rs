@@ -195,7 +195,15 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
             model: u.model.clone(),
             input_tokens: u.input_tokens,
             output_tokens: u.output_tokens,
-            usd: pricing::cost(&u.model, u.input_tokens, u.output_tokens),
+            cache_write_tokens: u.cache_write_tokens,
+            cache_read_tokens: u.cache_read_tokens,
+            usd: pricing::cost_with_cache(
+                &u.model,
+                u.input_tokens,
+                u.output_tokens,
+                u.cache_write_tokens,
+                u.cache_read_tokens,
+            ),
         };
         if let Err(e) = ledger::append(&ctx.state_dir, &entry) {
             ctx.diag(Level::Warn, "ledger", &format!("cannot record memory spend: {e}"));

@@ -16,6 +16,10 @@ pub struct Entry {
     pub model: String,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+    #[serde(default)]
+    pub cache_read_tokens: u64,
     /// `None` when the model has no known price.
     pub usd: Option<f64>,
 }
@@ -68,6 +72,8 @@ mod tests {
             model: "claude-haiku-4-5".into(),
             input_tokens: 1,
             output_tokens: 1,
+            cache_write_tokens: 0,
+            cache_read_tokens: 0,
             usd,
         };
         append(dir.path(), &e("2026-11-30", Some(0.25))).unwrap();

@@ -44,8 +44,18 @@ pub fn for_model(model: &str) -> Option<Price> {
 /// Dollars for plain input/output tokens; `None` for a model not in the table
 /// (local models through the OpenAI-compatible backend cost nothing we know of).
 pub fn cost(model: &str, input_tokens: u64, output_tokens: u64) -> Option<f64> {
+    cost_with_cache(model, input_tokens, output_tokens, 0, 0)
+}
+
+/// [`cost`] plus prompt-cache writes (priced as 5-minute writes, what the
+/// API and the CLI use by default) and cache reads.
+pub fn cost_with_cache(model: &str, input: u64, output: u64, cache_write: u64, cache_read: u64) -> Option<f64> {
     let p = for_model(model)?;
-    Some((input_tokens as f64 * p.input + output_tokens as f64 * p.output) / 1_000_000.0)
+    let micro = input as f64 * p.input
+        + output as f64 * p.output
+        + cache_write as f64 * p.cache_write_5m
+        + cache_read as f64 * p.cache_read;
+    Some(micro / 1_000_000.0)
 }
 
 #[cfg(test)]
@@ -61,5 +71,7 @@ mod tests {
         assert_eq!(for_model("claude-opus-4-5").unwrap().input, 5.0);
         assert_eq!(for_model("claude-opus-5-5").unwrap().output, 25.0);
         assert_eq!(cost("llama3.2", 10, 10), None);
+        let c = cost_with_cache("claude-haiku-4-5", 0, 0, 1_000_000, 1_000_000).unwrap();
+        assert!((c - 1.35).abs() < 1e-9, "{c}");
     }
 }
