@@ -328,3 +328,104 @@ pub fn session_start_context(
     let text = format!("{intro}\n\n{}", parts.join("\n\n"));
     Some(fit(&text, HARD_LIMIT_CHARS).unwrap_or_default())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::{Clock, Env};
+
+    fn ctx() -> Ctx {
+        Ctx::new(
+            Env::from_pairs([("TZ", "UTC")]),
+            Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()),
+        )
+    }
+
+    fn store_with(files: &[(&str, &str)]) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        for (rel, text) in files {
+            let p = dir.path().join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        }
+        fs::create_dir_all(dir.path().join("memory_sessions")).unwrap();
+        let store = Store::discover(dir.path(), &Config::default());
+        (dir, store)
+    }
+
+    #[test]
+    fn yesterday_handles_month_and_year_edges() {
+        assert_eq!(yesterday("2026-03-01"), "2026-02-28");
+        assert_eq!(yesterday("2027-01-01"), "2026-12-31");
+        assert_eq!(yesterday("garbage"), "");
+    }
+
+    #[test]
+    fn fit_log_drops_oldest_bullets_of_the_biggest_section_first() {
+        let body = "## Objectif\n- goal\n\n## Travail produit\n- w1\n- w2\n- w3\n- w4";
+        let out = fit_log(body, 50).unwrap();
+        assert!(out.chars().count() <= 50, "{out}");
+        assert!(out.starts_with("(…)\n"), "{out}");
+        assert!(out.contains("- goal") && out.contains("- w4") && !out.contains("- w1"), "{out}");
+        assert_eq!(fit_log(body, 1000).unwrap(), body);
+    }
+
+    #[test]
+    fn long_memory_is_read_newest_block_first() {
+        let text = "# Mémoire long terme — root\n\nintro\n\n## 2026-01-01\n\nold\n\n## 2026-02-01\n\nnew\n";
+        let out = long_memory_newest_first(text);
+        assert!(out.find("new").unwrap() < out.find("old").unwrap(), "{out}");
+        assert!(out.ends_with("intro"), "{out}");
+    }
+
+    #[test]
+    fn nothing_to_say_means_no_injection() {
+        let (_d, store) = store_with(&[]);
+        assert!(session_start_context(&ctx(), &Config::default(), &store, "root", "startup").is_none());
+    }
+
+    #[test]
+    fn checkpoint_leads_after_clear_but_not_at_startup() {
+        let (_d, store) = store_with(&[
+            ("memory_sessions/checkpoints/2026-11-30T1100-s.md", "# Checkpoint\n\nGoal: ship v2\n"),
+            ("memory_sessions/logs/2026-11-30.md", "# Log session — 2026-11-30\n\n## Objectif\n- ship v2\n"),
+        ]);
+        let cfg = Config::default();
+        let after_clear = session_start_context(&ctx(), &cfg, &store, "root", "clear").unwrap();
+        assert!(after_clear.contains("Checkpoint de la session précédente"), "{after_clear}");
+        assert!(after_clear.find("Goal: ship v2").unwrap() < after_clear.find("- ship v2").unwrap());
+        let startup = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
+        assert!(!startup.contains("Goal: ship v2"), "{startup}");
+    }
+
+    #[test]
+    fn todos_survive_a_tiny_budget_and_the_hard_limit_holds() {
+        let mut log = String::from("# Log session — 2026-11-30\n\n## Travail produit\n");
+        for i in 0..2000 {
+            log.push_str(&format!("- travail {i} avec une longue description pour remplir le budget\n"));
+        }
+        log.push_str("\n## À suivre\n");
+        for i in 0..400 {
+            log.push_str(&format!("- point ouvert numéro {i} à traiter bientôt\n"));
+        }
+        let (_d, store) = store_with(&[("memory_sessions/logs/2026-11-30.md", &log)]);
+        let mut cfg = Config::default();
+        cfg.memory.session_start_tokens = 10;
+        let out = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
+        assert!(out.contains("point ouvert numéro 0"), "to-dos are kept past the budget");
+        assert!(out.chars().count() <= HARD_LIMIT_CHARS, "{}", out.chars().count());
+        cfg.memory.session_start_tokens = 100_000;
+        let out = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
+        assert!(out.chars().count() <= HARD_LIMIT_CHARS);
+    }
+
+    #[test]
+    fn the_current_project_comes_first() {
+        let (_d, store) = store_with(&[
+            ("memory_sessions/logs/2026-11-30.md", "# Log session — 2026-11-30\n\n## Objectif\n- root goal\n"),
+            ("projects/blog/memory_sessions/logs/2026-11-30.md", "# Log session — 2026-11-30\n\n## Objectif\n- blog goal\n"),
+        ]);
+        let out = session_start_context(&ctx(), &Config::default(), &store, "blog", "startup").unwrap();
+        assert!(out.find("blog goal").unwrap() < out.find("root goal").unwrap(), "{out}");
+    }
+}
