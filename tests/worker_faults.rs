@@ -58,7 +58,7 @@ fn a_worker_killed_mid_job_loses_nothing_and_doubles_nothing() {
     wait_for("the backend call", || bin.join("started").exists());
     let pid: i32 = std::fs::read_to_string(p.state.join("worker.pid")).unwrap().trim().parse().unwrap();
     // Its own process group: kill the worker and its `claude` child at once.
-    let killed = std::process::Command::new("kill").args(["-9", &format!("-{pid}")]).status().unwrap();
+    let killed = std::process::Command::new("kill").args(["-s", "KILL", "--", &format!("-{pid}")]).status().unwrap();
     assert!(killed.success());
     assert_eq!(p.pending(), 1, "the job survives the crash");
 

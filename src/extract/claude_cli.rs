@@ -276,12 +276,6 @@ fn run(
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        // Its own process group, so a timeout can end whatever it started.
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot start {}", program.display()))?;
@@ -352,17 +346,9 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
     rx
 }
 
+/// Ends the child. It stays in the worker's process group on purpose: a
+/// worker killed as a group takes its `claude` call with it.
 fn kill(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        // The group first (what the child started), then the child itself.
-        let _ = Command::new("kill")
-            .args(["-s", "KILL", "--", &format!("-{}", child.id())])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
     let _ = child.kill();
     let _ = child.wait();
 }
