@@ -97,10 +97,11 @@ pub struct DiagnosticsConfig {
 
 impl Default for DiagnosticsConfig {
     fn default() -> Self {
-        DiagnosticsConfig { max_bytes: 512 * 1024 }
+        DiagnosticsConfig {
+            max_bytes: 512 * 1024,
+        }
     }
 }
-
 
 /// A configuration error: which key, which file (or variable), what is wrong.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -180,17 +181,27 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
     let config: Config = merged.clone().try_into().map_err(|e: toml::de::Error| {
         // Find the overridden key whose value alone breaks the defaults, so
         // the message names the key and the layer it came from.
-        let culprit = origins.iter().filter(|(_, o)| o.as_str() != "default").find(|(path, _)| {
-            let mut probe = defaults.clone();
-            set(&mut probe, path, lookup(&merged, path).cloned().expect("leaf exists"));
-            probe.try_into::<Config>().is_err()
-        });
+        let culprit = origins
+            .iter()
+            .filter(|(_, o)| o.as_str() != "default")
+            .find(|(path, _)| {
+                let mut probe = defaults.clone();
+                set(
+                    &mut probe,
+                    path,
+                    lookup(&merged, path).cloned().expect("leaf exists"),
+                );
+                probe.try_into::<Config>().is_err()
+            });
         match culprit {
             Some((key, origin)) => ConfigError {
                 source_name: origin.clone(),
                 message: format!("bad value for `{key}`: {}", e.message()),
             },
-            None => ConfigError { source_name: "configuration".into(), message: e.message().to_string() },
+            None => ConfigError {
+                source_name: "configuration".into(),
+                message: e.message().to_string(),
+            },
         }
     })?;
     Ok(Loaded { config, origins })
@@ -199,7 +210,11 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
 fn collect_leaves(v: &toml::Value, prefix: &str, out: &mut Vec<String>) {
     if let toml::Value::Table(t) = v {
         for (k, v) in t {
-            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let path = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
             if v.is_table() {
                 collect_leaves(v, &path, out);
             } else {
@@ -234,9 +249,15 @@ fn overlay(
     source: &str,
     origins: &mut BTreeMap<String, String>,
 ) -> Result<(), ConfigError> {
-    let toml::Value::Table(t) = layer else { return Ok(()) };
+    let toml::Value::Table(t) = layer else {
+        return Ok(());
+    };
     for (k, v) in t {
-        let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
         let Some(default) = lookup(defaults, &path) else {
             return Err(ConfigError {
                 source_name: source.to_string(),
@@ -284,10 +305,14 @@ fn parse_env_value(raw: &str, default: &toml::Value) -> Result<toml::Value, Stri
             other => return Err(format!("expected true or false, found `{other}`")),
         },
         toml::Value::Integer(_) => toml::Value::Integer(
-            raw.trim().parse().map_err(|_| format!("expected an integer, found `{raw}`"))?,
+            raw.trim()
+                .parse()
+                .map_err(|_| format!("expected an integer, found `{raw}`"))?,
         ),
         toml::Value::Float(_) => toml::Value::Float(
-            raw.trim().parse().map_err(|_| format!("expected a number, found `{raw}`"))?,
+            raw.trim()
+                .parse()
+                .map_err(|_| format!("expected a number, found `{raw}`"))?,
         ),
         toml::Value::Array(_) => toml::Value::Array(
             raw.split(',')
@@ -310,7 +335,11 @@ pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config
             let msg = e.to_string();
             let seen = ctx.state_dir.join("config-error.last");
             if std::fs::read_to_string(&seen).ok().as_deref() != Some(msg.as_str()) {
-                ctx.diag(crate::diag::Level::Error, "config", &format!("{msg}; running on defaults"));
+                ctx.diag(
+                    crate::diag::Level::Error,
+                    "config",
+                    &format!("{msg}; running on defaults"),
+                );
                 let _ = crate::fsutil::atomic_write(&seen, msg.as_bytes());
             }
             Config::default()
@@ -366,8 +395,18 @@ mod tests {
         .unwrap();
         let proj = dir.path().join("proj");
         std::fs::create_dir_all(&proj).unwrap();
-        std::fs::write(proj.join(".cairn.toml"), "[memory]\nmax_bullet_chars = 300\ndaily_budget_usd = 1\n").unwrap();
-        let env = env_with(&home, &[("CAIRN_MEMORY_SYNC", "true"), ("CAIRN_MEMORY_PROJECTS", "a, b")]);
+        std::fs::write(
+            proj.join(".cairn.toml"),
+            "[memory]\nmax_bullet_chars = 300\ndaily_budget_usd = 1\n",
+        )
+        .unwrap();
+        let env = env_with(
+            &home,
+            &[
+                ("CAIRN_MEMORY_SYNC", "true"),
+                ("CAIRN_MEMORY_PROJECTS", "a, b"),
+            ],
+        );
         let l = load(&env, Some(&proj)).unwrap();
         assert_eq!(l.config.memory.language, Lang::En);
         assert_eq!(l.config.memory.max_bullet_chars, 300);
@@ -379,15 +418,25 @@ mod tests {
         assert_eq!(l.origins["memory.sync"], "env CAIRN_MEMORY_SYNC");
         assert_eq!(l.origins["memory.backend"], "default");
         let shown = show(&l);
-        assert!(shown.contains("sync = true  # env CAIRN_MEMORY_SYNC"), "{shown}");
+        assert!(
+            shown.contains("sync = true  # env CAIRN_MEMORY_SYNC"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn unknown_keys_and_bad_values_name_key_and_file() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join(".cairn.toml"), "[memory]\nbakend = \"offline\"\n").unwrap();
+        std::fs::write(
+            dir.path().join(".cairn.toml"),
+            "[memory]\nbakend = \"offline\"\n",
+        )
+        .unwrap();
         let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
-        assert!(e.to_string().contains("memory.bakend") && e.to_string().contains(".cairn.toml"), "{e}");
+        assert!(
+            e.to_string().contains("memory.bakend") && e.to_string().contains(".cairn.toml"),
+            "{e}"
+        );
 
         std::fs::write(dir.path().join(".cairn.toml"), "[memroy]\n").unwrap();
         let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
@@ -395,9 +444,16 @@ mod tests {
 
         std::fs::write(dir.path().join(".cairn.toml"), "[memory]\nsync = \"yes\"\n").unwrap();
         let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
-        assert!(e.to_string().contains("memory.sync") && e.to_string().contains("boolean"), "{e}");
+        assert!(
+            e.to_string().contains("memory.sync") && e.to_string().contains("boolean"),
+            "{e}"
+        );
 
-        std::fs::write(dir.path().join(".cairn.toml"), "[memory]\nbackend = \"gpt\"\n").unwrap();
+        std::fs::write(
+            dir.path().join(".cairn.toml"),
+            "[memory]\nbackend = \"gpt\"\n",
+        )
+        .unwrap();
         let e = load(&env_with(dir.path(), &[]), Some(dir.path())).unwrap_err();
         assert!(e.to_string().contains("memory.backend"), "{e}");
 
@@ -406,9 +462,21 @@ mod tests {
         assert!(e.to_string().contains(".cairn.toml"), "{e}");
 
         std::fs::remove_file(dir.path().join(".cairn.toml")).unwrap();
-        let e = load(&env_with(dir.path(), &[("CAIRN_MEMORY_TIMEOUT_SECS", "soon")]), None).unwrap_err();
+        let e = load(
+            &env_with(dir.path(), &[("CAIRN_MEMORY_TIMEOUT_SECS", "soon")]),
+            None,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("CAIRN_MEMORY_TIMEOUT_SECS"), "{e}");
-        let e = load(&env_with(dir.path(), &[("CAIRN_MEMORY_LANGUAGE", "de")]), None).unwrap_err();
-        assert!(e.to_string().contains("memory.language") && e.to_string().contains("CAIRN_MEMORY_LANGUAGE"), "{e}");
+        let e = load(
+            &env_with(dir.path(), &[("CAIRN_MEMORY_LANGUAGE", "de")]),
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("memory.language")
+                && e.to_string().contains("CAIRN_MEMORY_LANGUAGE"),
+            "{e}"
+        );
     }
 }

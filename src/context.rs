@@ -20,7 +20,10 @@ impl Env {
         K: Into<String>,
         V: Into<String>,
     {
-        Env(pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
+        Env(pairs
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect())
     }
     pub fn get(&self, key: &str) -> Option<&str> {
         self.0.get(key).map(String::as_str)
@@ -87,7 +90,14 @@ impl Ctx {
 
     /// One line in the diagnostics log; never fails.
     pub fn diag(&self, level: crate::diag::Level, scope: &str, msg: &str) {
-        crate::diag::log(&self.state_dir, self.diag_max_bytes, self.clock.now(), level, scope, msg);
+        crate::diag::log(
+            &self.state_dir,
+            self.diag_max_bytes,
+            self.clock.now(),
+            level,
+            scope,
+            msg,
+        );
     }
 
     /// Time zone for "the turn's local date": `TZ` from the injected env,
@@ -115,7 +125,9 @@ impl Ctx {
 
     /// Is this process a nested call made by cairn itself?
     pub fn is_nested(&self) -> bool {
-        self.env.get(NESTED_MARKER).is_some_and(|v| !v.is_empty() && v != "0")
+        self.env
+            .get(NESTED_MARKER)
+            .is_some_and(|v| !v.is_empty() && v != "0")
     }
 }
 
@@ -137,12 +149,19 @@ impl Ctx {
     /// How hooks should call this binary: plain `cairn` when that is what
     /// PATH finds, else this executable's absolute path.
     pub fn self_command(&self) -> String {
-        let Ok(exe) = std::env::current_exe() else { return "cairn".into() };
+        let Ok(exe) = std::env::current_exe() else {
+            return "cairn".into();
+        };
         let exe = exe.canonicalize().unwrap_or(exe);
-        let on_path = self.env.get("PATH").unwrap_or_default().split(':').find_map(|d| {
-            let p = std::path::Path::new(d).join("cairn");
-            p.is_file().then(|| p.canonicalize().unwrap_or(p))
-        });
+        let on_path = self
+            .env
+            .get("PATH")
+            .unwrap_or_default()
+            .split(':')
+            .find_map(|d| {
+                let p = std::path::Path::new(d).join("cairn");
+                p.is_file().then(|| p.canonicalize().unwrap_or(p))
+            });
         if on_path.as_deref() == Some(exe.as_path()) {
             "cairn".into()
         } else {

@@ -30,10 +30,17 @@ fn split_turns(records: Vec<Value>) -> Vec<Turn> {
     let mut head = Vec::new();
     for v in records {
         if is_human_prompt(&v) {
-            let prompt = v["message"]["content"].as_str().unwrap_or_default().to_string();
+            let prompt = v["message"]["content"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             let mut lines = std::mem::take(&mut head);
             lines.push(v);
-            turns.push(Turn { lines, prompt, last_text: String::new() });
+            turns.push(Turn {
+                lines,
+                prompt,
+                last_text: String::new(),
+            });
             continue;
         }
         match turns.last_mut() {
@@ -69,7 +76,9 @@ pub fn run(ctx: &Ctx, dir: Option<&Path>) -> Result<String> {
     std::fs::create_dir_all(project.join("src"))?;
     std::fs::create_dir_all(&state)?;
     let session_id = "7f3c2a10-5b8e-4d21-9c4a-1e2f3a4b5c6d";
-    let tdir = config_dir.join("projects").join(escape_project_dir(&project));
+    let tdir = config_dir
+        .join("projects")
+        .join(escape_project_dir(&project));
     std::fs::create_dir_all(&tdir)?;
     let transcript = tdir.join(format!("{session_id}.jsonl"));
 
@@ -86,7 +95,10 @@ pub fn run(ctx: &Ctx, dir: Option<&Path>) -> Result<String> {
         env.push(("TZ".into(), tz.to_string()));
     }
     // The demo's own config must not be changed by the user's.
-    env.push(("XDG_CONFIG_HOME".into(), base.join("xdg").display().to_string()));
+    env.push((
+        "XDG_CONFIG_HOME".into(),
+        base.join("xdg").display().to_string(),
+    ));
 
     // The bundled session was recorded in /home/alex/facturation; point every
     // path (cwd, tool inputs) at the scratch project instead.
@@ -117,13 +129,21 @@ pub fn run(ctx: &Ctx, dir: Option<&Path>) -> Result<String> {
 
     // Each turn's records are re-dated to now so the log is today's.
     let now = ctx.clock.now();
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&transcript)?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&transcript)?;
     let mut tick = 0i64;
     for (i, turn) in turns.iter().enumerate() {
         let mut p = common("UserPromptSubmit");
         p["prompt"] = json!(turn.prompt);
         let said = call_hook(&exe, &env, &p)?;
-        writeln!(out, "  UserPromptSubmit  -> {} ({})", describe(&said), short(&turn.prompt))?;
+        writeln!(
+            out,
+            "  UserPromptSubmit  -> {} ({})",
+            describe(&said),
+            short(&turn.prompt)
+        )?;
         for line in &turn.lines {
             let mut line = line.clone();
             if line.get("timestamp").is_some() {
@@ -145,13 +165,23 @@ pub fn run(ctx: &Ctx, dir: Option<&Path>) -> Result<String> {
     writeln!(out, "  worker --drain    -> {}", drained.trim())?;
 
     let date = ctx.local_date(now);
-    let log = project.join("memory_sessions/logs").join(format!("{date}.md"));
-    let text = std::fs::read_to_string(&log).with_context(|| format!("the demo wrote no log at {}", log.display()))?;
-    writeln!(out, "\n=== memory_sessions/logs/{date}.md ===\n{}", text.trim_end())?;
+    let log = project
+        .join("memory_sessions/logs")
+        .join(format!("{date}.md"));
+    let text = std::fs::read_to_string(&log)
+        .with_context(|| format!("the demo wrote no log at {}", log.display()))?;
+    writeln!(
+        out,
+        "\n=== memory_sessions/logs/{date}.md ===\n{}",
+        text.trim_end()
+    )?;
     let loaded = run_cairn(&exe, &env, &["memory", "load"], &project)?;
     writeln!(out, "\n=== cairn memory load ===\n{}", loaded.trim_end())?;
     if dir.is_none() {
-        writeln!(out, "\n(scratch project removed; run `cairn demo --dir DIR` to keep it)")?;
+        writeln!(
+            out,
+            "\n(scratch project removed; run `cairn demo --dir DIR` to keep it)"
+        )?;
     }
     Ok(out)
 }
@@ -174,7 +204,11 @@ fn call_hook(exe: &Path, env: &[(String, String)], payload: &Value) -> Result<St
         .stderr(Stdio::piped())
         .spawn()
         .context("cannot run `cairn hook`")?;
-    child.stdin.take().context("no stdin")?.write_all(payload.to_string().as_bytes())?;
+    child
+        .stdin
+        .take()
+        .context("no stdin")?
+        .write_all(payload.to_string().as_bytes())?;
     let o = child.wait_with_output()?;
     anyhow::ensure!(o.status.success(), "`cairn hook` exited with {}", o.status);
     Ok(String::from_utf8_lossy(&o.stdout).into_owned())
@@ -202,7 +236,10 @@ fn describe(stdout: &str) -> String {
     }
     match serde_json::from_str::<Value>(stdout) {
         Ok(v) => match v["hookSpecificOutput"]["additionalContext"].as_str() {
-            Some(c) => format!("exit 0, {} chars of context for the model", c.chars().count()),
+            Some(c) => format!(
+                "exit 0, {} chars of context for the model",
+                c.chars().count()
+            ),
             None => format!("exit 0, {}", short(stdout)),
         },
         Err(_) => format!("exit 0, {}", short(stdout)),

@@ -30,7 +30,14 @@ pub fn path(state_dir: &Path) -> PathBuf {
 
 /// Appends one line. Never fails: a diagnostics log that cannot be written is
 /// not worth breaking a session over.
-pub fn log(state_dir: &Path, max_bytes: u64, now: jiff::Timestamp, level: Level, scope: &str, msg: &str) {
+pub fn log(
+    state_dir: &Path,
+    max_bytes: u64,
+    now: jiff::Timestamp,
+    level: Level,
+    scope: &str,
+    msg: &str,
+) {
     let _ = try_log(state_dir, max_bytes, now, level, scope, msg);
 }
 
@@ -96,7 +103,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
         for i in 0..50 {
-            log(dir.path(), 600, now, Level::Error, "hook", &format!("boom {i}\nsecond line"));
+            log(
+                dir.path(),
+                600,
+                now,
+                Level::Error,
+                "hook",
+                &format!("boom {i}\nsecond line"),
+            );
         }
         let cur = fs::read_to_string(path(dir.path())).unwrap();
         assert!(cur.len() < 800, "current file stays near the cap");

@@ -44,7 +44,12 @@ fn default_permissions() -> fs::Permissions {
 
 #[cfg(not(unix))]
 fn default_permissions() -> fs::Permissions {
-    tempfile::NamedTempFile::new().unwrap().as_file().metadata().unwrap().permissions()
+    tempfile::NamedTempFile::new()
+        .unwrap()
+        .as_file()
+        .metadata()
+        .unwrap()
+        .permissions()
 }
 
 /// An exclusive advisory lock on a sidecar lock file, released on drop.
@@ -109,7 +114,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o640);
+            assert_eq!(
+                fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+                0o640
+            );
         }
         let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp file left behind");

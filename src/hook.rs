@@ -75,7 +75,11 @@ pub fn run(ctx: &Ctx, input: &[u8]) -> Result<Option<String>> {
         anyhow::bail!("empty hook payload on stdin");
     }
     let payload: Payload = serde_json::from_slice(input).map_err(|e| {
-        anyhow::anyhow!("hook payload is not valid JSON (line {}, column {}): {e}", e.line(), e.column())
+        anyhow::anyhow!(
+            "hook payload is not valid JSON (line {}, column {}): {e}",
+            e.line(),
+            e.column()
+        )
     })?;
     if payload.stop_hook_active {
         return Ok(None);
@@ -95,7 +99,8 @@ fn project_root(ctx: &Ctx, payload: &Payload) -> Option<PathBuf> {
 }
 
 fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
-    let root = project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
+    let root =
+        project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
     let config = config::load_or_default(ctx, Some(&root));
     let input = capture::StopInput {
         session_id: payload.session_id.clone(),
@@ -108,7 +113,9 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
 }
 
 fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
-    let Some(root) = project_root(ctx, payload) else { return Ok(None) };
+    let Some(root) = project_root(ctx, payload) else {
+        return Ok(None);
+    };
     let config = config::load_or_default(ctx, Some(&root));
     let store = store::Store::discover(&root, &config);
     let cwd = payload.cwd.clone().unwrap_or_else(|| root.clone());

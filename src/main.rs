@@ -7,7 +7,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "cairn", version, about = "Session memory, guard rails and token audit for Claude Code")]
+#[command(
+    name = "cairn",
+    version,
+    about = "Session memory, guard rails and token audit for Claude Code"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -130,11 +134,15 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
             let root = mem::root_from(ctx, &cwd)?;
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;
             match m {
-                MemoryCommand::Load { project, json } => mem::load(ctx, &config, &root, project.as_deref(), json),
+                MemoryCommand::Load { project, json } => {
+                    mem::load(ctx, &config, &root, project.as_deref(), json)
+                }
                 MemoryCommand::Promote { project, dry_run } => {
                     mem::promote(ctx, &config, &root, project.as_deref(), dry_run)
                 }
-                MemoryCommand::Archive { project, days } => mem::archive(ctx, &config, &root, project.as_deref(), days),
+                MemoryCommand::Archive { project, days } => {
+                    mem::archive(ctx, &config, &root, project.as_deref(), days)
+                }
             }
         }
         Command::Install(a) => {
@@ -146,7 +154,8 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
             cairn::install::run_uninstall(&root, &install_options(ctx, a.dry_run))
         }
         Command::Config(ConfigCommand::Show) => {
-            let root = cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
+            let root =
+                cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
             let loaded = cairn::config::load(&ctx.env, root.as_deref())?;
             Ok(cairn::config::show(&loaded))
         }

@@ -9,7 +9,11 @@ const DAY: &str = "2026-11-30";
 
 fn assert_silent_success(o: &std::process::Output) {
     assert!(o.status.success(), "exit status {:?}", o.status);
-    assert!(o.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&o.stdout));
+    assert!(
+        o.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }
 
 #[test]
@@ -17,7 +21,11 @@ fn stop_then_drain_writes_the_turn_once_dated_by_the_turn() {
     let p = Project::new();
     let t = p.transcript(
         "t",
-        &[Turn::new("Crée le fichier notes.md avec le plan de migration", "J'ai créé notes.md.").write("notes.md")],
+        &[Turn::new(
+            "Crée le fichier notes.md avec le plan de migration",
+            "J'ai créé notes.md.",
+        )
+        .write("notes.md")],
     );
     let o = p.hook(&p.stop(&t, None));
     assert_silent_success(&o);
@@ -25,10 +33,22 @@ fn stop_then_drain_writes_the_turn_once_dated_by_the_turn() {
     p.drain();
     assert_eq!(p.pending(), 0);
     let log = p.log(DAY);
-    assert!(log.starts_with(&format!("# Log session — {DAY}\n")), "{log}");
-    assert!(section(&log, "## Objectif").iter().any(|b| b.contains("notes.md")), "{log}");
+    assert!(
+        log.starts_with(&format!("# Log session — {DAY}\n")),
+        "{log}"
+    );
+    assert!(
+        section(&log, "## Objectif")
+            .iter()
+            .any(|b| b.contains("notes.md")),
+        "{log}"
+    );
     let work = section(&log, "## Travail produit");
-    assert_eq!(work.iter().filter(|b| b.contains("notes.md")).count(), 1, "{log}");
+    assert_eq!(
+        work.iter().filter(|b| b.contains("notes.md")).count(),
+        1,
+        "{log}"
+    );
 
     // The same Stop again (a retried job or a double event) changes nothing.
     p.hook(&p.stop(&t, None));
@@ -42,21 +62,31 @@ fn the_entry_is_dated_by_the_turn_not_by_the_worker() {
     let p = Project::new();
     let t = p.transcript(
         "t",
-        &[Turn::new("Ajoute un test pour parse_date", "Test ajouté dans tests/date.rs.")
-            .write("tests/date.rs")
-            .at("2026-11-28T23:30:00.000Z")],
+        &[Turn::new(
+            "Ajoute un test pour parse_date",
+            "Test ajouté dans tests/date.rs.",
+        )
+        .write("tests/date.rs")
+        .at("2026-11-28T23:30:00.000Z")],
     );
     assert_silent_success(&p.hook(&p.stop(&t, None)));
     p.drain();
     assert!(p.log("2026-11-28").contains("tests/date.rs"));
-    assert!(!p.root.join(format!("memory_sessions/logs/{DAY}.md")).exists());
+    assert!(
+        !p.root
+            .join(format!("memory_sessions/logs/{DAY}.md"))
+            .exists()
+    );
 }
 
 #[test]
 fn sync_mode_merges_before_the_hook_returns() {
     let mut p = Project::new();
     p.env("CAIRN_MEMORY_SYNC", "true");
-    let t = p.transcript("t", &[Turn::new("Create docs/plan.md", "Created docs/plan.md.").write("docs/plan.md")]);
+    let t = p.transcript(
+        "t",
+        &[Turn::new("Create docs/plan.md", "Created docs/plan.md.").write("docs/plan.md")],
+    );
     assert_silent_success(&p.hook(&p.stop(&t, None)));
     assert_eq!(p.pending(), 0);
     assert!(p.log(DAY).contains("docs/plan.md"), "{}", p.log(DAY));
@@ -65,12 +95,21 @@ fn sync_mode_merges_before_the_hook_returns() {
 #[test]
 fn english_language_writes_english_headings() {
     let mut p = Project::new();
-    p.env("CAIRN_MEMORY_SYNC", "1").env("CAIRN_MEMORY_LANGUAGE", "en");
-    let t = p.transcript("t", &[Turn::new("Create src/lib.rs", "Done.").write("src/lib.rs")]);
+    p.env("CAIRN_MEMORY_SYNC", "1")
+        .env("CAIRN_MEMORY_LANGUAGE", "en");
+    let t = p.transcript(
+        "t",
+        &[Turn::new("Create src/lib.rs", "Done.").write("src/lib.rs")],
+    );
     p.hook(&p.stop(&t, None));
     let log = p.log(DAY);
     assert!(log.starts_with(&format!("# Session log — {DAY}")), "{log}");
-    assert!(section(&log, "## Work done").iter().any(|b| b.contains("src/lib.rs")), "{log}");
+    assert!(
+        section(&log, "## Work done")
+            .iter()
+            .any(|b| b.contains("src/lib.rs")),
+        "{log}"
+    );
 }
 
 #[test]
@@ -101,9 +140,18 @@ fn ok_done_moves_the_sessions_last_todo_to_done() {
     p.hook(&p.stop(&t2, None));
     let log = p.log(DAY);
     assert!(section(&log, "## À suivre").is_empty(), "{log}");
-    assert_eq!(section(&log, "## Finalisé"), vec![format!("✅ {todo}")], "{log}");
+    assert_eq!(
+        section(&log, "## Finalisé"),
+        vec![format!("✅ {todo}")],
+        "{log}"
+    );
     // OK-done adds nothing else.
-    assert!(!section(&log, "## Objectif").iter().any(|b| b.to_lowercase().contains("ok-done")), "{log}");
+    assert!(
+        !section(&log, "## Objectif")
+            .iter()
+            .any(|b| b.to_lowercase().contains("ok-done")),
+        "{log}"
+    );
 }
 
 #[test]
@@ -115,7 +163,13 @@ fn stop_hook_active_and_nested_calls_do_nothing() {
     assert_silent_success(&p.hook(&payload));
     assert_eq!(p.pending(), 0);
 
-    let o = p.cairn().env("CAIRN_NESTED", "1").arg("hook").write_stdin(p.stop(&t, None).to_string()).output().unwrap();
+    let o = p
+        .cairn()
+        .env("CAIRN_NESTED", "1")
+        .arg("hook")
+        .write_stdin(p.stop(&t, None).to_string())
+        .output()
+        .unwrap();
     assert_silent_success(&o);
     assert_eq!(p.pending(), 0);
     assert!(!p.state.join("diagnostics.log").exists());
@@ -124,7 +178,14 @@ fn stop_hook_active_and_nested_calls_do_nothing() {
 #[test]
 fn unhandled_events_are_silent_no_ops() {
     let p = Project::new();
-    for event in ["UserPromptSubmit", "PreToolUse", "SubagentStop", "PreCompact", "SessionEnd", "SomethingNew"] {
+    for event in [
+        "UserPromptSubmit",
+        "PreToolUse",
+        "SubagentStop",
+        "PreCompact",
+        "SessionEnd",
+        "SomethingNew",
+    ] {
         let o = p.hook(&json!({"session_id":"s","transcript_path":"/nope","cwd":p.root,"hook_event_name":event,"prompt":"hi"}));
         assert_silent_success(&o);
     }
@@ -138,16 +199,32 @@ fn fault_matrix_never_hurts_the_session() {
     type Input = Box<dyn Fn(&Project) -> Vec<u8>>;
     let cases: Vec<(&str, Input, bool)> = vec![
         ("empty stdin", Box::new(|_| Vec::new()), true),
-        ("garbage stdin", Box::new(|_| b"{not json at all".to_vec()), true),
-        ("non-UTF-8 stdin", Box::new(|_| vec![0xff, 0xfe, b'{', 0x80]), true),
+        (
+            "garbage stdin",
+            Box::new(|_| b"{not json at all".to_vec()),
+            true,
+        ),
+        (
+            "non-UTF-8 stdin",
+            Box::new(|_| vec![0xff, 0xfe, b'{', 0x80]),
+            true,
+        ),
         (
             "missing transcript",
-            Box::new(|p: &Project| p.stop(&p.base.join("gone.jsonl"), None).to_string().into_bytes()),
+            Box::new(|p: &Project| {
+                p.stop(&p.base.join("gone.jsonl"), None)
+                    .to_string()
+                    .into_bytes()
+            }),
             true,
         ),
         (
             "payload without event name",
-            Box::new(|p: &Project| json!({"session_id":"s","cwd":p.root}).to_string().into_bytes()),
+            Box::new(|p: &Project| {
+                json!({"session_id":"s","cwd":p.root})
+                    .to_string()
+                    .into_bytes()
+            }),
             true,
         ),
     ];
@@ -155,7 +232,11 @@ fn fault_matrix_never_hurts_the_session() {
         let p = Project::new();
         let o = p.hook_raw(input(&p));
         assert!(o.status.success(), "{name}: exit {:?}", o.status);
-        assert!(o.stdout.is_empty(), "{name}: stdout {}", String::from_utf8_lossy(&o.stdout));
+        assert!(
+            o.stdout.is_empty(),
+            "{name}: stdout {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
         let diag = p.diagnostics();
         assert_eq!(diag.lines().count(), usize::from(error), "{name}: {diag}");
         if error {
@@ -168,11 +249,16 @@ fn fault_matrix_never_hurts_the_session() {
 fn damaged_transcripts_still_capture_the_last_complete_turn() {
     let mut p = Project::new();
     p.env("CAIRN_MEMORY_SYNC", "true");
-    let t = p.transcript("t", &[Turn::new("Create src/ok.rs", "Created.").write("src/ok.rs")]);
+    let t = p.transcript(
+        "t",
+        &[Turn::new("Create src/ok.rs", "Created.").write("src/ok.rs")],
+    );
     let mut bytes = std::fs::read(&t).unwrap();
     // A 5 MB line, non-UTF-8 bytes, an unknown record type, a torn last line.
     let mut damaged = Vec::new();
-    damaged.extend_from_slice(br#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":""#);
+    damaged.extend_from_slice(
+        br#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":""#,
+    );
     damaged.extend(std::iter::repeat_n(b'x', 5 << 20));
     damaged.extend_from_slice(b"\"}]}}\n");
     damaged.extend_from_slice(&[0xff, 0xfe, 0x00, b'\n']);
@@ -180,7 +266,9 @@ fn damaged_transcripts_still_capture_the_last_complete_turn() {
     // Inside the last turn, where the tail reader must walk over it.
     let after_prompt = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
     bytes.splice(after_prompt..after_prompt, damaged);
-    bytes.extend_from_slice(br#"{"type":"assistant","message":{"id":"m9","content":[{"type":"text","text":"half"#);
+    bytes.extend_from_slice(
+        br#"{"type":"assistant","message":{"id":"m9","content":[{"type":"text","text":"half"#,
+    );
     std::fs::write(&t, bytes).unwrap();
     let o = p.hook(&p.stop(&t, Some("Created.")));
     assert_silent_success(&o);
@@ -188,7 +276,10 @@ fn damaged_transcripts_still_capture_the_last_complete_turn() {
     // Said once, quietly: the session is fine, the file had junk in it.
     let diag = p.diagnostics();
     assert_eq!(diag.lines().count(), 1, "{diag}");
-    assert!(diag.contains("INFO capture") && diag.contains("unreadable line(s) skipped"), "{diag}");
+    assert!(
+        diag.contains("INFO capture") && diag.contains("unreadable line(s) skipped"),
+        "{diag}"
+    );
 }
 
 #[test]
@@ -205,7 +296,11 @@ fn read_only_memory_folder_keeps_the_job_and_logs_once() {
     assert_silent_success(&p.hook(&p.stop(&t, None)));
     p.drain();
     assert_eq!(p.pending(), 1, "the job waits for a retry");
-    assert!(p.diagnostics().contains("WARN worker"), "{}", p.diagnostics());
+    assert!(
+        p.diagnostics().contains("WARN worker"),
+        "{}",
+        p.diagnostics()
+    );
     std::fs::set_permissions(&logs, std::fs::Permissions::from_mode(0o755)).unwrap();
     p.drain();
     assert_eq!(p.pending(), 0);
@@ -213,7 +308,11 @@ fn read_only_memory_folder_keeps_the_job_and_logs_once() {
 }
 
 fn unsafe_is_root() -> bool {
-    std::process::Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false)
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout.starts_with(b"0"))
+        .unwrap_or(false)
 }
 
 #[test]
@@ -246,17 +345,30 @@ fn hostile_exchange_text_keeps_the_log_structure() {
     let log = p.log(DAY);
     let titles: Vec<&str> = log.lines().filter(|l| l.starts_with('#')).collect();
     assert_eq!(titles[0], format!("# Log session — {DAY}"));
-    assert_eq!(titles.iter().filter(|l| l.starts_with("# ")).count(), 1, "{log}");
+    assert_eq!(
+        titles.iter().filter(|l| l.starts_with("# ")).count(),
+        1,
+        "{log}"
+    );
     let known = [
-        "## Contexte", "## Objectif", "## Problèmes rencontrés", "## Connaissances acquises",
-        "## Travail produit", "## Décisions prises", "## À suivre", "## Finalisé",
+        "## Contexte",
+        "## Objectif",
+        "## Problèmes rencontrés",
+        "## Connaissances acquises",
+        "## Travail produit",
+        "## Décisions prises",
+        "## À suivre",
+        "## Finalisé",
     ];
     for t in titles.iter().skip(1) {
         assert!(known.contains(t), "unexpected heading {t:?} in\n{log}");
     }
     assert!(section(&log, "## Finalisé").is_empty(), "{log}");
     for l in log.lines().filter(|l| !l.is_empty()) {
-        assert!(l.starts_with('#') || l.starts_with("- "), "stray line {l:?}\n{log}");
+        assert!(
+            l.starts_with('#') || l.starts_with("- "),
+            "stray line {l:?}\n{log}"
+        );
     }
 }
 
@@ -264,9 +376,15 @@ fn hostile_exchange_text_keeps_the_log_structure() {
 fn secrets_never_reach_the_log_or_debug() {
     let mut p = Project::new();
     p.env("CAIRN_MEMORY_SYNC", "true");
-    let token = format!("ghp_{}", "A1b2C3d4E5".repeat(4).chars().take(36).collect::<String>());
+    let token = format!(
+        "ghp_{}",
+        "A1b2C3d4E5".repeat(4).chars().take(36).collect::<String>()
+    );
     let prompt = format!("Configure le client GitHub avec le token {token} dans src/gh.rs");
-    let t = p.transcript("t", &[Turn::new(&prompt, &format!("Fait, token {token} configuré.")).write("src/gh.rs")]);
+    let t = p.transcript(
+        "t",
+        &[Turn::new(&prompt, &format!("Fait, token {token} configuré.")).write("src/gh.rs")],
+    );
     p.hook(&p.stop(&t, None));
     let log = p.log(DAY);
     assert!(log.contains("src/gh.rs"), "{log}");
@@ -286,7 +404,8 @@ fn concurrent_stop_hooks_each_land_exactly_once() {
         .map(|i| {
             p.transcript(
                 &format!("t{i}"),
-                &[Turn::new(&format!("Create src/mod_{i}.rs"), "Created.").write(&format!("src/mod_{i}.rs"))],
+                &[Turn::new(&format!("Create src/mod_{i}.rs"), "Created.")
+                    .write(&format!("src/mod_{i}.rs"))],
             )
         })
         .collect();
@@ -305,7 +424,12 @@ fn concurrent_stop_hooks_each_land_exactly_once() {
                 .stdout(std::process::Stdio::piped());
             let mut child = cmd.spawn().unwrap();
             use std::io::Write;
-            child.stdin.take().unwrap().write_all(p.stop(t, None).to_string().as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(p.stop(t, None).to_string().as_bytes())
+                .unwrap();
             child
         })
         .collect();
@@ -317,7 +441,10 @@ fn concurrent_stop_hooks_each_land_exactly_once() {
     let log = p.log(DAY);
     for i in 0..n {
         let needle = format!("src/mod_{i}.rs");
-        let count = section(&log, "## Travail produit").iter().filter(|b| b.contains(&needle) && !b.contains(&format!("{needle}0"))).count();
+        let count = section(&log, "## Travail produit")
+            .iter()
+            .filter(|b| b.contains(&needle) && !b.contains(&format!("{needle}0")))
+            .count();
         assert_eq!(count, 1, "{needle} in\n{log}");
     }
     assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
@@ -328,11 +455,17 @@ fn session_start_injects_memory_within_budget_keeping_todos() {
     let p = Project::new();
     let mut log = format!("# Log session — {DAY}\n\n## Travail produit\n");
     for i in 0..400 {
-        log.push_str(&format!("- Travail numéro {i} sur le module de facturation avec beaucoup de détails\n"));
+        log.push_str(&format!(
+            "- Travail numéro {i} sur le module de facturation avec beaucoup de détails\n"
+        ));
     }
     log.push_str("\n## À suivre\n- Relire la PR 42 avant vendredi\n");
     std::fs::write(p.root.join(format!("memory_sessions/logs/{DAY}.md")), &log).unwrap();
-    std::fs::write(p.root.join("memory_sessions/long_memory.md"), "# Mémoire long terme — root\n\n## 2026-11-01\n\nLe projet utilise PostgreSQL 16.\n").unwrap();
+    std::fs::write(
+        p.root.join("memory_sessions/long_memory.md"),
+        "# Mémoire long terme — root\n\n## 2026-11-01\n\nLe projet utilise PostgreSQL 16.\n",
+    )
+    .unwrap();
     let o = p
         .cairn()
         .arg("hook")
@@ -342,8 +475,14 @@ fn session_start_injects_memory_within_budget_keeping_todos() {
     assert!(o.status.success());
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
-    let ctx = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-    assert!(ctx.chars().count() <= 2000 * 4, "{} chars", ctx.chars().count());
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ctx.chars().count() <= 2000 * 4,
+        "{} chars",
+        ctx.chars().count()
+    );
     assert!(ctx.contains("Relire la PR 42 avant vendredi"), "{ctx}");
     assert!(ctx.contains("Travail numéro 399"), "newest first: {ctx}");
 }

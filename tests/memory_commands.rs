@@ -21,7 +21,11 @@ fn seed_logs(p: &Project) {
         "memory_sessions/logs/2026-11-30.md",
         "# Log session — 2026-11-30\n\n## Connaissances acquises\n- les montants sont en  CENTIMES\n\n## Finalisé\n- ✅ Écrire la doc\n",
     );
-    write(p, "memory_sessions/logs/2026-09-01.md", "# Log session — 2026-09-01\n\n## Décisions prises\n- Vieille décision\n");
+    write(
+        p,
+        "memory_sessions/logs/2026-09-01.md",
+        "# Log session — 2026-09-01\n\n## Décisions prises\n- Vieille décision\n",
+    );
     write(p, "memory_sessions/logs/notes.md", "not a dated log\n");
 }
 
@@ -29,7 +33,11 @@ fn seed_logs(p: &Project) {
 fn load_prints_long_memory_today_and_yesterday() {
     let p = Project::new();
     seed_logs(&p);
-    write(&p, "memory_sessions/long_memory.md", "# Mémoire long terme — root\n\n## 2026-11-01\n\nPostgreSQL 16.\n");
+    write(
+        &p,
+        "memory_sessions/long_memory.md",
+        "# Mémoire long terme — root\n\n## 2026-11-01\n\nPostgreSQL 16.\n",
+    );
     let o = p.cairn().args(["memory", "load"]).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
@@ -40,7 +48,11 @@ fn load_prints_long_memory_today_and_yesterday() {
     assert!(out.contains("- Migrer les factures"));
     assert!(!out.contains("Vieille décision"));
 
-    let o = p.cairn().args(["memory", "load", "all", "--json"]).output().unwrap();
+    let o = p
+        .cairn()
+        .args(["memory", "load", "all", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["projects"][0]["project"], "root");
     assert_eq!(v["projects"][0]["yesterday"]["date"], "2026-11-29");
@@ -54,32 +66,59 @@ fn load_prints_long_memory_today_and_yesterday() {
 fn promote_dry_run_then_for_real() {
     let p = Project::new();
     seed_logs(&p);
-    let o = p.cairn().args(["memory", "promote", "--dry-run"]).output().unwrap();
+    let o = p
+        .cairn()
+        .args(["memory", "promote", "--dry-run"])
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.contains("[dry-run] root: 2 logs read, 3 facts promoted, 1 logs archived"), "{out}");
+    assert!(
+        out.contains("[dry-run] root: 2 logs read, 3 facts promoted, 1 logs archived"),
+        "{out}"
+    );
     assert!(out.contains("+ open to-do: Migrer les factures"), "{out}");
-    assert!(!out.contains("Écrire la doc"), "a finished to-do is not promoted: {out}");
-    assert!(!p.root.join("memory_sessions/long_memory.md").exists(), "dry run writes nothing");
+    assert!(
+        !out.contains("Écrire la doc"),
+        "a finished to-do is not promoted: {out}"
+    );
+    assert!(
+        !p.root.join("memory_sessions/long_memory.md").exists(),
+        "dry run writes nothing"
+    );
     assert!(p.root.join("memory_sessions/logs/2026-09-01.md").exists());
 
-    let o = p.cairn().args(["memory", "promote", "root"]).output().unwrap();
+    let o = p
+        .cairn()
+        .args(["memory", "promote", "root"])
+        .output()
+        .unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.starts_with("root: 2 logs read, 3 facts promoted, 1 logs archived, long_memory.md"), "{out}");
+    assert!(
+        out.starts_with("root: 2 logs read, 3 facts promoted, 1 logs archived, long_memory.md"),
+        "{out}"
+    );
     let long = std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap();
     assert!(long.starts_with("# Mémoire long terme — root\n"), "{long}");
     assert!(long.contains("## Promotion 2026-11-30"));
     // Newest wording kept, the fact once.
     assert_eq!(long.to_lowercase().matches("centimes").count(), 1, "{long}");
     assert!(long.contains("- les montants sont en  CENTIMES"), "{long}");
-    assert!(p.root.join("memory_sessions/logs/archives/2026-09-01.md").exists());
+    assert!(
+        p.root
+            .join("memory_sessions/logs/archives/2026-09-01.md")
+            .exists()
+    );
     assert!(!p.root.join("memory_sessions/long_memory.md.bak").exists());
 
     // Promoting again adds nothing.
     let o = p.cairn().args(["memory", "promote"]).output().unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("0 facts promoted, 0 logs archived"), "{out}");
-    assert_eq!(std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap(), long);
+    assert_eq!(
+        std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap(),
+        long
+    );
 }
 
 #[test]
@@ -96,35 +135,65 @@ fn promotion_keeps_long_memory_under_the_line_cap() {
     let after = std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap();
     assert!(after.lines().count() <= 20, "{after}");
     assert!(after.starts_with("# Mémoire long terme — root"));
-    assert!(after.contains("Migrer les factures"), "the new facts are kept: {after}");
-    assert!(after.contains("Fait ancien 9."), "the newest old block is kept: {after}");
-    assert!(!after.contains("Fait ancien 1."), "the oldest goes first: {after}");
+    assert!(
+        after.contains("Migrer les factures"),
+        "the new facts are kept: {after}"
+    );
+    assert!(
+        after.contains("Fait ancien 9."),
+        "the newest old block is kept: {after}"
+    );
+    assert!(
+        !after.contains("Fait ancien 1."),
+        "the oldest goes first: {after}"
+    );
 }
 
 #[test]
 fn archive_moves_old_logs_without_clobbering() {
     let p = Project::new();
     seed_logs(&p);
-    write(&p, "memory_sessions/logs/archives/2026-09-01.md", "a different archived file\n");
-    let o = p.cairn().args(["memory", "archive", "--days", "1"]).output().unwrap();
+    write(
+        &p,
+        "memory_sessions/logs/archives/2026-09-01.md",
+        "a different archived file\n",
+    );
+    let o = p
+        .cairn()
+        .args(["memory", "archive", "--days", "1"])
+        .output()
+        .unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(out, "root: 1 logs archived (older than 1 days)\n");
     let arch = p.root.join("memory_sessions/logs/archives");
     assert!(arch.join("2026-09-01-1.md").exists());
     assert!(p.root.join("memory_sessions/logs/2026-11-29.md").exists());
     assert!(p.root.join("memory_sessions/logs/2026-11-30.md").exists());
-    assert_eq!(std::fs::read_to_string(arch.join("2026-09-01.md")).unwrap(), "a different archived file\n");
+    assert_eq!(
+        std::fs::read_to_string(arch.join("2026-09-01.md")).unwrap(),
+        "a different archived file\n"
+    );
 }
 
 #[test]
 fn config_show_names_origins() {
     let mut p = Project::new();
     p.env("CAIRN_MEMORY_LANGUAGE", "en");
-    std::fs::write(p.root.join(".cairn.toml"), "[memory]\nmax_bullet_chars = 120\n").unwrap();
+    std::fs::write(
+        p.root.join(".cairn.toml"),
+        "[memory]\nmax_bullet_chars = 120\n",
+    )
+    .unwrap();
     let o = p.cairn().args(["config", "show"]).output().unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.contains("language = \"en\"  # env CAIRN_MEMORY_LANGUAGE"), "{out}");
-    assert!(out.contains("max_bullet_chars = 120  # ") && out.contains(".cairn.toml"), "{out}");
+    assert!(
+        out.contains("language = \"en\"  # env CAIRN_MEMORY_LANGUAGE"),
+        "{out}"
+    );
+    assert!(
+        out.contains("max_bullet_chars = 120  # ") && out.contains(".cairn.toml"),
+        "{out}"
+    );
     assert!(out.contains("backend = \"offline\"  # default"), "{out}");
 }
 
@@ -140,12 +209,106 @@ fn demo_replays_a_session_offline_and_prints_the_log() {
     let p = Project::new();
     let o = p.cairn().args(["demo"]).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.contains("SessionStart"));
     assert_eq!(out.matches("Stop (turn").count(), 3, "{out}");
-    assert!(out.contains("=== memory_sessions/logs/2026-11-30.md ==="), "{out}");
+    assert!(
+        out.contains("=== memory_sessions/logs/2026-11-30.md ==="),
+        "{out}"
+    );
     assert!(out.contains("## Travail produit"), "{out}");
-    assert!(out.contains("`src/invoice.rs`"), "paths are shown relative to the project: {out}");
-    assert!(out.contains("## Finalisé\n- ✅"), "OK-done closed the to-do: {out}");
+    assert!(
+        out.contains("`src/invoice.rs`"),
+        "paths are shown relative to the project: {out}"
+    );
+    assert!(
+        out.contains("## Finalisé\n- ✅"),
+        "OK-done closed the to-do: {out}"
+    );
     assert!(out.contains("=== cairn memory load ==="));
+}
+
+/// A fake `claude` answering `answer` (or failing when it is `FAIL`), noting each call.
+fn fake_claude(p: &mut Project, answer: &str) -> std::path::PathBuf {
+    let bin = p.base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("answer"), answer).unwrap();
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then exit 0; fi\ncat > \"{d}/prompt\"\ntouch \"{d}/called\"\nif [ \"$(cat \"{d}/answer\")\" = FAIL ]; then echo 'rate limited' >&2; exit 1; fi\ncat \"{d}/answer\"\n",
+        d = bin.display()
+    );
+    std::fs::write(bin.join("claude"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    p.env("PATH", &path)
+        .env("CAIRN_MEMORY_BACKEND", "claude-cli");
+    bin
+}
+
+#[test]
+fn promotion_through_a_backend_rewrites_long_memory() {
+    let mut p = Project::new();
+    seed_logs(&p);
+    let bin = fake_claude(
+        &mut p,
+        "```markdown\n# Mémoire long terme — root\n\n## Connaissances\n- Montants en centimes\n\n## Décisions\n- PostgreSQL\n```\n",
+    );
+    let o = p
+        .cairn()
+        .args(["memory", "promote", "--dry-run"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("`claude-cli` will rewrite long_memory.md"),
+        "{out}"
+    );
+    assert!(!bin.join("called").exists(), "a dry run spends nothing");
+
+    let o = p.cairn().args(["memory", "promote"]).output().unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("(rewritten by `claude-cli`)"), "{out}");
+    let long = std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap();
+    assert_eq!(
+        long,
+        "# Mémoire long terme — root\n\n## Connaissances\n- Montants en centimes\n\n## Décisions\n- PostgreSQL\n"
+    );
+    let prompt = std::fs::read_to_string(bin.join("prompt")).unwrap();
+    assert!(
+        prompt.contains("- Migrer les factures") && prompt.contains("At most 300 lines"),
+        "{prompt}"
+    );
+    assert!(
+        p.root
+            .join("memory_sessions/logs/archives/2026-09-01.md")
+            .exists()
+    );
+}
+
+#[test]
+fn a_failing_backend_falls_back_to_the_offline_promotion() {
+    let mut p = Project::new();
+    seed_logs(&p);
+    fake_claude(&mut p, "FAIL");
+    let o = p.cairn().args(["memory", "promote"]).output().unwrap();
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("`claude-cli` failed") && out.contains("offline promotion used"),
+        "{out}"
+    );
+    let long = std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap();
+    assert!(
+        long.contains("## Promotion 2026-11-30") && long.contains("Migrer les factures"),
+        "{long}"
+    );
 }

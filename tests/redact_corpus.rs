@@ -78,18 +78,54 @@ impl Fakes {
             anthropic: p(&["sk-", "ant-api03-", &fake(1, 93, B64URL), "AA"]),
             anthropic_admin: p(&["sk-", "ant-admin01-", &fake(2, 93, B64URL), "AA"]),
             openai_proj: p(&["sk-", "proj-", &fake(3, 120, B64URL)]),
-            openai_legacy: p(&["sk-", &fake(4, 20, ALNUM), "T3Blbk", "FJ", &fake(5, 20, ALNUM)]),
+            openai_legacy: p(&[
+                "sk-",
+                &fake(4, 20, ALNUM),
+                "T3Blbk",
+                "FJ",
+                &fake(5, 20, ALNUM),
+            ]),
             openai_svcacct: p(&["sk-", "svcacct-", &fake(6, 64, B64URL)]),
             ghp: p(&["gh", "p_", &fake(7, 36, ALNUM)]),
             gho: p(&["gh", "o_", &fake(8, 36, ALNUM)]),
             ghs: p(&["gh", "s_", &fake(9, 36, ALNUM)]),
-            github_pat: p(&["github", "_pat_", &fake(10, 22, ALNUM), "_", &fake(11, 59, ALNUM)]),
+            github_pat: p(&[
+                "github",
+                "_pat_",
+                &fake(10, 22, ALNUM),
+                "_",
+                &fake(11, 59, ALNUM),
+            ]),
             glpat: p(&["gl", "pat-", &fake(12, 20, ALNUM)]),
             aws_id: p(&["AK", "IA", &fake(13, 16, UPPER_DIGITS)]),
             aws_secret: fake(14, 40, B64),
-            xoxb: p(&["xo", "xb-", &fake(15, 11, b"0123456789"), "-", &fake(16, 12, b"0123456789"), "-", &fake(17, 24, ALNUM)]),
-            xapp: p(&["xa", "pp-1-", "A0", &fake(18, 9, UPPER_DIGITS), "-", &fake(19, 13, b"0123456789"), "-", &fake(20, 64, HEX)]),
-            slack_hook_path: p(&["T0", &fake(21, 8, UPPER_DIGITS), "/B0", &fake(22, 8, UPPER_DIGITS), "/", &fake(23, 24, ALNUM)]),
+            xoxb: p(&[
+                "xo",
+                "xb-",
+                &fake(15, 11, b"0123456789"),
+                "-",
+                &fake(16, 12, b"0123456789"),
+                "-",
+                &fake(17, 24, ALNUM),
+            ]),
+            xapp: p(&[
+                "xa",
+                "pp-1-",
+                "A0",
+                &fake(18, 9, UPPER_DIGITS),
+                "-",
+                &fake(19, 13, b"0123456789"),
+                "-",
+                &fake(20, 64, HEX),
+            ]),
+            slack_hook_path: p(&[
+                "T0",
+                &fake(21, 8, UPPER_DIGITS),
+                "/B0",
+                &fake(22, 8, UPPER_DIGITS),
+                "/",
+                &fake(23, 24, ALNUM),
+            ]),
             stripe_live: p(&["sk", "_live_", &fake(24, 24, ALNUM)]),
             stripe_restricted: p(&["rk", "_live_", &fake(25, 24, ALNUM)]),
             stripe_test: p(&["sk", "_test_", &fake(26, 24, ALNUM)]),
@@ -109,16 +145,29 @@ impl Fakes {
             azure_key: p(&[&fake(35, 86, B64), "=="]),
             digitalocean: p(&["do", "p_v1_", &fake(36, 64, HEX)]),
             // base64 of a numeric bot id, the timestamp, the HMAC.
-            discord: p(&["MTIzNDU2Nzg5MDEy", "MzQ1Njc4", ".", &fake(37, 6, B64URL), ".", &fake(38, 38, B64URL)]),
+            discord: p(&[
+                "MTIzNDU2Nzg5MDEy",
+                "MzQ1Njc4",
+                ".",
+                &fake(37, 6, B64URL),
+                ".",
+                &fake(38, 38, B64URL),
+            ]),
             telegram: p(&["123456789", ":AA", &fake(39, 33, B64URL)]),
             vault: p(&["hv", "s.", &fake(40, 90, B64URL)]),
-            pem_body: (0..6).map(|i| fake(41 + i, 64, B64)).collect::<Vec<_>>().join("\n"),
+            pem_body: (0..6)
+                .map(|i| fake(41 + i, 64, B64))
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 
     fn pem(&self, label: &str) -> String {
         let label = format!("{label} KEY");
-        format!("-----BEGIN {label}-----\n{}\n-----END {label}-----", self.pem_body)
+        format!(
+            "-----BEGIN {label}-----\n{}\n-----END {label}-----",
+            self.pem_body
+        )
     }
 }
 
@@ -141,13 +190,25 @@ fn check(input: &str, expected: &str, secrets: &[&str]) {
 fn llm_provider_keys() {
     let f = Fakes::new();
     check(
-        &format!("export ANTHROPIC_API_KEY={}\nclaude -p 'hello'", f.anthropic),
-        &format!("export ANTHROPIC_API_KEY={}\nclaude -p 'hello'", r("anthropic-key")),
+        &format!(
+            "export ANTHROPIC_API_KEY={}\nclaude -p 'hello'",
+            f.anthropic
+        ),
+        &format!(
+            "export ANTHROPIC_API_KEY={}\nclaude -p 'hello'",
+            r("anthropic-key")
+        ),
         &[&f.anthropic],
     );
     check(
-        &format!(r#"{{"apiKey": "{}", "model": "claude-sonnet-4-5"}}"#, f.anthropic_admin),
-        &format!(r#"{{"apiKey": "{}", "model": "claude-sonnet-4-5"}}"#, r("anthropic-key")),
+        &format!(
+            r#"{{"apiKey": "{}", "model": "claude-sonnet-4-5"}}"#,
+            f.anthropic_admin
+        ),
+        &format!(
+            r#"{{"apiKey": "{}", "model": "claude-sonnet-4-5"}}"#,
+            r("anthropic-key")
+        ),
         &[&f.anthropic_admin],
     );
     check(
@@ -156,8 +217,14 @@ fn llm_provider_keys() {
         &[&f.openai_proj],
     );
     check(
-        &format!("2025-03-02T10:00:01Z ERROR openai: 401 for key {} (org acme)", f.openai_legacy),
-        &format!("2025-03-02T10:00:01Z ERROR openai: 401 for key {} (org acme)", r("openai-key")),
+        &format!(
+            "2025-03-02T10:00:01Z ERROR openai: 401 for key {} (org acme)",
+            f.openai_legacy
+        ),
+        &format!(
+            "2025-03-02T10:00:01Z ERROR openai: 401 for key {} (org acme)",
+            r("openai-key")
+        ),
         &[&f.openai_legacy],
     );
     check(
@@ -166,8 +233,14 @@ fn llm_provider_keys() {
         &[&f.openai_svcacct],
     );
     check(
-        &format!("huggingface-cli login --token {} --add-to-git-credential", f.hf),
-        &format!("huggingface-cli login --token {} --add-to-git-credential", r("huggingface-token")),
+        &format!(
+            "huggingface-cli login --token {} --add-to-git-credential",
+            f.hf
+        ),
+        &format!(
+            "huggingface-cli login --token {} --add-to-git-credential",
+            r("huggingface-token")
+        ),
         &[&f.hf],
     );
 }
@@ -176,18 +249,33 @@ fn llm_provider_keys() {
 fn code_hosting_tokens() {
     let f = Fakes::new();
     check(
-        &format!("git remote set-url origin https://{}@github.com/acme/app.git", f.ghp),
-        &format!("git remote set-url origin https://{}@github.com/acme/app.git", r("github-token")),
+        &format!(
+            "git remote set-url origin https://{}@github.com/acme/app.git",
+            f.ghp
+        ),
+        &format!(
+            "git remote set-url origin https://{}@github.com/acme/app.git",
+            r("github-token")
+        ),
         &[&f.ghp],
     );
     check(
         &format!("The CLI stored `{}` in `~/.config/gh/hosts.yml`.", f.gho),
-        &format!("The CLI stored `{}` in `~/.config/gh/hosts.yml`.", r("github-token")),
+        &format!(
+            "The CLI stored `{}` in `~/.config/gh/hosts.yml`.",
+            r("github-token")
+        ),
         &[&f.gho],
     );
     check(
-        &format!("git clone https://x-access-token:{}@github.com/acme/infra", f.ghs),
-        &format!("git clone https://x-access-token:{}@github.com/acme/infra", r("github-token")),
+        &format!(
+            "git clone https://x-access-token:{}@github.com/acme/infra",
+            f.ghs
+        ),
+        &format!(
+            "git clone https://x-access-token:{}@github.com/acme/infra",
+            r("github-token")
+        ),
         &[&f.ghs],
     );
     check(
@@ -268,7 +356,10 @@ fn cloud_credentials() {
     );
     check(
         &format!("$ doctl auth init --access-token {}", f.digitalocean),
-        &format!("$ doctl auth init --access-token {}", r("digitalocean-token")),
+        &format!(
+            "$ doctl auth init --access-token {}",
+            r("digitalocean-token")
+        ),
         &[&f.digitalocean],
     );
     check(
@@ -292,8 +383,14 @@ fn saas_tokens() {
         &[&f.xapp],
     );
     check(
-        &format!(r#"  "webhook_url": "https://hooks.slack.com/services/{}","#, f.slack_hook_path),
-        &format!(r#"  "webhook_url": "https://hooks.slack.com/services/{}","#, r("slack-webhook")),
+        &format!(
+            r#"  "webhook_url": "https://hooks.slack.com/services/{}","#,
+            f.slack_hook_path
+        ),
+        &format!(
+            r#"  "webhook_url": "https://hooks.slack.com/services/{}","#,
+            r("slack-webhook")
+        ),
         &[&f.slack_hook_path],
     );
     check(
@@ -302,8 +399,15 @@ fn saas_tokens() {
         &[&f.stripe_live],
     );
     check(
-        &format!("STRIPE_RESTRICTED_KEY={}\nSTRIPE_TEST_KEY={}", f.stripe_restricted, f.stripe_test),
-        &format!("STRIPE_RESTRICTED_KEY={}\nSTRIPE_TEST_KEY={}", r("stripe-key"), r("stripe-key")),
+        &format!(
+            "STRIPE_RESTRICTED_KEY={}\nSTRIPE_TEST_KEY={}",
+            f.stripe_restricted, f.stripe_test
+        ),
+        &format!(
+            "STRIPE_RESTRICTED_KEY={}\nSTRIPE_TEST_KEY={}",
+            r("stripe-key"),
+            r("stripe-key")
+        ),
         &[&f.stripe_restricted, &f.stripe_test],
     );
     check(
@@ -323,7 +427,10 @@ fn saas_tokens() {
     );
     check(
         &format!("curl https://api.telegram.org/bot{}/getMe", f.telegram),
-        &format!("curl https://api.telegram.org/bot{}/getMe", r("telegram-token")),
+        &format!(
+            "curl https://api.telegram.org/bot{}/getMe",
+            r("telegram-token")
+        ),
         &[&f.telegram],
     );
 }
@@ -332,8 +439,14 @@ fn saas_tokens() {
 fn jwt_and_authorization_headers() {
     let f = Fakes::new();
     check(
-        &format!("curl -H \"Authorization: Bearer {}\" https://api.example.com/me", f.jwt),
-        &format!("curl -H \"Authorization: Bearer {}\" https://api.example.com/me", r("jwt")),
+        &format!(
+            "curl -H \"Authorization: Bearer {}\" https://api.example.com/me",
+            f.jwt
+        ),
+        &format!(
+            "curl -H \"Authorization: Bearer {}\" https://api.example.com/me",
+            r("jwt")
+        ),
         &[&f.jwt],
     );
     check(
@@ -344,12 +457,17 @@ fn jwt_and_authorization_headers() {
     let basic = "YWRtaW46aHVudGVyMi1wcm9k";
     check(
         &format!("> GET /admin HTTP/1.1\n> Authorization: Basic {basic}\n> Accept: */*"),
-        &format!("> GET /admin HTTP/1.1\n> Authorization: Basic {}\n> Accept: */*", r("basic-auth")),
+        &format!(
+            "> GET /admin HTTP/1.1\n> Authorization: Basic {}\n> Accept: */*",
+            r("basic-auth")
+        ),
         &[basic],
     );
     let opaque = fake(60, 40, ALNUM);
     check(
-        &format!(r#"headers = {{"Authorization": "Bearer {opaque}", "Accept": "application/json"}}"#),
+        &format!(
+            r#"headers = {{"Authorization": "Bearer {opaque}", "Accept": "application/json"}}"#
+        ),
         &format!(
             r#"headers = {{"Authorization": "Bearer {}", "Accept": "application/json"}}"#,
             r("bearer-token")
@@ -358,7 +476,10 @@ fn jwt_and_authorization_headers() {
     );
     check(
         &format!("fetch(url, {{ headers: {{ authorization: `Bearer {opaque}` }} }})"),
-        &format!("fetch(url, {{ headers: {{ authorization: `Bearer {}` }} }})", r("bearer-token")),
+        &format!(
+            "fetch(url, {{ headers: {{ authorization: `Bearer {}` }} }})",
+            r("bearer-token")
+        ),
         &[&opaque],
     );
 }
@@ -366,7 +487,13 @@ fn jwt_and_authorization_headers() {
 #[test]
 fn private_key_blocks() {
     let f = Fakes::new();
-    for label in ["RSA PRIVATE", "EC PRIVATE", "OPENSSH PRIVATE", "PRIVATE", "ENCRYPTED PRIVATE"] {
+    for label in [
+        "RSA PRIVATE",
+        "EC PRIVATE",
+        "OPENSSH PRIVATE",
+        "PRIVATE",
+        "ENCRYPTED PRIVATE",
+    ] {
         let key = f.pem(label);
         check(
             &format!("cat > ~/.ssh/id_test <<'EOF'\n{key}\nEOF\nchmod 600 ~/.ssh/id_test"),
@@ -389,7 +516,9 @@ fn private_key_blocks() {
     // A service-account JSON: the key is a JSON string with escaped newlines.
     let escaped = f.pem("PRIVATE").replace('\n', "\\n");
     check(
-        &format!(r#"{{"type": "service_account", "private_key": "{escaped}\n", "client_email": "ci@acme.iam"}}"#),
+        &format!(
+            r#"{{"type": "service_account", "private_key": "{escaped}\n", "client_email": "ci@acme.iam"}}"#
+        ),
         &format!(
             r#"{{"type": "service_account", "private_key": "{}", "client_email": "ci@acme.iam"}}"#,
             r("private-key")
@@ -397,7 +526,11 @@ fn private_key_blocks() {
         &[&f.pem_body[..64]],
     );
     // Pasted only in part: the body that is there must still go.
-    let truncated = format!("-----BEGIN {}-----\n{}", "RSA PRIVATE KEY", &f.pem_body[..130]);
+    let truncated = format!(
+        "-----BEGIN {}-----\n{}",
+        "RSA PRIVATE KEY",
+        &f.pem_body[..130]
+    );
     check(
         &format!("{truncated}"),
         &r("private-key"),
@@ -408,34 +541,79 @@ fn private_key_blocks() {
 #[test]
 fn password_assignments() {
     let cases: &[(&str, &str)] = &[
-        ("DB_PASSWORD=hunter2-prod\nDB_HOST=db", "DB_PASSWORD=[REDACTED:password]\nDB_HOST=db"),
-        ("database:\n    password: S3cr3t!pass\n    port: 5432", "database:\n    password: [REDACTED:password]\n    port: 5432"),
-        ("  POSTGRES_PASSWORD: example\n", "  POSTGRES_PASSWORD: [REDACTED:password]\n"),
+        (
+            "DB_PASSWORD=hunter2-prod\nDB_HOST=db",
+            "DB_PASSWORD=[REDACTED:password]\nDB_HOST=db",
+        ),
+        (
+            "database:\n    password: S3cr3t!pass\n    port: 5432",
+            "database:\n    password: [REDACTED:password]\n    port: 5432",
+        ),
+        (
+            "  POSTGRES_PASSWORD: example\n",
+            "  POSTGRES_PASSWORD: [REDACTED:password]\n",
+        ),
         (
             r#"{"username": "admin", "password": "correct horse battery staple"}"#,
             r#"{"username": "admin", "password": "[REDACTED:password]"}"#,
         ),
-        ("mysql -h db -u root -pS3cretPw shop < dump.sql", "mysql -h db -u root -p[REDACTED:password] shop < dump.sql"),
-        ("psql --password=Tr0ub4dor --host db", "psql --password=[REDACTED:password] --host db"),
-        ("./deploy --api-key 8f3k2m9x --env prod", "./deploy --api-key [REDACTED:api-key] --env prod"),
-        ("backup --password \"my pass phrase\" /srv", "backup --password \"[REDACTED:password]\" /srv"),
+        (
+            "mysql -h db -u root -pS3cretPw shop < dump.sql",
+            "mysql -h db -u root -p[REDACTED:password] shop < dump.sql",
+        ),
+        (
+            "psql --password=Tr0ub4dor --host db",
+            "psql --password=[REDACTED:password] --host db",
+        ),
+        (
+            "./deploy --api-key 8f3k2m9x --env prod",
+            "./deploy --api-key [REDACTED:api-key] --env prod",
+        ),
+        (
+            "backup --password \"my pass phrase\" /srv",
+            "backup --password \"[REDACTED:password]\" /srv",
+        ),
         (
             "conn = psycopg2.connect(host=\"db\", user=\"app\", password=\"Sup3rS3cret\")",
             "conn = psycopg2.connect(host=\"db\", user=\"app\", password=\"[REDACTED:password]\")",
         ),
-        ("SECRET_KEY = 'django-insecure-8x!k2@p0m'", "SECRET_KEY = '[REDACTED:secret-key]'"),
-        ("curl -u admin:hunter2 https://ci.example.com/api", "curl -u admin:[REDACTED:password] https://ci.example.com/api"),
-        ("CREATE USER app WITH PASSWORD 'Tr0ub4dor&3';", "CREATE USER app WITH PASSWORD '[REDACTED:password]';"),
-        ("<settings><password>hunter2</password></settings>", "<settings><password>[REDACTED:password]</password></settings>"),
-        ("client_secret=9f8e7d6c5b4a\n", "client_secret=[REDACTED:secret]\n"),
+        (
+            "SECRET_KEY = 'django-insecure-8x!k2@p0m'",
+            "SECRET_KEY = '[REDACTED:secret-key]'",
+        ),
+        (
+            "curl -u admin:hunter2 https://ci.example.com/api",
+            "curl -u admin:[REDACTED:password] https://ci.example.com/api",
+        ),
+        (
+            "CREATE USER app WITH PASSWORD 'Tr0ub4dor&3';",
+            "CREATE USER app WITH PASSWORD '[REDACTED:password]';",
+        ),
+        (
+            "<settings><password>hunter2</password></settings>",
+            "<settings><password>[REDACTED:password]</password></settings>",
+        ),
+        (
+            "client_secret=9f8e7d6c5b4a\n",
+            "client_secret=[REDACTED:secret]\n",
+        ),
         ("X-Api-Key: 4c1e9a7b2d", "X-Api-Key: [REDACTED:api-key]"),
-        ("spring.datasource.password=Pa55w0rd", "spring.datasource.password=[REDACTED:password]"),
+        (
+            "spring.datasource.password=Pa55w0rd",
+            "spring.datasource.password=[REDACTED:password]",
+        ),
         (
             "Server=tcp:acme.database.windows.net;Database=app;User ID=sa;Password=P@ssw0rd!;",
             "Server=tcp:acme.database.windows.net;Database=app;User ID=sa;Password=[REDACTED:password];",
         ),
-        ("const dbPassword = 'hunter2';", "const dbPassword = '[REDACTED:password]';"),
-        ("https://api.example.com/v1/items?access_token=ab12cd34ef&page=2", "https://api.example.com/v1/items?access_token=[REDACTED:token]&page=2"),
+        (
+            "const dbPassword = 'hunter2';",
+            "const dbPassword = '[REDACTED:password]';",
+        ),
+        (
+            "https://api.example.com/v1/items?access_token=ab12cd34ef&page=2",
+            "https://api.example.com/v1/items?access_token=[REDACTED:token]&page=2",
+        ),
         ("passwd: letmein42", "passwd: [REDACTED:password]"),
         // Raw transcript lines: JSON inside JSON, escaped quotes and newlines.
         (
@@ -459,13 +637,22 @@ fn connection_strings() {
             "DATABASE_URL=postgres://app:Pg5ecret@db.internal:5432/app",
             "DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app",
         ),
-        ("mysql://root:toor123@localhost/shop", "mysql://root:[REDACTED:url-password]@localhost/shop"),
+        (
+            "mysql://root:toor123@localhost/shop",
+            "mysql://root:[REDACTED:url-password]@localhost/shop",
+        ),
         (
             "mongodb+srv://admin:M0ngoPass@cluster0.ab1cd.mongodb.net/test?retryWrites=true",
             "mongodb+srv://admin:[REDACTED:url-password]@cluster0.ab1cd.mongodb.net/test?retryWrites=true",
         ),
-        ("REDIS_URL=redis://:r3dis-pass@cache:6379/0", "REDIS_URL=redis://:[REDACTED:url-password]@cache:6379/0"),
-        ("amqp://guest:guest@rabbit:5672/", "amqp://guest:[REDACTED:url-password]@rabbit:5672/"),
+        (
+            "REDIS_URL=redis://:r3dis-pass@cache:6379/0",
+            "REDIS_URL=redis://:[REDACTED:url-password]@cache:6379/0",
+        ),
+        (
+            "amqp://guest:guest@rabbit:5672/",
+            "amqp://guest:[REDACTED:url-password]@rabbit:5672/",
+        ),
         (
             "pip install --index-url https://deploy:pa55word@pypi.example.com/simple pkg",
             "pip install --index-url https://deploy:[REDACTED:url-password]@pypi.example.com/simple pkg",
@@ -488,7 +675,11 @@ fn private_blocks_are_removed() {
         "Start\n\nEnd",
         &["line one"],
     );
-    check("Keep this. <private>and never close it\nsecret", "Keep this. ", &["secret"]);
+    check(
+        "Keep this. <private>and never close it\nsecret",
+        "Keep this. ",
+        &["secret"],
+    );
 }
 
 #[test]
@@ -503,7 +694,10 @@ fn report_counts_kinds_without_secrets() {
     assert_eq!(report.get("url-password"), 1);
     assert_eq!(report.get("private"), 1);
     assert_eq!(report.total(), 4);
-    assert_eq!(report.to_string(), "2 github-token, 1 private, 1 url-password");
+    assert_eq!(
+        report.to_string(),
+        "2 github-token, 1 private, 1 url-password"
+    );
     assert_eq!(Redactor::builtin().count(&text), 4);
     assert!(!format!("{report:?}").contains(&f.ghp));
     assert_eq!(Redactor::builtin().count(&out), 0);
@@ -511,7 +705,11 @@ fn report_counts_kinds_without_secrets() {
 
 #[test]
 fn extra_patterns_from_config() {
-    let r = Redactor::new(&[r"ACME-[0-9]{6}".into(), r"internal_secret=(?P<secret>\w+)".into()]).unwrap();
+    let r = Redactor::new(&[
+        r"ACME-[0-9]{6}".into(),
+        r"internal_secret=(?P<secret>\w+)".into(),
+    ])
+    .unwrap();
     assert_eq!(
         r.redact("ticket ACME-123456, internal_secret=abcdef ok"),
         "ticket [REDACTED:custom], internal_secret=[REDACTED:custom] ok"
@@ -603,25 +801,65 @@ fn any_secret() -> impl Strategy<Value = String> {
         b("[A-Za-z0-9]{24}").prop_map(|s| p(&["sk", "_live_", &s])),
         b("[A-Za-z0-9_-]{35}").prop_map(|s| p(&["AI", "za", &s])),
         b("[A-Za-z0-9_-]{28}").prop_map(|s| p(&["GOC", "SPX-", &s])),
-        b("[A-Za-z0-9_-]{20}\\.eyJ[A-Za-z0-9_-]{30}\\.[A-Za-z0-9_-]{43}").prop_map(|s| p(&["ey", "J", &s])),
+        b("[A-Za-z0-9_-]{20}\\.eyJ[A-Za-z0-9_-]{30}\\.[A-Za-z0-9_-]{43}")
+            .prop_map(|s| p(&["ey", "J", &s])),
         b("[A-Za-z0-9]{36}").prop_map(|s| p(&["np", "m_", &s])),
         b("[0-9][A-Za-z0-9]{33}").prop_map(|s| p(&["h", "f_", &s])),
         b("[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}").prop_map(|s| p(&["S", "G.", &s])),
         b("[0-9a-f]{32}").prop_map(|s| p(&["S", "K", &s])),
         b("[0-9a-f]{64}").prop_map(|s| p(&["do", "p_v1_", &s])),
-        b("[A-Za-z0-9+/]{64}\n[A-Za-z0-9+/]{40}")
-            .prop_map(|s| format!("-----BEGIN {0}-----\n{s}\n-----END {0}-----", "RSA PRIVATE KEY")),
+        b("[A-Za-z0-9+/]{64}\n[A-Za-z0-9+/]{40}").prop_map(|s| format!(
+            "-----BEGIN {0}-----\n{s}\n-----END {0}-----",
+            "RSA PRIVATE KEY"
+        )),
     ]
 }
 
 /// Pieces that exercise the rules' edges when glued together at random.
 fn fragment() -> impl Strategy<Value = String> {
     let fixed: Vec<&'static str> = vec![
-        "password", "DB_PASSWORD", "token", "api_key", "=", ": ", ":", "\"", "'", "\n", " ", "\\n", "\\\"",
-        "<private>", "</private>", "<PRIVATE>", "<priv", "ate>", "[REDACTED:token]", "[REDACTED", "]",
-        "://", "@", "user:", "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----",
-        "Bearer ", "Authorization: ", "Basic ", "--password ", "sk-", "AKIA", "eyJ", ".", "$", "{", "}",
-        "é", "🎉", "—", "mysql -p", "curl -u a:",
+        "password",
+        "DB_PASSWORD",
+        "token",
+        "api_key",
+        "=",
+        ": ",
+        ":",
+        "\"",
+        "'",
+        "\n",
+        " ",
+        "\\n",
+        "\\\"",
+        "<private>",
+        "</private>",
+        "<PRIVATE>",
+        "<priv",
+        "ate>",
+        "[REDACTED:token]",
+        "[REDACTED",
+        "]",
+        "://",
+        "@",
+        "user:",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----END RSA PRIVATE KEY-----",
+        "Bearer ",
+        "Authorization: ",
+        "Basic ",
+        "--password ",
+        "sk-",
+        "AKIA",
+        "eyJ",
+        ".",
+        "$",
+        "{",
+        "}",
+        "é",
+        "🎉",
+        "—",
+        "mysql -p",
+        "curl -u a:",
     ];
     prop_oneof![
         3 => proptest::sample::select(fixed).prop_map(str::to_string),
@@ -712,6 +950,10 @@ fn hostile_input_stays_linear() {
         let once = redact(text);
         assert_eq!(redact(&once), once);
         let limit = if cfg!(debug_assertions) { 30 } else { 2 };
-        assert!(start.elapsed().as_secs() < limit, "took {:?}", start.elapsed());
+        assert!(
+            start.elapsed().as_secs() < limit,
+            "took {:?}",
+            start.elapsed()
+        );
     }
 }

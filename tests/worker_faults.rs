@@ -30,8 +30,13 @@ esac
     std::fs::write(&path, script).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path_var = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    p.env("PATH", &path_var).env("CAIRN_MEMORY_BACKEND", "claude-cli");
+    let path_var = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    p.env("PATH", &path_var)
+        .env("CAIRN_MEMORY_BACKEND", "claude-cli");
     bin
 }
 
@@ -42,7 +47,10 @@ fn set_mode(bin: &Path, mode: &str) {
 fn wait_for(what: &str, mut f: impl FnMut() -> bool) {
     let start = Instant::now();
     while !f() {
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -56,19 +64,35 @@ fn a_worker_killed_mid_job_loses_nothing_and_doubles_nothing() {
     assert!(p.hook(&p.stop(&t, None)).status.success());
     // The hook started a background worker, now stuck in the backend call.
     wait_for("the backend call", || bin.join("started").exists());
-    let pid: i32 = std::fs::read_to_string(p.state.join("worker.pid")).unwrap().trim().parse().unwrap();
+    let pid: i32 = std::fs::read_to_string(p.state.join("worker.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     // Its own process group: kill the worker and its `claude` child at once.
-    let killed = std::process::Command::new("kill").args(["-s", "KILL", "--", &format!("-{pid}")]).status().unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{pid}")])
+        .status()
+        .unwrap();
     assert!(killed.success());
     assert_eq!(p.pending(), 1, "the job survives the crash");
 
     set_mode(&bin, "ok");
     let first = p.drain();
-    assert!(first.contains("1 jobs done"), "{first}\n{}", p.diagnostics());
+    assert!(
+        first.contains("1 jobs done"),
+        "{first}\n{}",
+        p.diagnostics()
+    );
     p.drain();
     assert_eq!(p.pending(), 0);
     let log = p.log(DAY);
-    assert_eq!(section(&log, "## Travail produit"), vec!["Travail extrait par le modèle"], "{log}\n{}", p.diagnostics());
+    assert_eq!(
+        section(&log, "## Travail produit"),
+        vec!["Travail extrait par le modèle"],
+        "{log}\n{}",
+        p.diagnostics()
+    );
 }
 
 #[test]
@@ -88,26 +112,39 @@ fn failing_jobs_are_retried_then_dead_lettered() {
     let out = p.drain();
     assert!(out.contains("1 dead-lettered"), "{out}");
     assert_eq!(p.pending(), 0);
-    let dead: Vec<_> = std::fs::read_dir(p.state.join("spool/dead")).unwrap().collect();
+    let dead: Vec<_> = std::fs::read_dir(p.state.join("spool/dead"))
+        .unwrap()
+        .collect();
     assert_eq!(dead.len(), 1);
     let job = std::fs::read_to_string(dead[0].as_ref().unwrap().path()).unwrap();
-    assert!(job.contains("upstream overloaded") && job.contains("\"attempts\":2"), "{job}");
+    assert!(
+        job.contains("upstream overloaded") && job.contains("\"attempts\":2"),
+        "{job}"
+    );
     let diag = p.diagnostics();
-    assert!(diag.contains("WARN worker") && diag.contains("ERROR worker"), "{diag}");
+    assert!(
+        diag.contains("WARN worker") && diag.contains("ERROR worker"),
+        "{diag}"
+    );
 }
 
 #[test]
 fn a_slow_backend_in_sync_mode_times_out_and_spools_the_turn() {
     let mut p = Project::new();
     let bin = fake_claude(&mut p);
-    p.env("CAIRN_MEMORY_SYNC", "true").env("CAIRN_MEMORY_TIMEOUT_SECS", "1");
+    p.env("CAIRN_MEMORY_SYNC", "true")
+        .env("CAIRN_MEMORY_TIMEOUT_SECS", "1");
     set_mode(&bin, "sleep");
     let _hold = cairn::fsutil::lock(&p.state.join("worker.lock")).unwrap();
     let t = p.transcript("t", &[Turn::new("Refactor the parser", "Done.")]);
     let start = Instant::now();
     let o = p.hook(&p.stop(&t, None));
     assert!(o.status.success() && o.stdout.is_empty());
-    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
     assert_eq!(p.pending(), 1, "the turn waits in the spool");
     assert_eq!(p.diagnostics().lines().count(), 1, "{}", p.diagnostics());
 }
@@ -140,13 +177,21 @@ fn a_babbling_backend_changes_nothing_but_debug() {
     let o = p.hook(&p.stop(&t, None));
     assert!(o.status.success() && o.stdout.is_empty());
     assert_eq!(p.pending(), 0, "an unparseable answer is not retried");
-    assert!(!p.root.join(format!("memory_sessions/logs/{DAY}.md")).exists());
+    assert!(
+        !p.root
+            .join(format!("memory_sessions/logs/{DAY}.md"))
+            .exists()
+    );
     let debug: Vec<_> = std::fs::read_dir(p.root.join("memory_sessions/logs/.debug"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     assert_eq!(debug.len(), 1);
-    assert!(std::fs::read_to_string(&debug[0]).unwrap().contains("Sorry, I cannot help"));
+    assert!(
+        std::fs::read_to_string(&debug[0])
+            .unwrap()
+            .contains("Sorry, I cannot help")
+    );
     assert_eq!(p.diagnostics().lines().count(), 1, "{}", p.diagnostics());
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::http::{Post, Retry, Secret, join_url, post_json, proxy_for};
 use super::parse::{parse_answer, parse_value};
-use super::{Answer, Backend, CallUsage, ExtractRequest, build_prompt};
+use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
 use crate::config::{BackendKind, MemoryConfig};
 use crate::context::Ctx;
 
@@ -126,6 +126,41 @@ impl Backend for AnthropicBackend {
             secret: Some(key),
         })?;
         Ok(answer_of(&response, &self.model))
+    }
+
+    fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
+        Some((|| {
+            let key = self.key.as_ref().ok_or_else(|| {
+                anyhow!(
+                    "anthropic backend: no API key: set {} in the environment",
+                    self.key_env
+                )
+            })?;
+            let body = json!({
+                "model": self.model,
+                "max_tokens": self.max_tokens,
+                "messages": [{"role": "user", "content": prompt}],
+            });
+            let url = join_url(&self.base_url, "v1/messages");
+            let response = post_json(Post {
+                label: "anthropic",
+                url: &url,
+                headers: vec![
+                    ("x-api-key", key.expose().to_string()),
+                    ("anthropic-version", API_VERSION.to_string()),
+                ],
+                body: &body,
+                timeout: self.timeout,
+                retry: &self.retry,
+                proxy: self.proxy.clone(),
+                secret: Some(key),
+            })?;
+            let a = answer_of(&response, &self.model);
+            Ok(Completion {
+                text: a.raw,
+                usage: a.usage,
+            })
+        })())
     }
 }
 

@@ -22,7 +22,7 @@ use anyhow::{Context as _, anyhow, bail};
 use serde_json::Value;
 
 use super::parse::parse_answer;
-use super::{Answer, Backend, CallUsage, ExtractRequest, build_prompt};
+use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
 use crate::config::{BackendKind, MemoryConfig};
 use crate::context::{Ctx, Env, NESTED_MARKER};
 
@@ -77,6 +77,26 @@ impl Backend for ClaudeCliBackend {
     }
 
     fn extract(&self, req: &ExtractRequest) -> anyhow::Result<Answer> {
+        let (raw, usage) = self.call(&build_prompt(req))?;
+        Ok(Answer {
+            extraction: parse_answer(&raw),
+            raw,
+            usage,
+        })
+    }
+
+    fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
+        Some(
+            self.call(prompt)
+                .map(|(text, usage)| Completion { text, usage }),
+        )
+    }
+}
+
+impl ClaudeCliBackend {
+    /// One `claude --print` call: the answer's text and, from the JSON
+    /// envelope, its usage.
+    fn call(&self, prompt: &str) -> anyhow::Result<(String, Option<CallUsage>)> {
         let program = find_program(&self.command, &self.env).ok_or_else(|| {
             anyhow!(
                 "claude-cli: `{}` not found on PATH: install Claude Code, set memory.claude_command, or choose another memory.backend",
@@ -84,7 +104,6 @@ impl Backend for ClaudeCliBackend {
             )
         })?;
         let args = self.args(&program);
-        let prompt = build_prompt(req);
         let out = run(
             &program,
             &args,
@@ -118,20 +137,9 @@ impl Backend for ClaudeCliBackend {
                     u.model = self.model.clone();
                     u
                 });
-                Ok(Answer {
-                    extraction: parse_answer(&r.text),
-                    raw: r.text,
-                    usage,
-                })
+                Ok((r.text, usage))
             }
-            None => {
-                let raw = stdout.trim().to_string();
-                Ok(Answer {
-                    extraction: parse_answer(&raw),
-                    raw,
-                    usage: None,
-                })
-            }
+            None => Ok((stdout.trim().to_string(), None)),
         }
     }
 }

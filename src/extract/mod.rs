@@ -87,6 +87,19 @@ pub trait Backend {
     fn name(&self) -> &'static str;
     /// `Err` means the call itself failed (retry later); a parse failure is `Ok` with `extraction: Err`.
     fn extract(&self, req: &ExtractRequest) -> anyhow::Result<Answer>;
+    /// A free-text answer to `prompt` (promotion rewrites long memory with
+    /// it). `None`: this backend has no model (offline).
+    fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
+        let _ = prompt;
+        None
+    }
+}
+
+/// A free-text answer and what it cost.
+#[derive(Debug, Clone)]
+pub struct Completion {
+    pub text: String,
+    pub usage: Option<CallUsage>,
 }
 
 /// The backend `memory.backend` asks for, with `auto` resolved:

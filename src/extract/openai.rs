@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::http::{Post, Retry, Secret, join_url, post_json, proxy_for};
 use super::parse::parse_answer;
-use super::{Answer, Backend, CallUsage, ExtractRequest, build_prompt};
+use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
 use crate::config::{BackendKind, MemoryConfig};
 use crate::context::Ctx;
 
@@ -68,6 +68,41 @@ impl Backend for OpenAiBackend {
             Some(k) => anyhow!(k.scrub(&e.to_string())),
             None => e,
         })
+    }
+
+    fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
+        let body = json!({
+            "model": self.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": 0,
+            "stream": false,
+        });
+        let url = join_url(&self.base_url, "chat/completions");
+        let mut headers = Vec::new();
+        if let Some(key) = &self.key {
+            headers.push(("authorization", format!("Bearer {}", key.expose())));
+        }
+        Some(
+            post_json(Post {
+                label: "openai",
+                url: &url,
+                headers,
+                body: &body,
+                timeout: self.timeout,
+                retry: &self.retry,
+                proxy: self.proxy.clone(),
+                secret: self.key.as_ref(),
+            })
+            .and_then(|r| answer_of(&r, &self.model))
+            .map(|a| Completion {
+                text: a.raw,
+                usage: a.usage,
+            })
+            .map_err(|e| match &self.key {
+                Some(k) => anyhow!(k.scrub(&e.to_string())),
+                None => e,
+            }),
+        )
     }
 }
 

@@ -49,25 +49,37 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         anyhow::bail!("the Stop payload has no transcript_path");
     };
     let read = |opts: &transcript::TailOptions| {
-        transcript::last_exchange_with(path, opts).with_context(|| format!("cannot read transcript {}", path.display()))
+        transcript::last_exchange_with(path, opts)
+            .with_context(|| format!("cannot read transcript {}", path.display()))
     };
     let (mut exchange, mut stats) = read(&transcript::TailOptions::default())?;
     if stats.hit_cap {
         // Megabytes of tool output in the last turn: rare, so a deeper read
         // is worth it rather than losing the turn.
-        (exchange, stats) = read(&transcript::TailOptions { max_bytes: DEEP_TAIL_BYTES, ..Default::default() })?;
+        (exchange, stats) = read(&transcript::TailOptions {
+            max_bytes: DEEP_TAIL_BYTES,
+            ..Default::default()
+        })?;
     }
     if stats.hit_cap {
         ctx.diag(
             Level::Warn,
             "capture",
-            &format!("no prompt within the last {} bytes of {}; turn not captured", stats.bytes_read, path.display()),
+            &format!(
+                "no prompt within the last {} bytes of {}; turn not captured",
+                stats.bytes_read,
+                path.display()
+            ),
         );
     } else if stats.lines_skipped > 0 {
         ctx.diag(
             Level::Info,
             "capture",
-            &format!("{} unreadable line(s) skipped in {}", stats.lines_skipped, path.display()),
+            &format!(
+                "{} unreadable line(s) skipped in {}",
+                stats.lines_skipped,
+                path.display()
+            ),
         );
     }
     let Some(mut exchange) = exchange else {
@@ -77,7 +89,11 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         return Ok(StopOutcome::NothingToDo);
     }
     // The payload's text is final; the transcript may still be flushing it.
-    if let Some(msg) = input.last_assistant_message.as_deref().filter(|m| !m.trim().is_empty()) {
+    if let Some(msg) = input
+        .last_assistant_message
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+    {
         exchange.assistant = truncate_chars(msg, MAX_ASSISTANT_CHARS);
     }
     let now = ctx.clock.now();
@@ -86,7 +102,10 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         project_root: root.to_path_buf(),
         session_id: input.session_id.clone(),
         cwd: input.cwd.clone().unwrap_or_else(|| root.to_path_buf()),
-        timestamp: exchange.timestamp.clone().unwrap_or_else(|| now.to_string()),
+        timestamp: exchange
+            .timestamp
+            .clone()
+            .unwrap_or_else(|| now.to_string()),
         ok_done: extract::is_ok_done(&exchange.human),
         exchange,
         attempts: 0,
@@ -98,7 +117,11 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
             Ok(()) => return Ok(StopOutcome::Merged),
             Err(e) => {
                 // Inline extraction failed: spool the turn so it is retried, not lost.
-                ctx.diag(Level::Warn, "capture", &format!("sync extraction failed, job queued: {e:#}"));
+                ctx.diag(
+                    Level::Warn,
+                    "capture",
+                    &format!("sync extraction failed, job queued: {e:#}"),
+                );
             }
         }
     }
@@ -127,7 +150,9 @@ pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
         h ^= u64::from(*b);
         h = h.wrapping_mul(0x100000001b3);
     }
-    ctx.state_dir.join("locks").join(format!("repo-{h:016x}.lock"))
+    ctx.state_dir
+        .join("locks")
+        .join(format!("repo-{h:016x}.lock"))
 }
 
 fn redact_exchange(ex: &Exchange) -> Exchange {
@@ -187,32 +212,20 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         .extract(&request)
         .with_context(|| format!("{} backend failed", backend.name()))?;
     if let Some(u) = &answer.usage {
-        let entry = ledger::Entry {
-            ts: ctx.clock.now().to_string(),
-            date: ctx.today(),
-            kind: "memory".into(),
-            backend: backend.name().into(),
-            model: u.model.clone(),
-            input_tokens: u.input_tokens,
-            output_tokens: u.output_tokens,
-            cache_write_tokens: u.cache_write_tokens,
-            cache_read_tokens: u.cache_read_tokens,
-            usd: pricing::cost_with_cache(
-                &u.model,
-                u.input_tokens,
-                u.output_tokens,
-                u.cache_write_tokens,
-                u.cache_read_tokens,
-            ),
-        };
-        if let Err(e) = ledger::append(&ctx.state_dir, &entry) {
-            ctx.diag(Level::Warn, "ledger", &format!("cannot record memory spend: {e}"));
-        }
+        record_spend(ctx, backend.name(), "memory", u);
     }
 
     let _guard = lock(&repo_lock_path(ctx, &job.project_root))?;
-    let debug_project = store.project(&default_project).unwrap_or(&store.projects[0]);
-    write_debug(ctx, debug_project.debug_dir(), &date, &job.id, &redact::redact(&answer.raw));
+    let debug_project = store
+        .project(&default_project)
+        .unwrap_or(&store.projects[0]);
+    write_debug(
+        ctx,
+        debug_project.debug_dir(),
+        &date,
+        &job.id,
+        &redact::redact(&answer.raw),
+    );
 
     let extraction = match answer.extraction {
         Ok(x) => x,
@@ -220,7 +233,10 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
             ctx.diag(
                 Level::Warn,
                 "capture",
-                &format!("{} answer not understood ({reason}); kept in .debug/", backend.name()),
+                &format!(
+                    "{} answer not understood ({reason}); kept in .debug/",
+                    backend.name()
+                ),
             );
             return Ok(());
         }
@@ -234,7 +250,10 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
             ctx.diag(
                 Level::Warn,
                 "capture",
-                &format!("update for unknown project `{}` dropped (kept in .debug/)", diag_name(&update.project)),
+                &format!(
+                    "update for unknown project `{}` dropped (kept in .debug/)",
+                    diag_name(&update.project)
+                ),
             );
             continue;
         };
@@ -274,16 +293,31 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
                 .filter(|t| !open_before.contains(t))
                 .collect();
             if !new_todos.is_empty() {
-                added_todos.push(AddedTodos { project: project.name.clone(), date: date.clone(), items: new_todos });
+                added_todos.push(AddedTodos {
+                    project: project.name.clone(),
+                    date: date.clone(),
+                    items: new_todos,
+                });
             }
         }
-        if let Some(text) = update.long_memory_update.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(text) = update
+            .long_memory_update
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
             let text = redact::redact(text);
             let path = project.long_memory_path();
             let before = fs::read_to_string(&path).unwrap_or_default();
             // A retried job must not append the same block twice.
             if !before.contains(text.trim()) {
-                let after = append_long_memory(&before, &project.name, &date, &text, config.memory.language);
+                let after = append_long_memory(
+                    &before,
+                    &project.name,
+                    &date,
+                    &text,
+                    config.memory.language,
+                );
                 atomic_write(&path, after.as_bytes())?;
             }
         }
@@ -294,6 +328,35 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         session::save(&ctx.state_dir, &job.session_id, &state)?;
     }
     Ok(())
+}
+
+/// Prices one backend call into the ledger (memory spend).
+pub fn record_spend(ctx: &Ctx, backend: &str, what: &str, u: &extract::CallUsage) {
+    let entry = ledger::Entry {
+        ts: ctx.clock.now().to_string(),
+        date: ctx.today(),
+        kind: "memory".into(),
+        backend: format!("{backend}/{what}"),
+        model: u.model.clone(),
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        cache_write_tokens: u.cache_write_tokens,
+        cache_read_tokens: u.cache_read_tokens,
+        usd: pricing::cost_with_cache(
+            &u.model,
+            u.input_tokens,
+            u.output_tokens,
+            u.cache_write_tokens,
+            u.cache_read_tokens,
+        ),
+    };
+    if let Err(e) = ledger::append(&ctx.state_dir, &entry) {
+        ctx.diag(
+            Level::Warn,
+            "ledger",
+            &format!("cannot record memory spend: {e}"),
+        );
+    }
 }
 
 /// The memory config to extract with: past `memory.daily_budget_usd` of
@@ -320,14 +383,24 @@ fn diag_name(s: &str) -> String {
 
 /// The local date of the turn; the worker may run long after it.
 pub fn turn_date(ctx: &Ctx, timestamp: &str) -> String {
-    let ts = timestamp.parse::<jiff::Timestamp>().unwrap_or_else(|_| ctx.clock.now());
+    let ts = timestamp
+        .parse::<jiff::Timestamp>()
+        .unwrap_or_else(|_| ctx.clock.now());
     ctx.local_date(ts)
 }
 
 /// Offline OK-done: the open to-dos this session added most recently, else
 /// the last open to-do of the day.
-fn ok_done_candidates(ctx: &Ctx, store: &Store, session_id: &str, project: &str, date: &str) -> Vec<String> {
-    let Some(p) = store.project(project) else { return Vec::new() };
+fn ok_done_candidates(
+    ctx: &Ctx,
+    store: &Store,
+    session_id: &str,
+    project: &str,
+    date: &str,
+) -> Vec<String> {
+    let Some(p) = store.project(project) else {
+        return Vec::new();
+    };
     let text = fs::read_to_string(p.log_path(date)).unwrap_or_default();
     let open = DailyLog::parse(&text, date, Default::default()).open_todos();
     let state = session::load(&ctx.state_dir, session_id);
@@ -353,8 +426,16 @@ fn write_debug(ctx: &Ctx, dir: PathBuf, date: &str, job_id: &str, raw: &str) {
     if !ignore.exists() {
         let _ = atomic_write(&ignore, b"*\n");
     }
-    let name = format!("{date}_{}_{}.json", now.strftime("%H%M%S"), &job_id[job_id.len().saturating_sub(4)..]);
+    let name = format!(
+        "{date}_{}_{}.json",
+        now.strftime("%H%M%S"),
+        &job_id[job_id.len().saturating_sub(4)..]
+    );
     if let Err(e) = atomic_write(&dir.join(name), raw.as_bytes()) {
-        ctx.diag(Level::Warn, "capture", &format!("cannot write .debug/: {e:#}"));
+        ctx.diag(
+            Level::Warn,
+            "capture",
+            &format!("cannot write .debug/: {e:#}"),
+        );
     }
 }

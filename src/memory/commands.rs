@@ -19,28 +19,59 @@ pub fn root_from(ctx: &Ctx, cwd: &Path) -> Result<PathBuf> {
     })
 }
 
-pub fn load(ctx: &Ctx, config: &Config, root: &Path, which: Option<&str>, json: bool) -> Result<String> {
+pub fn load(
+    ctx: &Ctx,
+    config: &Config,
+    root: &Path,
+    which: Option<&str>,
+    json: bool,
+) -> Result<String> {
     let store = Store::discover(root, config);
     let projects = store.select(which).map_err(anyhow::Error::msg)?;
     let today = ctx.today();
-    let loaded: Vec<load::Loaded> = projects.iter().map(|p| load::load_project(p, &today)).collect();
+    let loaded: Vec<load::Loaded> = projects
+        .iter()
+        .map(|p| load::load_project(p, &today))
+        .collect();
     if json {
-        let mut s = serde_json::to_string_pretty(&serde_json::json!({ "today": today, "projects": loaded }))?;
+        let mut s = serde_json::to_string_pretty(
+            &serde_json::json!({ "today": today, "projects": loaded }),
+        )?;
         s.push('\n');
         return Ok(s);
     }
     Ok(load::render(&loaded, config.memory.language))
 }
 
-pub fn promote(ctx: &Ctx, config: &Config, root: &Path, which: Option<&str>, dry_run: bool) -> Result<String> {
+pub fn promote(
+    ctx: &Ctx,
+    config: &Config,
+    root: &Path,
+    which: Option<&str>,
+    dry_run: bool,
+) -> Result<String> {
     let store = Store::discover(root, config);
     let projects = store.select(which).map_err(anyhow::Error::msg)?;
     let today = ctx.today();
     // Same lock as the worker: a promotion must not race a merge.
     let _guard = crate::fsutil::lock(&repo_lock_path(ctx, root))?;
     let mut out = String::new();
+    let kind = crate::extract::resolve_kind(&config.memory, ctx);
+    let backend = (kind != crate::config::BackendKind::Offline)
+        .then(|| crate::extract::backend_for(&config.memory, ctx));
     for p in projects {
-        let plan = promote::plan(p, config, &today)?;
+        let mut plan = promote::plan(p, config, &today)?;
+        let mut via = String::new();
+        if let Some(b) = backend.as_ref().filter(|_| plan.facts() > 0) {
+            if dry_run {
+                via = format!(
+                    " (offline preview; `{}` will rewrite long_memory.md)",
+                    b.name()
+                );
+            } else {
+                via = rewrite_with(ctx, config, b.as_ref(), p, &mut plan);
+            }
+        }
         if dry_run {
             for (label, items) in [
                 ("knowledge", &plan.knowledge),
@@ -52,18 +83,84 @@ pub fn promote(ctx: &Ctx, config: &Config, root: &Path, which: Option<&str>, dry
                 }
             }
             for f in &plan.to_archive {
-                out.push_str(&format!("  > archive {}\n", f.strip_prefix(root).unwrap_or(f).display()));
+                out.push_str(&format!(
+                    "  > archive {}\n",
+                    f.strip_prefix(root).unwrap_or(f).display()
+                ));
             }
         } else {
             promote::apply(p, &plan)?;
         }
         out.push_str(&plan.summary(dry_run));
+        out.push_str(&via);
         out.push('\n');
     }
     Ok(out)
 }
 
-pub fn archive(ctx: &Ctx, config: &Config, root: &Path, which: Option<&str>, days: Option<u32>) -> Result<String> {
+/// Lets an LLM backend rewrite long memory; on any failure the offline
+/// plan stands and the summary says why.
+fn rewrite_with(
+    ctx: &Ctx,
+    config: &Config,
+    backend: &dyn crate::extract::Backend,
+    project: &crate::memory::store::Project,
+    plan: &mut promote::Plan,
+) -> String {
+    let lang = config.memory.language;
+    let max = config.memory.long_memory_max_lines;
+    let redacted = promote::Plan {
+        long_memory_before: crate::redact::redact(&plan.long_memory_before),
+        knowledge: plan
+            .knowledge
+            .iter()
+            .map(|s| crate::redact::redact(s))
+            .collect(),
+        decisions: plan
+            .decisions
+            .iter()
+            .map(|s| crate::redact::redact(s))
+            .collect(),
+        open_todos: plan
+            .open_todos
+            .iter()
+            .map(|s| crate::redact::redact(s))
+            .collect(),
+        ..plan.clone()
+    };
+    let prompt = promote::rewrite_prompt(&redacted, &project.name, lang, max);
+    match backend.complete(&prompt) {
+        None => String::new(),
+        Some(Err(e)) => format!(
+            " (`{}` failed: {}; offline promotion used)",
+            backend.name(),
+            crate::diag::one_line(&format!("{e:#}"), 200)
+        ),
+        Some(Ok(c)) => {
+            if let Some(u) = &c.usage {
+                crate::memory::capture::record_spend(ctx, backend.name(), "promotion", u);
+            }
+            match promote::accept_rewrite(&c.text, &project.name, lang, max) {
+                Some(text) => {
+                    plan.long_memory_after = text;
+                    format!(" (rewritten by `{}`)", backend.name())
+                }
+                None => format!(
+                    " (`{}` gave no usable file; offline promotion used)",
+                    backend.name()
+                ),
+            }
+        }
+    }
+}
+
+pub fn archive(
+    ctx: &Ctx,
+    config: &Config,
+    root: &Path,
+    which: Option<&str>,
+    days: Option<u32>,
+) -> Result<String> {
     let store = Store::discover(root, config);
     let projects = store.select(which).map_err(anyhow::Error::msg)?;
     let today = ctx.today();
@@ -73,7 +170,11 @@ pub fn archive(ctx: &Ctx, config: &Config, root: &Path, which: Option<&str>, day
     for p in projects {
         let files = promote::archivable(p, &today, days);
         promote::archive(p, &files)?;
-        out.push_str(&format!("{}: {} logs archived (older than {days} days)\n", p.name, files.len()));
+        out.push_str(&format!(
+            "{}: {} logs archived (older than {days} days)\n",
+            p.name,
+            files.len()
+        ));
     }
     Ok(out)
 }

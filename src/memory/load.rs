@@ -35,7 +35,9 @@ pub struct Loaded {
 }
 
 fn read_nonempty(path: &std::path::Path) -> Option<String> {
-    fs::read_to_string(path).ok().filter(|t| !t.trim().is_empty())
+    fs::read_to_string(path)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
 }
 
 pub fn yesterday(date: &str) -> String {
@@ -63,7 +65,10 @@ pub fn latest_checkpoint(project: &Project) -> Option<Checkpoint> {
 pub fn load_project(project: &Project, today: &str) -> Loaded {
     let y = yesterday(today);
     let dated = |date: &str| {
-        read_nonempty(&project.log_path(date)).map(|text| Dated { date: date.to_string(), text })
+        read_nonempty(&project.log_path(date)).map(|text| Dated {
+            date: date.to_string(),
+            text,
+        })
     };
     Loaded {
         project: project.name.clone(),
@@ -77,8 +82,20 @@ pub fn load_project(project: &Project, today: &str) -> Loaded {
 /// Plain-text rendering of `cairn memory load`.
 pub fn render(loaded: &[Loaded], lang: Lang) -> String {
     let (lt, td, yd, cp, none) = match lang {
-        Lang::Fr => ("Long terme", "Aujourd'hui", "Hier", "Dernier checkpoint", "aucune"),
-        Lang::En => ("Long term", "Today", "Yesterday", "Latest checkpoint", "none"),
+        Lang::Fr => (
+            "Long terme",
+            "Aujourd'hui",
+            "Hier",
+            "Dernier checkpoint",
+            "aucune",
+        ),
+        Lang::En => (
+            "Long term",
+            "Today",
+            "Yesterday",
+            "Latest checkpoint",
+            "none",
+        ),
     };
     let mut out = String::new();
     let names: Vec<&str> = loaded.iter().map(|l| l.project.as_str()).collect();
@@ -103,10 +120,22 @@ pub fn render(loaded: &[Loaded], lang: Lang) -> String {
             Some(d) => format!("{base} ({})", d.date),
             None => base.to_string(),
         };
-        section(&mut out, &label(td, &l.today), l.today.as_ref().map(|d| d.text.as_str()));
-        section(&mut out, &label(yd, &l.yesterday), l.yesterday.as_ref().map(|d| d.text.as_str()));
+        section(
+            &mut out,
+            &label(td, &l.today),
+            l.today.as_ref().map(|d| d.text.as_str()),
+        );
+        section(
+            &mut out,
+            &label(yd, &l.yesterday),
+            l.yesterday.as_ref().map(|d| d.text.as_str()),
+        );
         if let Some(c) = &l.checkpoint {
-            section(&mut out, &format!("{cp} ({})", c.path.display()), Some(&c.text));
+            section(
+                &mut out,
+                &format!("{cp} ({})", c.path.display()),
+                Some(&c.text),
+            );
         }
     }
     out
@@ -150,7 +179,8 @@ fn fit_log(body: &str, max: usize) -> Option<String> {
                 while j < lines.len() && !lines[j].starts_with("## ") {
                     j += 1;
                 }
-                let bullets: Vec<usize> = (first..j).filter(|k| lines[*k].starts_with("- ")).collect();
+                let bullets: Vec<usize> =
+                    (first..j).filter(|k| lines[*k].starts_with("- ")).collect();
                 if let Some(&b) = bullets.first()
                     && best.is_none_or(|(c, _)| bullets.len() > c)
                 {
@@ -173,7 +203,11 @@ fn fit_log(body: &str, max: usize) -> Option<String> {
     if text.trim().is_empty() || !text.lines().any(|l| l.starts_with("- ")) {
         return None;
     }
-    Some(if dropped { format!("(…)\n{text}") } else { text })
+    Some(if dropped {
+        format!("(…)\n{text}")
+    } else {
+        text
+    })
 }
 
 /// Long memory, newest `## ` block first.
@@ -241,7 +275,11 @@ pub fn session_start_context(
     let lang = config.memory.language;
     let today = ctx.today();
     let budget = (config.memory.session_start_tokens.saturating_mul(4)).min(HARD_LIMIT_CHARS);
-    let mut ordered: Vec<&Project> = store.projects.iter().filter(|p| p.name == current).collect();
+    let mut ordered: Vec<&Project> = store
+        .projects
+        .iter()
+        .filter(|p| p.name == current)
+        .collect();
     ordered.extend(store.projects.iter().filter(|p| p.name != current));
     let loaded: Vec<Loaded> = ordered.iter().map(|p| load_project(p, &today)).collect();
 
@@ -316,7 +354,11 @@ pub fn session_start_context(
         if room < 80 {
             break;
         }
-        let fitted = if is_log { fit_log(&body, room) } else { fit(&body, room) };
+        let fitted = if is_log {
+            fit_log(&body, room)
+        } else {
+            fit(&body, room)
+        };
         match fitted {
             Some(b) => push(&mut parts, &mut used, format!("{title}\n{b}")),
             None => break,
@@ -366,7 +408,10 @@ mod tests {
         let out = fit_log(body, 50).unwrap();
         assert!(out.chars().count() <= 50, "{out}");
         assert!(out.starts_with("(…)\n"), "{out}");
-        assert!(out.contains("- goal") && out.contains("- w4") && !out.contains("- w1"), "{out}");
+        assert!(
+            out.contains("- goal") && out.contains("- w4") && !out.contains("- w1"),
+            "{out}"
+        );
         assert_eq!(fit_log(body, 1000).unwrap(), body);
     }
 
@@ -381,19 +426,32 @@ mod tests {
     #[test]
     fn nothing_to_say_means_no_injection() {
         let (_d, store) = store_with(&[]);
-        assert!(session_start_context(&ctx(), &Config::default(), &store, "root", "startup").is_none());
+        assert!(
+            session_start_context(&ctx(), &Config::default(), &store, "root", "startup").is_none()
+        );
     }
 
     #[test]
     fn checkpoint_leads_after_clear_but_not_at_startup() {
         let (_d, store) = store_with(&[
-            ("memory_sessions/checkpoints/2026-11-30T1100-s.md", "# Checkpoint\n\nGoal: ship v2\n"),
-            ("memory_sessions/logs/2026-11-30.md", "# Log session — 2026-11-30\n\n## Objectif\n- ship v2\n"),
+            (
+                "memory_sessions/checkpoints/2026-11-30T1100-s.md",
+                "# Checkpoint\n\nGoal: ship v2\n",
+            ),
+            (
+                "memory_sessions/logs/2026-11-30.md",
+                "# Log session — 2026-11-30\n\n## Objectif\n- ship v2\n",
+            ),
         ]);
         let cfg = Config::default();
         let after_clear = session_start_context(&ctx(), &cfg, &store, "root", "clear").unwrap();
-        assert!(after_clear.contains("Checkpoint de la session précédente"), "{after_clear}");
-        assert!(after_clear.find("Goal: ship v2").unwrap() < after_clear.find("- ship v2").unwrap());
+        assert!(
+            after_clear.contains("Checkpoint de la session précédente"),
+            "{after_clear}"
+        );
+        assert!(
+            after_clear.find("Goal: ship v2").unwrap() < after_clear.find("- ship v2").unwrap()
+        );
         let startup = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
         assert!(!startup.contains("Goal: ship v2"), "{startup}");
     }
@@ -402,7 +460,9 @@ mod tests {
     fn todos_survive_a_tiny_budget_and_the_hard_limit_holds() {
         let mut log = String::from("# Log session — 2026-11-30\n\n## Travail produit\n");
         for i in 0..2000 {
-            log.push_str(&format!("- travail {i} avec une longue description pour remplir le budget\n"));
+            log.push_str(&format!(
+                "- travail {i} avec une longue description pour remplir le budget\n"
+            ));
         }
         log.push_str("\n## À suivre\n");
         for i in 0..400 {
@@ -412,8 +472,15 @@ mod tests {
         let mut cfg = Config::default();
         cfg.memory.session_start_tokens = 10;
         let out = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
-        assert!(out.contains("point ouvert numéro 0"), "to-dos are kept past the budget");
-        assert!(out.chars().count() <= HARD_LIMIT_CHARS, "{}", out.chars().count());
+        assert!(
+            out.contains("point ouvert numéro 0"),
+            "to-dos are kept past the budget"
+        );
+        assert!(
+            out.chars().count() <= HARD_LIMIT_CHARS,
+            "{}",
+            out.chars().count()
+        );
         cfg.memory.session_start_tokens = 100_000;
         let out = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
         assert!(out.chars().count() <= HARD_LIMIT_CHARS);
@@ -422,10 +489,20 @@ mod tests {
     #[test]
     fn the_current_project_comes_first() {
         let (_d, store) = store_with(&[
-            ("memory_sessions/logs/2026-11-30.md", "# Log session — 2026-11-30\n\n## Objectif\n- root goal\n"),
-            ("projects/blog/memory_sessions/logs/2026-11-30.md", "# Log session — 2026-11-30\n\n## Objectif\n- blog goal\n"),
+            (
+                "memory_sessions/logs/2026-11-30.md",
+                "# Log session — 2026-11-30\n\n## Objectif\n- root goal\n",
+            ),
+            (
+                "projects/blog/memory_sessions/logs/2026-11-30.md",
+                "# Log session — 2026-11-30\n\n## Objectif\n- blog goal\n",
+            ),
         ]);
-        let out = session_start_context(&ctx(), &Config::default(), &store, "blog", "startup").unwrap();
-        assert!(out.find("blog goal").unwrap() < out.find("root goal").unwrap(), "{out}");
+        let out =
+            session_start_context(&ctx(), &Config::default(), &store, "blog", "startup").unwrap();
+        assert!(
+            out.find("blog goal").unwrap() < out.find("root goal").unwrap(),
+            "{out}"
+        );
     }
 }

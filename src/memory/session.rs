@@ -23,8 +23,14 @@ fn path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
     // Session ids are uuids; anything else must not become a path.
     let ok = !session_id.is_empty()
         && session_id.len() <= 128
-        && session_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    ok.then(|| state_dir.join("sessions").join(format!("{session_id}.json")))
+        && session_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| {
+        state_dir
+            .join("sessions")
+            .join(format!("{session_id}.json"))
+    })
 }
 
 pub fn load(state_dir: &Path, session_id: &str) -> SessionState {

@@ -104,7 +104,8 @@ pub fn bury(state_dir: &Path, id: &str) -> Result<()> {
     let from = job_path(&pending_dir(state_dir), id);
     let dead = dead_dir(state_dir);
     fs::create_dir_all(&dead)?;
-    fs::rename(&from, job_path(&dead, id)).with_context(|| format!("cannot move {} to dead letters", from.display()))
+    fs::rename(&from, job_path(&dead, id))
+        .with_context(|| format!("cannot move {} to dead letters", from.display()))
 }
 
 pub fn dead_ids(state_dir: &Path) -> Vec<String> {
@@ -112,7 +113,13 @@ pub fn dead_ids(state_dir: &Path) -> Vec<String> {
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| e.file_name().into_string().ok()?.strip_suffix(".json").map(str::to_string))
+        .filter_map(|e| {
+            e.file_name()
+                .into_string()
+                .ok()?
+                .strip_suffix(".json")
+                .map(str::to_string)
+        })
         .collect();
     ids.sort();
     ids
@@ -147,7 +154,10 @@ mod tests {
         for id in [&c, &a, &b] {
             enqueue(dir.path(), &job(id)).unwrap();
         }
-        assert_eq!(pending_ids(dir.path()), vec![a.clone(), b.clone(), c.clone()]);
+        assert_eq!(
+            pending_ids(dir.path()),
+            vec![a.clone(), b.clone(), c.clone()]
+        );
         assert_eq!(load(dir.path(), &a).unwrap(), job(&a));
         bury(dir.path(), &a).unwrap();
         remove(dir.path(), &b).unwrap();

@@ -86,7 +86,10 @@ impl Store {
             dir: root.join("projects").join(&name).join(MEMORY_DIR),
             name,
         }));
-        Store { root: root.to_path_buf(), projects }
+        Store {
+            root: root.to_path_buf(),
+            projects,
+        }
     }
 
     pub fn project(&self, name: &str) -> Option<&Project> {
@@ -100,7 +103,11 @@ impl Store {
             Some(name) => self.project(name).map(|p| vec![p]).ok_or_else(|| {
                 format!(
                     "unknown project `{name}`; known: {}",
-                    self.projects.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+                    self.projects
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             }),
         }
@@ -108,7 +115,10 @@ impl Store {
 
     /// `(name, rel)` pairs, the shape the extractor's request takes.
     pub fn project_pairs(&self) -> Vec<(String, String)> {
-        self.projects.iter().map(|p| (p.name.clone(), p.rel.clone())).collect()
+        self.projects
+            .iter()
+            .map(|p| (p.name.clone(), p.rel.clone()))
+            .collect()
     }
 
     /// The project a working directory belongs to: the deepest
@@ -116,7 +126,10 @@ impl Store {
     pub fn project_for_dir(&self, cwd: &Path) -> &str {
         if let Ok(rel) = cwd.strip_prefix(&self.root) {
             let mut comps = rel.components();
-            if comps.next().map(|c| c.as_os_str() == "projects").unwrap_or(false)
+            if comps
+                .next()
+                .map(|c| c.as_os_str() == "projects")
+                .unwrap_or(false)
                 && let Some(name) = comps.next()
                 && let Some(p) = self.project(&name.as_os_str().to_string_lossy())
             {
@@ -138,7 +151,10 @@ pub fn find_root(claude_project_dir: Option<&str>, cwd: Option<&Path>) -> Option
     }
     let mut cur = cwd?;
     loop {
-        if cur.join(MEMORY_DIR).is_dir() || cur.join(".cairn.toml").is_file() || cur.join(".git").exists() {
+        if cur.join(MEMORY_DIR).is_dir()
+            || cur.join(".cairn.toml").is_file()
+            || cur.join(".git").exists()
+        {
             return Some(cur.to_path_buf());
         }
         cur = cur.parent()?;
@@ -160,10 +176,18 @@ mod tests {
         let store = Store::discover(root, &Config::default());
         let names: Vec<_> = store.projects.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["root", "blog"]);
-        assert_eq!(store.project_for_dir(&root.join("projects/blog/src")), "blog");
+        assert_eq!(
+            store.project_for_dir(&root.join("projects/blog/src")),
+            "blog"
+        );
         assert_eq!(store.project_for_dir(&root.join("projects/nomem")), "root");
         assert_eq!(store.project_for_dir(Path::new("/elsewhere")), "root");
-        assert!(store.select(Some("nope")).unwrap_err().contains("root, blog"));
+        assert!(
+            store
+                .select(Some("nope"))
+                .unwrap_err()
+                .contains("root, blog")
+        );
         assert!(!valid_project_name("../x"));
         assert!(!valid_project_name("a/b"));
     }

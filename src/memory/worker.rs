@@ -35,7 +35,11 @@ pub fn wake(ctx: &Ctx) {
         Ok(Some(guard)) => {
             drop(guard);
             if let Err(e) = spawn_detached(ctx) {
-                ctx.diag(Level::Warn, "worker", &format!("cannot start the worker: {e:#}"));
+                ctx.diag(
+                    Level::Warn,
+                    "worker",
+                    &format!("cannot start the worker: {e:#}"),
+                );
             }
         }
         Ok(None) => {} // a running worker rescans before it exits
@@ -85,7 +89,10 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
             }
         };
         // Who holds the lock, for `cairn doctor` and for tests that kill it.
-        let _ = std::fs::write(ctx.state_dir.join("worker.pid"), std::process::id().to_string());
+        let _ = std::fs::write(
+            ctx.state_dir.join("worker.pid"),
+            std::process::id().to_string(),
+        );
         let mut tried: BTreeSet<String> = BTreeSet::new();
         // Real elapsed time, not the injected clock: a pinned clock must not
         // keep a worker waiting forever.
@@ -102,7 +109,11 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
                 let job = match spool::load(&ctx.state_dir, &id) {
                     Ok(j) => j,
                     Err(e) => {
-                        ctx.diag(Level::Error, "worker", &format!("{e:#}; moved to dead letters"));
+                        ctx.diag(
+                            Level::Error,
+                            "worker",
+                            &format!("{e:#}; moved to dead letters"),
+                        );
                         let _ = spool::bury(&ctx.state_dir, &id);
                         report.dead += 1;
                         continue;
@@ -140,7 +151,8 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
         // worker; look once more after letting go so that job is not stranded.
         let now = ctx.clock.now().as_second();
         let stranded = spool::pending_ids(&ctx.state_dir).into_iter().any(|id| {
-            !tried.contains(&id) && spool::load(&ctx.state_dir, &id).is_ok_and(|j| j.not_before <= now)
+            !tried.contains(&id)
+                && spool::load(&ctx.state_dir, &id).is_ok_and(|j| j.not_before <= now)
         });
         if drain || !stranded {
             return Ok(report);
@@ -164,7 +176,10 @@ fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) 
                 ctx.diag(
                     Level::Error,
                     "worker",
-                    &format!("job {} failed {} times, moved to dead letters: {msg}", job.id, job.attempts),
+                    &format!(
+                        "job {} failed {} times, moved to dead letters: {msg}",
+                        job.id, job.attempts
+                    ),
                 );
                 let _ = spool::save(&ctx.state_dir, &job);
                 let _ = spool::bury(&ctx.state_dir, &job.id);
@@ -176,7 +191,10 @@ fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) 
                 ctx.diag(
                     Level::Warn,
                     "worker",
-                    &format!("job {} attempt {} failed, retry in {delay}s: {msg}", job.id, job.attempts),
+                    &format!(
+                        "job {} attempt {} failed, retry in {delay}s: {msg}",
+                        job.id, job.attempts
+                    ),
                 );
                 let _ = spool::save(&ctx.state_dir, &job);
                 report.retried += 1;

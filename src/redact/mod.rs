@@ -43,6 +43,9 @@ pub const CUSTOM_KIND: &str = "custom";
 /// together); the cap only bounds hostile input.
 const MAX_PASSES: usize = 16;
 
+/// Windows of a later pass closer than this are scanned as one.
+const WINDOW_GAP: usize = 4096;
+
 /// Largest compiled size accepted for one user pattern: a typo such as
 /// `\w{1000}{1000}` must fail with a message, not eat memory on every hook.
 const EXTRA_PATTERN_SIZE_LIMIT: usize = 2 << 20;
@@ -181,7 +184,8 @@ impl Redactor {
                 triggers.push(None);
                 continue;
             }
-            let alternatives: Vec<String> = rule.keywords.iter().map(|k| regex::escape(k)).collect();
+            let alternatives: Vec<String> =
+                rule.keywords.iter().map(|k| regex::escape(k)).collect();
             let flags = if rule.keywords_ci { "(?i-u)" } else { "(?-u)" };
             triggers.push(Some(keyword_sets.len()));
             keyword_sets.push(format!("{flags}(?:{})", alternatives.join("|")));
@@ -198,7 +202,12 @@ impl Redactor {
             compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
             pem_header: OnceLock::new(),
             extra,
-            always: RULES.iter().enumerate().filter(|(_, r)| r.keywords.is_empty()).map(|(i, _)| i).collect(),
+            always: RULES
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.keywords.is_empty())
+                .map(|(i, _)| i)
+                .collect(),
         }
     }
 
@@ -264,7 +273,9 @@ impl Redactor {
                 let Some(found) = Found::new(&caps, hay, rule.kind) else {
                     continue;
                 };
-                if found.value.is_empty() || (rule.bounded() && !at_word_start(hay, found.value.start())) {
+                if found.value.is_empty()
+                    || (rule.bounded() && !at_word_start(hay, found.value.start()))
+                {
                     continue;
                 }
                 if let Some(kind) = (rule.check)(&found) {
@@ -272,15 +283,19 @@ impl Redactor {
                         start: base + found.value.start(),
                         end: base + found.value.end(),
                         kind,
-                        rank: if rule.specific { Rank::Specific } else { Rank::Context },
+                        rank: if rule.specific {
+                            Rank::Specific
+                        } else {
+                            Rank::Context
+                        },
                     });
                 }
             }
         }
         if fired.matched(self.pem_trigger) {
-            let header = self
-                .pem_header
-                .get_or_init(|| Regex::new(pem::HEADER).expect("PEM header regex compiles (tested)"));
+            let header = self.pem_header.get_or_init(|| {
+                Regex::new(pem::HEADER).expect("PEM header regex compiles (tested)")
+            });
             let mut spans = Vec::new();
             pem::find(header, hay, &mut spans);
             hits.extend(spans.into_iter().map(|(start, end)| Hit {
@@ -332,7 +347,12 @@ fn resolve(mut hits: Vec<Hit>, protected: &[(usize, usize)], text: &str) -> Vec<
         let i = protected.partition_point(|&(_, end)| end <= hit.start);
         hit.rank == Rank::Block || protected.get(i).is_none_or(|&(start, _)| start >= hit.end)
     });
-    hits.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)).then(a.rank.cmp(&b.rank)));
+    hits.sort_by(|a, b| {
+        a.start
+            .cmp(&b.start)
+            .then(b.end.cmp(&a.end))
+            .then(a.rank.cmp(&b.rank))
+    });
     let mut merged: Vec<Hit> = Vec::with_capacity(hits.len());
     for hit in hits {
         match merged.last_mut() {
@@ -365,7 +385,8 @@ fn apply(text: &str, hits: &[Hit], report: &mut Report) -> (String, Vec<(usize, 
 /// The whole lines holding `spans` (sorted), merged, without their `\n`.
 ///
 /// Each byte is scanned at most once even when thousands of spans share one
-/// long line (a JSONL transcript record).
+/// long line (a JSONL transcript record). Windows closer than `WINDOW_GAP`
+/// merge: rescanning a few clean lines is cheaper than starting a search.
 fn lines_around(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
@@ -376,12 +397,12 @@ fn lines_around(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
         }
         let from = floor.min(start);
         let line_end = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
-        match memchr::memrchr(b'\n', &bytes[from..start]) {
-            Some(i) => windows.push((from + i + 1, line_end)),
-            None => match windows.last_mut() {
-                Some(last) => last.1 = line_end,
-                None => windows.push((0, line_end)),
-            },
+        let line_start = memchr::memrchr(b'\n', &bytes[from..start]).map(|i| from + i + 1);
+        match (line_start, windows.last_mut()) {
+            (Some(line_start), Some(last)) if line_start - last.1 < WINDOW_GAP => last.1 = line_end,
+            (Some(line_start), _) => windows.push((line_start, line_end)),
+            (None, Some(last)) => last.1 = line_end,
+            (None, None) => windows.push((0, line_end)),
         }
     }
     windows
@@ -418,7 +439,11 @@ fn one_line(e: &regex::Error) -> String {
         regex::Error::CompiledTooBig(_) => "pattern too large once compiled".to_string(),
         _ => {
             let text = e.to_string();
-            let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(&text);
+            let last = text
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or(&text);
             last.trim().trim_start_matches("error: ").to_string()
         }
     }

@@ -16,7 +16,10 @@ const CLOSE: &[u8] = b"</private>";
 ///
 /// An unclosed `<private>` removes everything after it: losing text is better
 /// than leaking it. Nested blocks are honoured for the same reason, so the
-/// outer block ends at its own closing tag. A stray `</private>` is kept.
+/// outer block ends at its own closing tag. A stray `</private>` is kept, and
+/// so is a tag quoted as inline code, `` `<private>` ``, which is how people
+/// write *about* the feature; content between two such mentions is not
+/// private.
 pub(super) fn strip(text: &str) -> (Cow<'_, str>, usize) {
     let bytes = text.as_bytes();
     let Some(first) = find_tag(bytes, 0, OPEN) else {
@@ -25,36 +28,34 @@ pub(super) fn strip(text: &str) -> (Cow<'_, str>, usize) {
     let mut out = String::with_capacity(text.len());
     out.push_str(&text[..first]);
     let mut removed = 0;
-    // The opening tag of the current block was consumed from the input but
-    // never written; entering the loop "just after an open tag" handles the
-    // first block and every glued one alike.
-    let mut pos = first + OPEN.len();
-    let mut skipping = true;
-    loop {
-        if skipping {
-            removed += 1;
-            match end_of_block(bytes, pos) {
-                Some(after) => pos = after,
-                None => break,
-            }
-            skipping = false;
-        }
-        // A tag can only be completed by a `>`: copy up to the next one and
-        // look at what the output now ends with, which catches tags that
-        // straddle a removed block.
-        let Some(k) = memchr(b'>', &bytes[pos..]) else {
-            out.push_str(&text[pos..]);
-            break;
-        };
+    // A tag can only be completed by a `>`: copy up to the next one and look
+    // at what the output now ends with, which also catches tags glued
+    // together by the removal of a block (`<priv<private>…</private>ate>`).
+    let mut pos = first;
+    while let Some(k) = memchr(b'>', &bytes[pos..]) {
         let next = pos + k + 1;
         out.push_str(&text[pos..next]);
         pos = next;
         let len = out.len();
-        if len >= OPEN.len() && out.as_bytes()[len - OPEN.len()..].eq_ignore_ascii_case(OPEN) {
-            out.truncate(len - OPEN.len());
-            skipping = true;
+        let Some(tag_start) = len.checked_sub(OPEN.len()) else {
+            continue;
+        };
+        if !out.as_bytes()[tag_start..].eq_ignore_ascii_case(OPEN) {
+            continue;
+        }
+        let quoted =
+            tag_start > 0 && out.as_bytes()[tag_start - 1] == b'`' && bytes.get(pos) == Some(&b'`');
+        if quoted {
+            continue;
+        }
+        out.truncate(tag_start);
+        removed += 1;
+        match end_of_block(bytes, pos) {
+            Some(after) => pos = after,
+            None => return (Cow::Owned(out), removed),
         }
     }
+    out.push_str(&text[pos..]);
     (Cow::Owned(out), removed)
 }
 
@@ -73,7 +74,11 @@ fn end_of_block(bytes: &[u8], from: usize) -> Option<usize> {
                 return Some(pos);
             }
         } else if starts_with_ci(rest, OPEN) {
-            depth += 1;
+            let quoted =
+                at > 0 && bytes[at - 1] == b'`' && bytes.get(at + OPEN.len()) == Some(&b'`');
+            if !quoted {
+                depth += 1;
+            }
             pos = at + OPEN.len();
         } else {
             pos = at + 1;
@@ -146,9 +151,27 @@ mod tests {
 
     #[test]
     fn stray_close_and_look_alikes_survive() {
-        for s in ["</private> text", "<privacy>", "private notes", "<private", "é<privé>"] {
+        for s in [
+            "</private> text",
+            "<privacy>",
+            "private notes",
+            "<private",
+            "é<privé>",
+        ] {
             assert_eq!(run(s), (s.to_string(), 0));
         }
+    }
+
+    #[test]
+    fn tags_quoted_as_inline_code_are_mentions() {
+        let s = "Wrap it in `<private>` tags; `<private>` is case-insensitive.";
+        assert_eq!(run(s), (s.to_string(), 0));
+        let s = "Use `<private>x</private>` like this.";
+        assert_eq!(run(s), ("Use `` like this.".into(), 1));
+        let s = "`<private>`\n<private>secret";
+        assert_eq!(run(s), ("`<private>`\n".into(), 1));
+        let s = "a <private>the `<private>` tag</private> b";
+        assert_eq!(run(s), ("a  b".into(), 1));
     }
 
     #[test]

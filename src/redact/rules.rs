@@ -16,7 +16,10 @@
 
 use regex::bytes::{Captures, Match};
 
-use super::value::{is_code_ref, is_placeholder, is_stop_word, looks_secret, random_enough};
+use super::value::{
+    is_code, is_code_ref, is_placeholder, is_plain_word, is_small_number, is_stop_word,
+    looks_secret, random_enough,
+};
 
 /// Marks a pattern whose secret must start a word (see the module docs).
 pub(super) const BOUNDED: &str = "{B}";
@@ -76,7 +79,13 @@ impl<'h> Found<'h> {
             }
         }
         let value = value.or_else(|| caps.name("bare"))?;
-        Some(Found { caps, hay, value, quoted, kind })
+        Some(Found {
+            caps,
+            hay,
+            value,
+            quoted,
+            kind,
+        })
     }
 
     fn bytes(&self) -> &'h [u8] {
@@ -107,121 +116,459 @@ pub(super) const KEY_WORDS: &str = r"password|passwd|passphrase|passwort|pass|pw
 
 pub(super) static RULES: &[Rule] = &[
     // --- LLM providers -------------------------------------------------------
-    rule!("anthropic-key", true, ["sk-ant-"], false,
-        r"{B}(?P<s>sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,})", accept),
-    rule!("openai-key", true, ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"], false,
-        r"{B}(?P<s>sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,})", accept),
-    rule!("openai-key", true, ["sk-"], false,
-        r"{B}(?P<s>sk-[A-Za-z0-9]{48})\b", random),
-    rule!("openrouter-key", true, ["sk-or-v1-"], false,
-        r"{B}(?P<s>sk-or-v1-[a-f0-9]{64})", accept),
+    rule!(
+        "anthropic-key",
+        true,
+        ["sk-ant-"],
+        false,
+        r"{B}(?P<s>sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,})",
+        accept
+    ),
+    rule!(
+        "openai-key",
+        true,
+        ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"],
+        false,
+        r"{B}(?P<s>sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,})",
+        accept
+    ),
+    rule!(
+        "openai-key",
+        true,
+        ["sk-"],
+        false,
+        r"{B}(?P<s>sk-[A-Za-z0-9]{48})\b",
+        random
+    ),
+    rule!(
+        "openrouter-key",
+        true,
+        ["sk-or-v1-"],
+        false,
+        r"{B}(?P<s>sk-or-v1-[a-f0-9]{64})",
+        accept
+    ),
     // Other providers copied OpenAI's `sk-` prefix with their own lengths.
-    rule!("api-key", false, ["sk-"], false,
-        r"{B}(?P<s>sk-[A-Za-z0-9_-]{32,})", random),
-    rule!("groq-key", true, ["gsk_"], false, r"{B}(?P<s>gsk_[A-Za-z0-9]{48,})", accept),
-    rule!("xai-key", true, ["xai-"], false, r"{B}(?P<s>xai-[A-Za-z0-9]{60,})", accept),
-    rule!("huggingface-token", true, ["hf_"], false,
-        r"{B}(?P<s>hf_[A-Za-z0-9]{34,})", random),
+    rule!(
+        "api-key",
+        false,
+        ["sk-"],
+        false,
+        r"{B}(?P<s>sk-[A-Za-z0-9_-]{32,})",
+        random
+    ),
+    rule!(
+        "groq-key",
+        true,
+        ["gsk_"],
+        false,
+        r"{B}(?P<s>gsk_[A-Za-z0-9]{48,})",
+        accept
+    ),
+    rule!(
+        "xai-key",
+        true,
+        ["xai-"],
+        false,
+        r"{B}(?P<s>xai-[A-Za-z0-9]{60,})",
+        accept
+    ),
+    rule!(
+        "huggingface-token",
+        true,
+        ["hf_"],
+        false,
+        r"{B}(?P<s>hf_[A-Za-z0-9]{34,})",
+        random
+    ),
     // --- Code hosting and package registries ---------------------------------
-    rule!("github-token", true, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], false,
-        r"{B}(?P<s>gh[pousr]_[A-Za-z0-9]{36,})", accept),
-    rule!("github-token", true, ["github_pat_"], false,
-        r"{B}(?P<s>github_pat_[A-Za-z0-9_]{22,})", accept),
-    rule!("gitlab-token", true,
-        ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glagent-"],
+    rule!(
+        "github-token",
+        true,
+        ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        false,
+        r"{B}(?P<s>gh[pousr]_[A-Za-z0-9]{36,})",
+        accept
+    ),
+    rule!(
+        "github-token",
+        true,
+        ["github_pat_"],
+        false,
+        r"{B}(?P<s>github_pat_[A-Za-z0-9_]{22,})",
+        accept
+    ),
+    rule!(
+        "gitlab-token",
+        true,
+        [
+            "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "glsoat-",
+            "glffct-", "gloas-", "glagent-"
+        ],
         false,
         r"{B}(?P<s>gl(?:pat|dt|rt|ptt|ft|imt|cbt|soat|ffct|oas|agent)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*)",
-        accept),
-    rule!("npm-token", true, ["npm_"], false, r"{B}(?P<s>npm_[A-Za-z0-9]{36})", accept),
-    rule!("pypi-token", true, ["pypi-AgE"], false,
-        r"{B}(?P<s>pypi-AgE[A-Za-z0-9_-]{50,})", accept),
-    rule!("docker-token", true, ["dckr_pat_"], false,
-        r"{B}(?P<s>dckr_pat_[A-Za-z0-9_-]{20,})", accept),
+        accept
+    ),
+    rule!(
+        "npm-token",
+        true,
+        ["npm_"],
+        false,
+        r"{B}(?P<s>npm_[A-Za-z0-9]{36})",
+        accept
+    ),
+    rule!(
+        "pypi-token",
+        true,
+        ["pypi-AgE"],
+        false,
+        r"{B}(?P<s>pypi-AgE[A-Za-z0-9_-]{50,})",
+        accept
+    ),
+    rule!(
+        "docker-token",
+        true,
+        ["dckr_pat_"],
+        false,
+        r"{B}(?P<s>dckr_pat_[A-Za-z0-9_-]{20,})",
+        accept
+    ),
     // --- Cloud -----------------------------------------------------------------
-    rule!("aws-access-key-id", true, ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"], false,
-        r"{B}(?P<s>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b", accept),
-    rule!("google-api-key", true, ["AIza"], false,
-        r"{B}(?P<s>AIza[0-9A-Za-z_-]{35})", accept),
-    rule!("google-oauth-secret", true, ["GOCSPX-"], false,
-        r"{B}(?P<s>GOCSPX-[A-Za-z0-9_-]{28})", accept),
-    rule!("google-oauth-token", true, ["ya29."], false,
-        r"{B}(?P<s>ya29\.[A-Za-z0-9_-]{20,})", accept),
-    rule!("azure-storage-key", true, ["accountkey", "sharedaccesskey"], true,
+    rule!(
+        "aws-access-key-id",
+        true,
+        ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
+        false,
+        r"{B}(?P<s>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b",
+        accept
+    ),
+    rule!(
+        "google-api-key",
+        true,
+        ["AIza"],
+        false,
+        r"{B}(?P<s>AIza[0-9A-Za-z_-]{35})",
+        accept
+    ),
+    rule!(
+        "google-oauth-secret",
+        true,
+        ["GOCSPX-"],
+        false,
+        r"{B}(?P<s>GOCSPX-[A-Za-z0-9_-]{28})",
+        accept
+    ),
+    rule!(
+        "google-oauth-token",
+        true,
+        ["ya29."],
+        false,
+        r"{B}(?P<s>ya29\.[A-Za-z0-9_-]{20,})",
+        accept
+    ),
+    rule!(
+        "azure-storage-key",
+        true,
+        ["accountkey", "sharedaccesskey"],
+        true,
         r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*(?P<s>[A-Za-z0-9+/]{20,}={0,2})",
-        not_placeholder),
-    rule!("azure-sas", true, ["sig="], false,
-        r"[?&]sig=(?P<s>[A-Za-z0-9%+/=]{20,})", accept),
-    rule!("digitalocean-token", true, ["_v1_"], false,
-        r"{B}(?P<s>do[opr]_v1_[a-f0-9]{64})", accept),
-    rule!("vault-token", true, ["hvs.", "hvb."], false,
-        r"{B}(?P<s>hv[sb]\.[A-Za-z0-9_-]{24,})", accept),
-    rule!("supabase-token", true, ["sbp_"], false, r"{B}(?P<s>sbp_[a-f0-9]{40})", accept),
+        not_placeholder
+    ),
+    rule!(
+        "azure-sas",
+        true,
+        ["sig="],
+        false,
+        r"[?&]sig=(?P<s>[A-Za-z0-9%+/=]{20,})",
+        accept
+    ),
+    rule!(
+        "digitalocean-token",
+        true,
+        ["_v1_"],
+        false,
+        r"{B}(?P<s>do[opr]_v1_[a-f0-9]{64})",
+        accept
+    ),
+    rule!(
+        "vault-token",
+        true,
+        ["hvs.", "hvb."],
+        false,
+        r"{B}(?P<s>hv[sb]\.[A-Za-z0-9_-]{24,})",
+        accept
+    ),
+    rule!(
+        "supabase-token",
+        true,
+        ["sbp_"],
+        false,
+        r"{B}(?P<s>sbp_[a-f0-9]{40})",
+        accept
+    ),
     // --- SaaS --------------------------------------------------------------------
-    rule!("slack-token", true, ["xox"], false,
-        r"{B}(?P<s>xox[abposre]-[A-Za-z0-9-]{10,})", has_digit),
-    rule!("slack-token", true, ["xapp-"], false,
-        r"{B}(?P<s>xapp-[0-9]+-[A-Za-z0-9-]{10,})", accept),
-    rule!("slack-webhook", true, ["hooks.slack.com"], false,
-        r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/+-]{20,})", accept),
-    rule!("stripe-key", true, ["_live_", "_test_"], false,
-        r"{B}(?P<s>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})", accept),
-    rule!("stripe-webhook-secret", true, ["whsec_"], false,
-        r"{B}(?P<s>whsec_[A-Za-z0-9+/=]{24,})", accept),
-    rule!("sendgrid-key", true, ["SG."], false,
-        r"{B}(?P<s>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})", accept),
-    rule!("twilio-key", true, ["SK"], false, r"{B}(?P<s>SK[0-9a-f]{32})\b", accept),
-    rule!("mailchimp-key", true, ["-us"], false, r"{B}(?P<s>[0-9a-f]{32}-us[0-9]{1,2})\b", accept),
-    rule!("shopify-token", true, ["shpat_", "shpca_", "shppa_", "shpss_"], false,
-        r"{B}(?P<s>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})", accept),
-    rule!("linear-key", true, ["lin_api_"], false,
-        r"{B}(?P<s>lin_api_[A-Za-z0-9]{40})", accept),
-    rule!("notion-token", true, ["ntn_"], false, r"{B}(?P<s>ntn_[A-Za-z0-9]{40,})", accept),
-    rule!("notion-token", true, ["secret_"], false,
-        r"{B}(?P<s>secret_[A-Za-z0-9]{43})\b", random),
-    rule!("telegram-token", true, [":AA"], false,
-        r"(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})", telegram),
+    rule!(
+        "slack-token",
+        true,
+        ["xox"],
+        false,
+        r"{B}(?P<s>xox[abposre]-[A-Za-z0-9-]{10,})",
+        has_digit
+    ),
+    rule!(
+        "slack-token",
+        true,
+        ["xapp-"],
+        false,
+        r"{B}(?P<s>xapp-[0-9]+-[A-Za-z0-9-]{10,})",
+        accept
+    ),
+    rule!(
+        "slack-webhook",
+        true,
+        ["hooks.slack.com"],
+        false,
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/+-]{20,})",
+        accept
+    ),
+    rule!(
+        "stripe-key",
+        true,
+        ["_live_", "_test_"],
+        false,
+        r"{B}(?P<s>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})",
+        accept
+    ),
+    rule!(
+        "stripe-webhook-secret",
+        true,
+        ["whsec_"],
+        false,
+        r"{B}(?P<s>whsec_[A-Za-z0-9+/=]{24,})",
+        accept
+    ),
+    rule!(
+        "sendgrid-key",
+        true,
+        ["SG."],
+        false,
+        r"{B}(?P<s>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})",
+        accept
+    ),
+    rule!(
+        "twilio-key",
+        true,
+        ["SK"],
+        false,
+        r"{B}(?P<s>SK[0-9a-f]{32})\b",
+        accept
+    ),
+    rule!(
+        "mailchimp-key",
+        true,
+        ["-us"],
+        false,
+        r"{B}(?P<s>[0-9a-f]{32}-us[0-9]{1,2})\b",
+        accept
+    ),
+    rule!(
+        "shopify-token",
+        true,
+        ["shpat_", "shpca_", "shppa_", "shpss_"],
+        false,
+        r"{B}(?P<s>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})",
+        accept
+    ),
+    rule!(
+        "linear-key",
+        true,
+        ["lin_api_"],
+        false,
+        r"{B}(?P<s>lin_api_[A-Za-z0-9]{40})",
+        accept
+    ),
+    rule!(
+        "notion-token",
+        true,
+        ["ntn_"],
+        false,
+        r"{B}(?P<s>ntn_[A-Za-z0-9]{40,})",
+        accept
+    ),
+    rule!(
+        "notion-token",
+        true,
+        ["secret_"],
+        false,
+        r"{B}(?P<s>secret_[A-Za-z0-9]{43})\b",
+        random
+    ),
+    rule!(
+        "telegram-token",
+        true,
+        [":AA"],
+        false,
+        r"(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})",
+        telegram
+    ),
     // Discord bot tokens have no prefix: their first segment is the bot's
     // numeric id in base64, which the check decodes, so the regex can be
     // loose without matching arbitrary dotted text.
-    rule!("discord-token", true, [], false,
+    rule!(
+        "discord-token",
+        true,
+        [],
+        false,
         r"{B}(?P<s>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})",
-        discord_id),
-    rule!("discord-webhook", true, ["discord"], true,
-        r"(?i:discord(?:app)?\.com)/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})", accept),
-    rule!("age-key", true, ["AGE-SECRET-KEY-"], false,
-        r"{B}(?P<s>AGE-SECRET-KEY-1[0-9A-Z]{58})", accept),
+        discord_id
+    ),
+    rule!(
+        "discord-webhook",
+        true,
+        ["discord"],
+        true,
+        r"(?i:discord(?:app)?\.com)/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})",
+        accept
+    ),
+    rule!(
+        "age-key",
+        true,
+        ["AGE-SECRET-KEY-"],
+        false,
+        r"{B}(?P<s>AGE-SECRET-KEY-1[0-9A-Z]{58})",
+        accept
+    ),
     // --- Structured tokens -------------------------------------------------------
-    rule!("jwt", true, ["eyJ"], false,
-        r"{B}(?P<s>eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{4,}){2,4})", accept),
+    rule!(
+        "jwt",
+        true,
+        ["eyJ"],
+        false,
+        r"{B}(?P<s>eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{4,}){2,4})",
+        accept
+    ),
     // --- Contextual: the surroundings say a secret follows -------------------------
-    rule!("url-password", false, ["://"], false,
-        r#"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>\\\[\]]*:(?P<s>[^\s@/?#"'<>\\]+)@"#,
-        not_placeholder),
-    rule!("bearer-token", false, ["authorization"], true,
+    // The password runs to the last `@` of the authority, as URL parsers
+    // read it: `user:p@ss@host` leaks nothing.
+    rule!(
+        "url-password",
+        false,
+        ["://"],
+        false,
+        r#"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>\\\[\]]*:(?P<s>[^\s/?#"'<>\\]+)@"#,
+        not_placeholder
+    ),
+    rule!(
+        "bearer-token",
+        false,
+        ["authorization"],
+        true,
         r#"(?i)\b(?:proxy-)?authorization\\?["'`]?[ \t]*[:=][ \t]*\\?["'`]?(?:(?P<scheme>bearer|basic|token|bot|apikey|sso-key|negotiate|ntlm)[ \t]+)?(?P<s>[^\s"'`\\,;]+)"#,
-        authorization),
-    rule!("bearer-token", false, ["bearer"], true,
-        r"(?i)\bbearer[ \t]+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)", bearer),
-    rule!("password", false, ["pass", "pwd", "secret", "token", "key", "auth", "credential"], true,
+        authorization
+    ),
+    rule!(
+        "bearer-token",
+        false,
+        ["bearer"],
+        true,
+        r"(?i)\bbearer[ \t]+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)",
+        bearer
+    ),
+    rule!(
+        "password",
+        false,
+        [
+            "pass",
+            "pwd",
+            "secret",
+            "token",
+            "key",
+            "auth",
+            "credential"
+        ],
+        true,
         concat!(
             r#"(?i)(?P<key>[a-z0-9_.-]*?(?P<word>{W}))(?P<kq>\\?["']?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*"#,
-            r#"(?:\\"(?P<eq>(?:[^"\\\r\n]|\\[^"\r\n])*)\\"|"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'`,;&)}\]\\:=][^\s"'`,;&)}\]\\]*))"#,
+            r#"(?:\\"(?P<eq>(?:[^"\\\r\n]|\\[^"\r\n])*)\\"|"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'`,;&)}\]\\:=>][^\s"'`,;&)}\]\\>]*))"#,
         ),
-        assignment),
-    rule!("password", false, ["pass", "token", "secret", "key"], true,
-        r#"(?im)(?:^|[ \t])--?(?P<key>(?:[a-z0-9]+-)*(?P<word>password|passwd|pass|auth-token|access-token|token|client-secret|secret-key|secret|api-?key|access-key))[ \t]+(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'\\-][^\s"'\\]*))"#,
-        cli_flag),
-    rule!("password", false, ["password", "identified"], true,
-        r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'(?P<s>[^'\r\n]+)'", not_placeholder),
-    rule!("password", false, ["pass", "secret", "token", "key"], true,
+        assignment
+    ),
+    rule!(
+        "password",
+        false,
+        ["pass", "token", "secret", "key"],
+        true,
+        r#"(?i)--?(?P<key>(?:[a-z0-9]+-)*(?P<word>password|passwd|pass|auth-token|access-token|token|client-secret|secret-key|secret|api-?key|access-key))[ \t]+(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'\\-][^\s"'\\]*))"#,
+        cli_flag
+    ),
+    rule!(
+        "password",
+        false,
+        ["password", "identified"],
+        true,
+        r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'(?P<s>[^'\r\n]+)'",
+        not_placeholder
+    ),
+    rule!(
+        "password",
+        false,
+        ["pass", "secret", "token", "key"],
+        true,
         r"(?i)<(?P<key>[a-z0-9_:.-]*(?P<word>password|passwd|client[_-]?secret|secret|token|api[_-]?key))>(?P<s>[^<\r\n]+)</",
-        xml_element),
-    rule!("password", false, ["curl"], false,
+        xml_element
+    ),
+    // `aws configure set aws_secret_access_key …` and other spellings that
+    // put no `=` between the name and the 40-character key.
+    rule!(
+        "aws-secret-key",
+        true,
+        ["secret"],
+        true,
+        r"(?i)aws_?secret_?access_?key[^A-Za-z0-9/+=\r\n]{1,6}(?P<s>[A-Za-z0-9/+]{40})\b",
+        not_placeholder
+    ),
+    // `.netrc`: `machine host login me password s3cret`, on one line or one
+    // field per line.
+    rule!(
+        "password",
+        false,
+        ["password"],
+        true,
+        r"(?im)(?:\blogin[ \t]+\S+[ \t]+|^[ \t]*)password[ \t]+(?P<s>[^\s\\]+)[ \t]*(?:$|\bmachine\b|\baccount\b)",
+        netrc
+    ),
+    rule!(
+        "cookie",
+        false,
+        ["cookie"],
+        true,
+        r#"(?i)\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?(?P<s>[^\r\n"'\\]*=[^\r\n"'\\]+)"#,
+        cookie
+    ),
+    rule!(
+        "password",
+        false,
+        ["sshpass"],
+        false,
+        r#"\bsshpass\b[^\r\n]*?[ \t]-p[ \t]*(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'-][^\s"']*))"#,
+        not_placeholder
+    ),
+    rule!(
+        "password",
+        false,
+        ["curl"],
+        false,
         r#"\bcurl\b[^\r\n]*?[ \t](?:-u|--user)[ \t]*["']?[^\s:"']*:(?P<s>[^\s"']+)"#,
-        not_placeholder),
-    rule!("password", false, ["mysql"], false,
+        not_placeholder
+    ),
+    rule!(
+        "password",
+        false,
+        ["mysql"],
+        false,
         r#"\bmysql(?:dump|admin|sh)?\b[^\r\n]*?[ \t]-p(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'-][^\s"']*))"#,
-        not_placeholder),
+        not_placeholder
+    ),
 ];
 
 fn accept(f: &Found<'_>) -> Option<&'static str> {
@@ -252,12 +599,28 @@ fn telegram(f: &Found<'_>) -> Option<&'static str> {
     (at_word_start(f.hay, at) || f.hay[..at].ends_with(b"/bot")).then_some(f.kind)
 }
 
+fn netrc(f: &Found<'_>) -> Option<&'static str> {
+    let v = f.bytes();
+    (!is_placeholder(v) && !is_stop_word(v) && v.len() >= 2).then_some(f.kind)
+}
+
+/// `Cookie: a=1; session=…`: the whole header goes, since which cookie
+/// holds the session is anyone's guess; prose after `Cookie:` has no `=`.
+fn cookie(f: &Found<'_>) -> Option<&'static str> {
+    let v = f.bytes().trim_ascii_end();
+    (v.len() >= 8 && !is_placeholder(v) && !is_code(v)).then_some(f.kind)
+}
+
 fn authorization(f: &Found<'_>) -> Option<&'static str> {
     let v = f.bytes();
+    let scheme = f.group("scheme");
     if is_placeholder(v) || !(looks_secret(v) || v.len() >= 16) {
         return None;
     }
-    let scheme = f.group("scheme");
+    // `authorization = self.headers.get(…)` is code reading the header.
+    if scheme.is_empty() && is_code_ref(v, b"authorization") {
+        return None;
+    }
     Some(if scheme.eq_ignore_ascii_case(b"basic") {
         "basic-auth"
     } else if scheme.is_empty() || scheme.eq_ignore_ascii_case(b"bearer") {
@@ -282,6 +645,12 @@ fn xml_element(f: &Found<'_>) -> Option<&'static str> {
 }
 
 fn cli_flag(f: &Found<'_>) -> Option<&'static str> {
+    // The flag must be a word of the command line, not `a--token b`.
+    let at = f.caps.get(0)?.start();
+    let escaped_space = at >= 2 && f.hay[at - 2] == b'\\' && matches!(f.hay[at - 1], b'n' | b't');
+    if !(at == 0 || f.hay[at - 1].is_ascii_whitespace() || escaped_space) {
+        return None;
+    }
     let v = f.bytes();
     if is_placeholder(v) || !weak_word_ok(f.group("key"), f.group("word")) {
         return None;
@@ -294,17 +663,16 @@ fn cli_flag(f: &Found<'_>) -> Option<&'static str> {
 
 fn assignment(f: &Found<'_>) -> Option<&'static str> {
     let key_match = f.caps.name("key")?;
+    let before_key = &f.hay[..key_match.start()];
     let mut key = key_match.as_bytes();
     // `\nDB_PASSWORD=…` inside a JSON string: the `n` belongs to the escape.
-    if key_match.start() > 0
-        && f.hay[key_match.start() - 1] == b'\\'
-        && matches!(key.first(), Some(b'n' | b'r' | b't'))
-    {
+    if before_key.ends_with(b"\\") && matches!(key.first(), Some(b'n' | b'r' | b't')) {
         key = &key[1..];
     }
     // `https://x-access-token:…@host` is a URL's user info, which the
-    // `url-password` rule cuts at the `@`.
-    if f.hay[..key_match.start()].ends_with(b"://") {
+    // `url-password` rule cuts at the right `@`; `Error::Token => "…"` is a
+    // match arm on an enum variant.
+    if before_key.ends_with(b"://") || before_key.ends_with(b"::") {
         return None;
     }
     let word = f.group("word");
@@ -315,30 +683,67 @@ fn assignment(f: &Found<'_>) -> Option<&'static str> {
     if is_placeholder(v) {
         return None;
     }
+    // A relative path names a file holding the secret; `PWD=/home/me` is
+    // the shell's working directory, not a password.
+    let pwd = word.eq_ignore_ascii_case(b"pwd");
+    if v.starts_with(b"./")
+        || v.starts_with(b"../")
+        || v.starts_with(b"~/")
+        || (pwd && v[0] == b'/')
+    {
+        return None;
+    }
+    // Versions, IP addresses and OIDs (`CLIENT_AUTH = '1.3.6.1.5.5.7.3.2'`).
+    if v.contains(&b'.') && v.iter().all(|b| b.is_ascii_digit() || *b == b'.') {
+        return None;
+    }
     let kind = kind_for_key(key, word);
     if f.quoted {
         return Some(kind);
     }
-    if is_stop_word(v) || v.starts_with(b"./") || v.starts_with(b"../") || v.starts_with(b"~/") {
-        return None;
-    }
-    // `PWD=/home/me` is the shell's working directory, not a password.
-    if word.eq_ignore_ascii_case(b"pwd") && matches!(v.first(), Some(b'/' | b'~')) {
+    // A single character is a type parameter or a flag, never a credential.
+    if v.len() < 2 || is_stop_word(v) || is_small_number(v) || is_code(v) {
         return None;
     }
     // Upper-case keys are environment variables, whose values are literals;
-    // other keys may be code, where the value is often an expression.
+    // other keys may be code, where a bare value is usually an expression.
     let env_style = !key.iter().any(u8::is_ascii_lowercase);
     if !env_style && is_code_ref(v, word) {
         return None;
     }
-    // `Password: reset it in settings` is prose; YAML's `password: hunter`
-    // ends its line, so only mid-line values need the texture of a secret.
-    let op = f.group("op");
-    if op == b":" && !at_line_end(f.hay, f.value.end()) && !looks_secret(v) {
-        return None;
+    let op = f.caps.name("op")?;
+    let after_value = next_non_blank(f.hay, f.value.end());
+    if op.as_bytes() == b":" {
+        // `const TOKEN: Kind = …` annotates a type.
+        if after_value == Some(b'=') {
+            return None;
+        }
+        // `Password: reset it in settings` is prose; YAML's `password: hunter`
+        // ends its line, so only mid-line values need the texture of a secret.
+        if !at_line_end(f.hay, f.value.end()) && !looks_secret(v) {
+            return None;
+        }
+    } else if !env_style && is_plain_word(v) {
+        // `secret = agent`, `password := pw` and `f(password=pw)` pass a
+        // variable: in code a literal would be quoted. Config files write
+        // `db.password=letmein`, without the spaces.
+        let spaced = f
+            .hay
+            .get(op.end())
+            .is_some_and(|b| *b == b' ' || *b == b'\t');
+        let argument = matches!(before_key.trim_ascii_end().last(), Some(b'(' | b','));
+        if spaced || argument || op.as_bytes() != b"=" {
+            return None;
+        }
     }
     Some(kind)
+}
+
+fn next_non_blank(hay: &[u8], from: usize) -> Option<u8> {
+    hay[from..]
+        .iter()
+        .copied()
+        .find(|b| *b != b' ' && *b != b'\t')
 }
 
 /// `pass`, `pwd` and `auth` are too short to be trusted inside a longer word
@@ -350,7 +755,10 @@ fn weak_word_ok(key: &[u8], word: &[u8]) -> bool {
         return true;
     }
     let prefix = &key[..key.len() - word.len()];
-    let prefix = prefix.strip_prefix(b"--").or_else(|| prefix.strip_prefix(b"-")).unwrap_or(prefix);
+    let prefix = prefix
+        .strip_prefix(b"--")
+        .or_else(|| prefix.strip_prefix(b"-"))
+        .unwrap_or(prefix);
     match prefix.last() {
         None => true,
         Some(b'_' | b'-' | b'.') => true,
@@ -386,7 +794,10 @@ fn kind_for_key(key: &[u8], word: &[u8]) -> &'static str {
 
 fn at_line_end(hay: &[u8], from: usize) -> bool {
     let rest = &hay[from..];
-    let skip = rest.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(rest.len());
+    let skip = rest
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(rest.len());
     let rest = &rest[skip..];
     match rest.first() {
         None | Some(b'\n' | b'\r' | b'#') => true,
@@ -428,7 +839,10 @@ mod tests {
 
     #[test]
     fn base64_round_trip() {
-        assert_eq!(base64_decode(b"MTIzNDU2Nzg5MDEyMzQ1Njc4").unwrap(), b"123456789012345678");
+        assert_eq!(
+            base64_decode(b"MTIzNDU2Nzg5MDEyMzQ1Njc4").unwrap(),
+            b"123456789012345678"
+        );
         assert!(base64_decode(b"a.b").is_none());
     }
 
@@ -445,7 +859,10 @@ mod tests {
 
     #[test]
     fn kinds_follow_the_key() {
-        assert_eq!(kind_for_key(b"aws_secret_access_key", b"access_key"), "aws-secret-key");
+        assert_eq!(
+            kind_for_key(b"aws_secret_access_key", b"access_key"),
+            "aws-secret-key"
+        );
         assert_eq!(kind_for_key(b"DB_PASSWORD", b"PASSWORD"), "password");
         assert_eq!(kind_for_key(b"GITHUB_TOKEN", b"TOKEN"), "token");
         assert_eq!(kind_for_key(b"apiKey", b"apiKey"), "api-key");

@@ -1,7 +1,12 @@
 use super::*;
 
 fn hit(start: usize, end: usize, kind: &'static str, rank: Rank) -> Hit {
-    Hit { start, end, kind, rank }
+    Hit {
+        start,
+        end,
+        kind,
+        rank,
+    }
 }
 
 fn spans(hits: &[Hit]) -> Vec<(usize, usize, &'static str)> {
@@ -26,20 +31,35 @@ fn every_rule_compiles_and_names_its_secret() {
 
 #[test]
 fn equal_spans_are_named_by_the_provider_format() {
-    let hits = vec![hit(5, 45, "token", Rank::Context), hit(5, 45, "github-token", Rank::Specific)];
-    assert_eq!(spans(&resolve(hits, &[], &"x".repeat(60))), vec![(5, 45, "github-token")]);
+    let hits = vec![
+        hit(5, 45, "token", Rank::Context),
+        hit(5, 45, "github-token", Rank::Specific),
+    ];
+    assert_eq!(
+        spans(&resolve(hits, &[], &"x".repeat(60))),
+        vec![(5, 45, "github-token")]
+    );
 }
 
 #[test]
 fn overlapping_hits_merge_into_their_union() {
-    let hits = vec![hit(10, 30, "token", Rank::Context), hit(20, 60, "jwt", Rank::Specific)];
-    assert_eq!(spans(&resolve(hits, &[], &"x".repeat(80))), vec![(10, 60, "token")]);
+    let hits = vec![
+        hit(10, 30, "token", Rank::Context),
+        hit(20, 60, "jwt", Rank::Specific),
+    ];
+    assert_eq!(
+        spans(&resolve(hits, &[], &"x".repeat(80))),
+        vec![(10, 60, "token")]
+    );
 }
 
 #[test]
 fn hits_touching_a_placeholder_are_dropped_but_key_blocks_are_not() {
     let text = "a".repeat(100);
-    let hits = vec![hit(0, 12, "password", Rank::Context), hit(40, 90, "private-key", Rank::Block)];
+    let hits = vec![
+        hit(0, 12, "password", Rank::Context),
+        hit(40, 90, "private-key", Rank::Block),
+    ];
     let kept = resolve(hits, &[(10, 20), (50, 60)], &text);
     assert_eq!(spans(&kept), vec![(40, 90, "private-key")]);
 }
@@ -53,35 +73,58 @@ fn spans_are_widened_to_char_boundaries() {
 
 #[test]
 fn placeholders_are_recognised_exactly() {
-    let text = b"[REDACTED] [REDACTED:github-token] [REDACTED:] [REDACTED:Bad] [REDACTED[REDACTED:x]";
+    let text =
+        b"[REDACTED] [REDACTED:github-token] [REDACTED:] [REDACTED:Bad] [REDACTED[REDACTED:x]";
     let mut found = Vec::new();
     placeholders(text, 100, &mut found);
     let got: Vec<_> = found
         .iter()
         .map(|&(s, e)| std::str::from_utf8(&text[s - 100..e - 100]).unwrap())
         .collect();
-    assert_eq!(got, ["[REDACTED]", "[REDACTED:github-token]", "[REDACTED:x]"]);
+    assert_eq!(
+        got,
+        ["[REDACTED]", "[REDACTED:github-token]", "[REDACTED:x]"]
+    );
 }
 
 #[test]
 fn later_passes_look_at_changed_lines_only() {
-    let text = "one\ntwo [REDACTED:x] two\nthree [REDACTED:y]\nfour";
-    let a = text.find("[REDACTED:x]").unwrap();
-    let b = text.find("[REDACTED:y]").unwrap();
-    let windows = lines_around(text, &[(a, a + 12), (b, b + 12)]);
+    let filler = "clean line\n".repeat(WINDOW_GAP / 8);
+    let text =
+        format!("one\ntwo [REDACTED:x] two\nthree [REDACTED:y]\n{filler}four [REDACTED:z]\nfive");
+    let spans: Vec<_> = ["[REDACTED:x]", "[REDACTED:y]", "[REDACTED:z]"]
+        .iter()
+        .map(|p| {
+            let at = text.find(p).unwrap();
+            (at, at + p.len())
+        })
+        .collect();
+    let windows = lines_around(&text, &spans);
     let lines: Vec<_> = windows.iter().map(|&(s, e)| &text[s..e]).collect();
-    assert_eq!(lines, ["two [REDACTED:x] two", "three [REDACTED:y]"]);
+    assert_eq!(
+        lines,
+        [
+            "two [REDACTED:x] two\nthree [REDACTED:y]",
+            "four [REDACTED:z]"
+        ]
+    );
 }
 
 #[test]
 fn a_second_pass_catches_what_the_first_revealed() {
     // The AWS key id only starts a word once the token glued before it is
     // gone; the first pass cannot see it.
-    let token = format!("{}{}", "do", "p_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    let token = format!(
+        "{}{}",
+        "do", "p_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+    );
     let key = format!("{}{}", "AK", "IAQ3EGUWTX7LMVB2KQ");
     let text = format!("{token}{key} end");
     let (out, report) = Redactor::builtin().redact_with_report(&text);
-    assert_eq!(out, "[REDACTED:digitalocean-token][REDACTED:aws-access-key-id] end");
+    assert_eq!(
+        out,
+        "[REDACTED:digitalocean-token][REDACTED:aws-access-key-id] end"
+    );
     assert_eq!(report.total(), 2);
     assert_eq!(redact(&out), out);
 }
@@ -98,7 +141,8 @@ fn json_escaped_newline_starts_a_word() {
 
 #[test]
 fn private_blocks_are_counted_and_secrets_inside_them_are_not() {
-    let (out, report) = Redactor::builtin().redact_with_report("a <private>password=hunter2</private> b");
+    let (out, report) =
+        Redactor::builtin().redact_with_report("a <private>password=hunter2</private> b");
     assert_eq!(out, "a  b");
     assert_eq!(report.to_string(), "1 private");
 }
@@ -110,7 +154,10 @@ fn report_display_and_json() {
     report.add("password", 2);
     report.add("jwt", 1);
     assert_eq!(report.to_string(), "1 jwt, 2 password");
-    assert_eq!(serde_json::to_string(&report).unwrap(), r#"{"jwt":1,"password":2}"#);
+    assert_eq!(
+        serde_json::to_string(&report).unwrap(),
+        r#"{"jwt":1,"password":2}"#
+    );
     assert_eq!(report.total(), 3);
     assert_eq!(report.get("jwt"), 1);
     assert_eq!(report.get("nope"), 0);
@@ -122,7 +169,10 @@ fn invalid_extra_pattern_is_named_on_one_line() {
     let RedactError::InvalidPattern { pattern, reason } = &err;
     assert_eq!(pattern, "a{2,1}");
     assert!(!reason.contains('\n') && !reason.is_empty(), "{reason}");
-    assert!(err.to_string().starts_with("redact.extra_patterns: invalid regex `a{2,1}`: "));
+    assert!(
+        err.to_string()
+            .starts_with("redact.extra_patterns: invalid regex `a{2,1}`: ")
+    );
 }
 
 #[test]
@@ -145,9 +195,13 @@ fn clean_text_is_returned_as_is() {
 #[test]
 #[ignore]
 fn zz_timing() {
+    let busy = "{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":120}},\"text\":\"set password=hunter2 then token: x9y8z7 and Bearer abcdefgh12345678ijkl and https://a:b1@c/d key AIzaSyXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\"}\n";
+    let prose = "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d). The quick brown fox jumps over the lazy dog, 12345. Merci Nicolas, OK pour Mardi.\n";
+    let code = std::fs::read_to_string("/work/main/src/redact/rules.rs").unwrap();
     let cases = [
-        ("pw", "password=\"".repeat(100_000)),
-        ("pem", "-----BEGIN PRIVATE KEY-----!".repeat(40_000)),
+        ("busy", busy.repeat((5 << 20) / busy.len())),
+        ("prose", prose.repeat((5 << 20) / prose.len())),
+        ("code", code.repeat((5 << 20) / code.len())),
     ];
     for (name, text) in &cases {
         let hay = text.as_bytes();
@@ -156,13 +210,82 @@ fn zz_timing() {
             let t = std::time::Instant::now();
             let n = re.captures_iter(hay).count();
             let f = re.find_iter(hay).count();
-            if t.elapsed().as_millis() > 20 {
-                eprintln!("{name}: {} {n}/{f} {:?} {}", rule.kind, t.elapsed(), rule.pattern);
+            if t.elapsed().as_millis() > 2 {
+                eprintln!(
+                    "{name}: {} {n}/{f} {:?} {}",
+                    rule.kind,
+                    t.elapsed(),
+                    rule.pattern
+                );
             }
         }
+        let t = std::time::Instant::now();
+        let _ = Redactor::builtin().prefilter.matches(hay);
+        eprintln!("{name}: prefilter {:?}", t.elapsed());
         let t = std::time::Instant::now();
         let mut hits = Vec::new();
         Redactor::builtin().collect(text, 0, &mut hits);
         eprintln!("{name}: collect {} {:?}", hits.len(), t.elapsed());
+        let t = std::time::Instant::now();
+        let mut prot = Vec::new();
+        placeholders(hay, 0, &mut prot);
+        let kept = resolve(hits, &prot, text);
+        eprintln!("{name}: resolve {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let mut rep = Report::default();
+        let (out, spans) = apply(text, &kept, &mut rep);
+        eprintln!("{name}: apply {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let w = lines_around(&out, &spans);
+        eprintln!("{name}: lines {} {:?}", w.len(), t.elapsed());
+        let t = std::time::Instant::now();
+        let mut hits = Vec::new();
+        for &(s, e) in &w {
+            Redactor::builtin().collect(&out[s..e], s, &mut hits);
+        }
+        eprintln!("{name}: collect2 {} {:?}", hits.len(), t.elapsed());
+        let t = std::time::Instant::now();
+        let _ = Redactor::builtin().prefilter.matches(out.as_bytes());
+        eprintln!("{name}: prefilter2 {:?}", t.elapsed());
+    }
+}
+
+#[test]
+#[ignore]
+fn zz_memmem_prefilter() {
+    let prose = "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d). The quick brown fox jumps over the lazy dog, 12345. Merci Nicolas, OK pour Mardi.\n";
+    let code = std::fs::read_to_string("/work/main/src/redact/rules.rs").unwrap();
+    for (name, unit, size) in [
+        ("prose", prose.to_string(), 5 << 20),
+        ("code", code.clone(), 5 << 20),
+        ("prose20k", prose.to_string(), 20 << 10),
+        ("code20k", code, 20 << 10),
+    ] {
+        let text = unit.repeat(size / unit.len() + 1);
+        let hay = text.as_bytes();
+        let t = std::time::Instant::now();
+        let lower = hay.to_ascii_lowercase();
+        let mut n = 0;
+        for rule in RULES {
+            let h: &[u8] = if rule.keywords_ci { &lower } else { hay };
+            if rule.keywords.iter().any(|k| {
+                memchr::memmem::find(h, k.to_ascii_lowercase().as_bytes()).is_some()
+                    || memchr::memmem::find(h, k.as_bytes()).is_some()
+            }) {
+                n += 1;
+            }
+        }
+        let e1 = t.elapsed();
+        let t = std::time::Instant::now();
+        let set = Redactor::with_extra(Vec::new());
+        let e2 = t.elapsed();
+        let t = std::time::Instant::now();
+        let m = set.prefilter.matches(hay).len();
+        eprintln!(
+            "{name}: memmem {n} {:?} | set build {:?} scan {m} {:?}",
+            e1,
+            e2,
+            t.elapsed()
+        );
     }
 }

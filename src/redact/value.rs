@@ -7,8 +7,8 @@
 //! Everything here works on bytes: only ASCII properties matter.
 
 /// Values that stand for a secret without being one: empty, masked
-/// (`****`), env-var and template references, `<your-password>`, earlier
-/// redactions.
+/// (`****`), env-var, template and format references, `<your-password>` (or
+/// any value opening a tag or a generic), earlier redactions.
 pub(super) fn is_placeholder(v: &[u8]) -> bool {
     let Some(&first) = v.first() else {
         return true;
@@ -17,40 +17,127 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
     if !v.iter().any(u8::is_ascii_alphanumeric) {
         return true;
     }
-    if first == b'$' {
+    // `$VAR`, `${VAR}`, `%VAR%`, `%s`, `{name}`, `{{ var }}`, `<your-key>`.
+    if matches!(first, b'$' | b'%' | b'{' | b'<') {
         return true;
     }
-    if (first == b'%' && last == b'%' && v.len() > 2)
-        || (first == b'<' && last == b'>')
-        || (first == b'{' && (last == b'}' || v.get(1) == Some(&b'{') || v.get(1) == Some(&b'%')))
-        || (first == b'[' && last == b']')
-        || v.starts_with(b"[REDACTED")
-    {
+    if (first == b'[' && last == b']') || v.starts_with(b"[REDACTED") {
         return true;
     }
     if starts_with_ci(v, b"your") || contains(v, b"...") || contains(v, "…".as_bytes()) {
         return true;
     }
-    v.iter().all(|b| matches!(b, b'x' | b'X' | b'*' | b'.' | b'-' | b'_'))
+    v.iter()
+        .all(|b| matches!(b, b'x' | b'X' | b'*' | b'.' | b'-' | b'_'))
 }
 
 /// Bare words that are states or types, not secrets (`token: expired`,
 /// `password: String`, `secret=false`).
 pub(super) fn is_stop_word(v: &[u8]) -> bool {
     const WORDS: &[&str] = &[
-        "true", "false", "null", "nil", "none", "undefined", "yes", "no", "on", "off", "required",
-        "optional", "empty", "unset", "set", "string", "str", "&str", "bool", "boolean", "int",
-        "integer", "number", "bytes", "any", "object", "secretstr", "secretstring", "secret",
-        "expired", "invalid", "missing", "hidden", "redacted", "enabled", "disabled",
+        "true",
+        "false",
+        "null",
+        "nil",
+        "none",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "required",
+        "optional",
+        "empty",
+        "unset",
+        "set",
+        "string",
+        "str",
+        "&str",
+        "bool",
+        "boolean",
+        "int",
+        "integer",
+        "number",
+        "bytes",
+        "any",
+        "object",
+        "secretstr",
+        "secretstring",
+        "secret",
+        "expired",
+        "invalid",
+        "missing",
+        "hidden",
+        "redacted",
+        "enabled",
+        "disabled",
+        "read",
+        "write",
+        "mut",
+        "const",
+        "dyn",
+        "impl",
+        "char",
     ];
-    WORDS.iter().any(|w| v.eq_ignore_ascii_case(w.as_bytes()))
+    WORDS.iter().any(|w| v.eq_ignore_ascii_case(w.as_bytes())) || is_primitive_type(v)
 }
 
-/// A bare value that reads as code: a call, an index, a generic type, a path through
-/// fields (`os.environ`, `settings.DB_PASSWORD`), or a variable named after
-/// the key (`password=password`, `token=auth_token`).
+/// `u8`, `usize`, `f64`, `__u32`, `c_char`: field types in Rust and C.
+fn is_primitive_type(v: &[u8]) -> bool {
+    let t = v.trim_ascii_start();
+    let t = &t[t.iter().take_while(|b| **b == b'_').count()..];
+    if let Some(rest) = t.strip_prefix(b"c_") {
+        return !rest.is_empty() && rest.iter().all(u8::is_ascii_lowercase);
+    }
+    match t.split_first() {
+        Some((b'u' | b'i' | b's' | b'f', size)) => {
+            matches!(size, b"8" | b"16" | b"32" | b"64" | b"128" | b"size")
+        }
+        _ => false,
+    }
+}
+
+/// Numbers too short to be a credential, such as enum values and flags
+/// (`NL80211_ATTR_SAE_PASSWORD = 277`, `FLAGS_PASS = 0x04`).
+pub(super) fn is_small_number(v: &[u8]) -> bool {
+    let digits = v.strip_prefix(b"0x").map_or((v, false), |h| (h, true));
+    let (body, hex) = digits;
+    v.len() < 8
+        && !body.is_empty()
+        && body.iter().all(|b| {
+            if hex {
+                b.is_ascii_hexdigit()
+            } else {
+                b.is_ascii_digit()
+            }
+        })
+}
+
+/// An expression rather than a literal in any language: a call, an index,
+/// a generic, a path (`sys::FLAG`), a pointer or reference (`*mut`, `&cfg`).
+pub(super) fn is_code(v: &[u8]) -> bool {
+    v.iter().any(|b| matches!(b, b'(' | b'[' | b'<'))
+        || contains(v, b"::")
+        || contains(v, b"->")
+        || (matches!(v.first(), Some(b'*' | b'&'))
+            && v.get(1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && v[1..]
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+}
+
+/// Letters and underscores only: an identifier without digits.
+pub(super) fn is_plain_word(v: &[u8]) -> bool {
+    v.iter().all(|b| b.is_ascii_alphabetic() || *b == b'_')
+}
+
+/// A bare value that reads as a reference in code: a path through fields
+/// (`os.environ`, `settings.DB_PASSWORD`) or a variable named after the key
+/// (`password=password`, `token=auth_token`). Not applied to environment
+/// files, where `PASSWORD=my.pass.word` is a literal.
 pub(super) fn is_code_ref(v: &[u8], word: &[u8]) -> bool {
-    if v.iter().any(|b| matches!(b, b'(' | b'[' | b'<')) || contains(v, b"::") || contains(v, b"->") {
+    if is_code(v) {
         return true;
     }
     let ident_start = |b: &u8| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$';
@@ -73,12 +160,11 @@ pub(super) fn looks_secret(v: &[u8]) -> bool {
     let symbol = v.iter().any(|b| {
         b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.' | b',' | b'\'' | b'?' | b'!')
     });
-    let inner_upper = v.iter().skip(1).filter(|b| b.is_ascii_uppercase()).count();
     let lower = v.iter().any(u8::is_ascii_lowercase);
-    // Words have at most one capital inside (`JavaScript`); random strings
-    // and base64 have several.
-    (v.len() >= 4 && (digit || symbol))
-        || (lower && ((v.len() >= 10 && inner_upper >= 2) || (v.len() >= 16 && inner_upper >= 1)))
+    // Words and CamelCase names put a lower-case letter after each capital
+    // (`JavaScript`, `ZeroizeOnDrop`); random strings and base64 soon have
+    // two capitals in a row.
+    (v.len() >= 4 && (digit || symbol)) || (v.len() >= 10 && lower && random_enough(v))
 }
 
 /// Whether a long alphanumeric body is random rather than an identifier
@@ -86,7 +172,8 @@ pub(super) fn looks_secret(v: &[u8]) -> bool {
 /// always hold a digit or two capitals in a row.
 pub(super) fn random_enough(v: &[u8]) -> bool {
     v.iter().any(u8::is_ascii_digit)
-        || v.windows(2).any(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+        || v.windows(2)
+            .any(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
 }
 
 pub(super) fn starts_with_ci(hay: &[u8], prefix: &[u8]) -> bool {
@@ -98,7 +185,10 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
-    !needle.is_empty() && hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+    !needle.is_empty()
+        && hay
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 #[cfg(test)]
@@ -108,9 +198,25 @@ mod tests {
     #[test]
     fn placeholders() {
         for v in [
-            "", "****", "${DB_PASSWORD}", "$PASSWORD", "$(cat pw.txt)", "${{ secrets.TOKEN }}",
-            "%PASSWORD%", "<your-password>", "{{ vault_pw }}", "{password}", "[REDACTED:token]",
-            "your_api_key_here", "YOUR-TOKEN", "xxxxxxxx", "sk-...", "|", "-",
+            "",
+            "****",
+            "${DB_PASSWORD}",
+            "$PASSWORD",
+            "$(cat pw.txt)",
+            "${{ secrets.TOKEN }}",
+            "%PASSWORD%",
+            "%s",
+            "<your-password>",
+            "{{ vault_pw }}",
+            "{password}",
+            "{password!r",
+            "[REDACTED:token]",
+            "your_api_key_here",
+            "YOUR-TOKEN",
+            "xxxxxxxx",
+            "sk-...",
+            "|",
+            "-",
         ] {
             assert!(is_placeholder(v.as_bytes()), "{v:?}");
         }
@@ -121,7 +227,17 @@ mod tests {
 
     #[test]
     fn code_refs() {
-        for v in ["os.environ[", "getenv(", "self.password", "settings.DB_PASSWORD", "password", "db_password", "Foo::new"] {
+        for v in [
+            "os.environ[",
+            "getenv(",
+            "self.password",
+            "settings.DB_PASSWORD",
+            "password",
+            "db_password",
+            "Foo::new",
+            "*mut",
+            "&cfg",
+        ] {
             assert!(is_code_ref(v.as_bytes(), b"password"), "{v:?}");
         }
         for v in ["hunter2", "password123", "correcthorse"] {
@@ -131,11 +247,37 @@ mod tests {
 
     #[test]
     fn secret_texture() {
-        for v in ["hunter2", "p@ss", "dXNlcjpwYXNz", "AbcdefghijKlmnopq"] {
+        for v in ["hunter2", "p@ss", "dXNlcjpwYXNz", "aBCdefGHijKLmnop"] {
             assert!(looks_secret(v.as_bytes()), "{v:?}");
         }
-        for v in ["reset", "8", "v2", "well-known", "settings", "Hunter", "e.g.", "JavaScript"] {
+        for v in [
+            "reset",
+            "8",
+            "v2",
+            "well-known",
+            "settings",
+            "Hunter",
+            "e.g.",
+            "JavaScript",
+            "ZeroizeOnDrop",
+        ] {
             assert!(!looks_secret(v.as_bytes()), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_and_types() {
+        for v in ["7", "0x04", "277", "1234567"] {
+            assert!(is_small_number(v.as_bytes()), "{v:?}");
+        }
+        for v in ["12345678", "0x", "0xZZ", "12a"] {
+            assert!(!is_small_number(v.as_bytes()), "{v:?}");
+        }
+        for v in ["u8", "__u32", "usize", "i128", "f64", "c_char", "string"] {
+            assert!(is_stop_word(v.as_bytes()), "{v:?}");
+        }
+        for v in ["u7", "hunter2", "c_", "s3cret"] {
+            assert!(!is_stop_word(v.as_bytes()), "{v:?}");
         }
     }
 

@@ -36,7 +36,11 @@ pub fn append(state_dir: &Path, entry: &Entry) -> std::io::Result<()> {
     let mut line = serde_json::to_string(entry)?;
     line.push('\n');
     // One short O_APPEND write per entry: concurrent workers do not interleave.
-    std::fs::OpenOptions::new().create(true).append(true).open(p)?.write_all(line.as_bytes())
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(p)?
+        .write_all(line.as_bytes())
 }
 
 /// Entries of the ledger; unreadable lines are skipped.
@@ -79,7 +83,12 @@ mod tests {
         append(dir.path(), &e("2026-11-30", Some(0.25))).unwrap();
         append(dir.path(), &e("2026-11-30", None)).unwrap();
         append(dir.path(), &e("2026-11-29", Some(9.0))).unwrap();
-        std::fs::OpenOptions::new().append(true).open(path(dir.path())).unwrap().write_all(b"{oops\n").unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path(dir.path()))
+            .unwrap()
+            .write_all(b"{oops\n")
+            .unwrap();
         append(dir.path(), &e("2026-11-30", Some(0.5))).unwrap();
         assert_eq!(memory_spend_on(dir.path(), "2026-11-30"), 0.75);
     }

@@ -14,7 +14,13 @@ pub struct Price {
 
 const fn price(input: f64, output: f64) -> Price {
     // Anthropic's rule: 5-minute cache writes cost 1.25× input, 1-hour 2×, reads 0.1×.
-    Price { input, output, cache_write_5m: input * 1.25, cache_write_1h: input * 2.0, cache_read: input * 0.1 }
+    Price {
+        input,
+        output,
+        cache_write_5m: input * 1.25,
+        cache_write_1h: input * 2.0,
+        cache_read: input * 0.1,
+    }
 }
 
 /// Model id (as the API reports it) → price; matched by family prefix so
@@ -38,7 +44,10 @@ pub fn for_model(model: &str) -> Option<Price> {
     if m == "claude-opus-4" || m.starts_with("claude-opus-4-2025") {
         return Some(price(15.0, 75.0));
     }
-    table.iter().find(|(p, _)| m.starts_with(p)).map(|(_, p)| *p)
+    table
+        .iter()
+        .find(|(p, _)| m.starts_with(p))
+        .map(|(_, p)| *p)
 }
 
 /// Dollars for plain input/output tokens; `None` for a model not in the table
@@ -49,7 +58,13 @@ pub fn cost(model: &str, input_tokens: u64, output_tokens: u64) -> Option<f64> {
 
 /// [`cost`] plus prompt-cache writes (priced as 5-minute writes, what the
 /// API and the CLI use by default) and cache reads.
-pub fn cost_with_cache(model: &str, input: u64, output: u64, cache_write: u64, cache_read: u64) -> Option<f64> {
+pub fn cost_with_cache(
+    model: &str,
+    input: u64,
+    output: u64,
+    cache_write: u64,
+    cache_read: u64,
+) -> Option<f64> {
     let p = for_model(model)?;
     let micro = input as f64 * p.input
         + output as f64 * p.output

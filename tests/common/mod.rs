@@ -26,7 +26,14 @@ impl Project {
         let state = base.join("state");
         let home = base.join("home");
         std::fs::create_dir_all(&home).unwrap();
-        Project { _dir: dir, base, root, state, home, extra_env: Vec::new() }
+        Project {
+            _dir: dir,
+            base,
+            root,
+            state,
+            home,
+            extra_env: Vec::new(),
+        }
     }
 
     pub fn env(&mut self, k: &str, v: &str) -> &mut Self {
@@ -53,21 +60,34 @@ impl Project {
     }
 
     pub fn hook(&self, payload: &Value) -> std::process::Output {
-        self.cairn().arg("hook").write_stdin(payload.to_string()).output().unwrap()
+        self.cairn()
+            .arg("hook")
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap()
     }
 
     pub fn hook_raw(&self, bytes: Vec<u8>) -> std::process::Output {
-        self.cairn().arg("hook").write_stdin(bytes).output().unwrap()
+        self.cairn()
+            .arg("hook")
+            .write_stdin(bytes)
+            .output()
+            .unwrap()
     }
 
     pub fn drain(&self) -> String {
         let o = self.cairn().args(["worker", "--drain"]).output().unwrap();
-        assert!(o.status.success(), "drain failed: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "drain failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         String::from_utf8(o.stdout).unwrap()
     }
 
     pub fn log(&self, date: &str) -> String {
-        std::fs::read_to_string(self.root.join(format!("memory_sessions/logs/{date}.md"))).unwrap_or_default()
+        std::fs::read_to_string(self.root.join(format!("memory_sessions/logs/{date}.md")))
+            .unwrap_or_default()
     }
 
     pub fn diagnostics(&self) -> String {
@@ -75,7 +95,9 @@ impl Project {
     }
 
     pub fn pending(&self) -> usize {
-        std::fs::read_dir(self.state.join("spool/pending")).map(|d| d.count()).unwrap_or(0)
+        std::fs::read_dir(self.state.join("spool/pending"))
+            .map(|d| d.count())
+            .unwrap_or(0)
     }
 
     pub fn transcript(&self, name: &str, turns: &[Turn]) -> PathBuf {
@@ -152,8 +174,17 @@ impl Turn {
         let tools: Vec<(String, Value)> = self
             .writes
             .iter()
-            .map(|w| ("Write".to_string(), json!({"file_path": root.join(w), "content": "x"})))
-            .chain(self.bash.iter().map(|b| ("Bash".to_string(), json!({"command": b}))))
+            .map(|w| {
+                (
+                    "Write".to_string(),
+                    json!({"file_path": root.join(w), "content": "x"}),
+                )
+            })
+            .chain(
+                self.bash
+                    .iter()
+                    .map(|b| ("Bash".to_string(), json!({"command": b}))),
+            )
             .collect();
         for (name, input) in tools {
             n += 1;
