@@ -36,6 +36,14 @@ static FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "Not yet" told in the past ("n'existait pas encore", "wasn't ready
+/// yet") narrates what was, it leaves nothing open.
+static NOT_A_FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:\w+(?:ait|aient) pas encore|(?:was|were)(?:n't| not) (?:\w+ )?yet|did(?:n't| not) (?:\w+ )?yet|had(?:n't| not) (?:\w+ )?yet)\b",
+    )
+});
+
 static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(errors?|failed|fails|failing|failures?|exceptions?|panic|panics|panicked|crash|crashes|crashed|bugs?|broken|regressions?|traceback|segfault|erreurs?|échecs?|échoue|échouent|échoué|échouait|plantages?|plante|planté|plantait|bogues?|cassée?s?|régressions?)\b",
@@ -120,7 +128,7 @@ pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
     {
         return Some(cue);
     }
-    if FOLLOW_UP.is_match(sentence) {
+    if FOLLOW_UP.is_match(&NOT_A_FOLLOW_UP.replace_all(sentence, " ")) {
         return Some(Cue::FollowUp);
     }
     if PROBLEM.is_match(&NOT_A_PROBLEM.replace_all(sentence, " ")) {
@@ -287,7 +295,10 @@ fn split_sentences(line: &str) -> Vec<String> {
                 .unwrap_or("")
                 .to_lowercase();
             let word = word.trim_start_matches(['(', '"', '\'']);
-            if ABBREVIATIONS.contains(&word) || word.chars().all(|c| c.is_ascii_digit()) {
+            // A bare number ends a sentence ("… répondre 422. Ensuite"),
+            // except as a list marker at the start of the line ("1. Lire").
+            let list_marker = word.chars().all(|c| c.is_ascii_digit()) && line[start..i].trim() == word;
+            if ABBREVIATIONS.contains(&word) || list_marker {
                 continue;
             }
         }
@@ -469,6 +480,26 @@ mod tests {
         }
         assert!(!is_filler("Je vais utiliser serde pour ça."));
         assert!(!is_filler("Letting the worker retry is safer."));
+    }
+
+    #[test]
+    fn numbers_end_sentences_but_list_markers_do_not() {
+        assert_eq!(
+            split_sentences("L'API répond 422. Prochaine étape : ajouter un test."),
+            ["L'API répond 422.", "Prochaine étape : ajouter un test."]
+        );
+        assert_eq!(split_sentences("1. Lire le fichier"), ["1. Lire le fichier"]);
+    }
+
+    #[test]
+    fn past_not_yet_is_not_a_follow_up() {
+        assert_eq!(
+            cue_of("La compilation a échoué car le type n'existait pas encore ; je l'ai créé."),
+            Some(Cue::Problem)
+        );
+        assert_eq!(cue_of("The build failed because the module wasn't there yet."), Some(Cue::Problem));
+        assert_eq!(cue_of("Les tests ne sont pas encore écrits."), Some(Cue::FollowUp));
+        assert_eq!(cue_of("Not tested yet on Windows."), Some(Cue::FollowUp));
     }
 
     #[test]
