@@ -340,7 +340,7 @@ pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config
                     "config",
                     &format!("{msg}; running on defaults"),
                 );
-                let _ = crate::fsutil::atomic_write(&seen, msg.as_bytes());
+                let _ = crate::fsutil::atomic_write_unsynced(&seen, msg.as_bytes());
             }
             Config::default()
         }

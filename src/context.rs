@@ -64,6 +64,7 @@ pub struct Ctx {
     pub state_dir: PathBuf,
     /// Size cap of the diagnostics log (`diagnostics.max_bytes`).
     pub diag_max_bytes: u64,
+    tz: std::sync::OnceLock<jiff::tz::TimeZone>,
 }
 
 impl Ctx {
@@ -85,6 +86,7 @@ impl Ctx {
             clock,
             state_dir,
             diag_max_bytes: crate::config::DiagnosticsConfig::default().max_bytes,
+            tz: std::sync::OnceLock::new(),
         }
     }
 
@@ -101,17 +103,19 @@ impl Ctx {
     }
 
     /// Time zone for "the turn's local date": `TZ` from the injected env,
-    /// else the system zone.
+    /// else the system zone. Looked up once per process.
     pub fn tz(&self) -> jiff::tz::TimeZone {
-        match self.env.get("TZ").filter(|s| !s.is_empty()) {
-            Some(name) => {
-                let name = name.trim_start_matches(':');
-                jiff::tz::TimeZone::get(name)
-                    .or_else(|_| jiff::tz::TimeZone::posix(name))
-                    .unwrap_or_else(|_| jiff::tz::TimeZone::system())
-            }
-            None => jiff::tz::TimeZone::system(),
-        }
+        self.tz
+            .get_or_init(|| match self.env.get("TZ").filter(|s| !s.is_empty()) {
+                Some(name) => {
+                    let name = name.trim_start_matches(':');
+                    jiff::tz::TimeZone::get(name)
+                        .or_else(|_| jiff::tz::TimeZone::posix(name))
+                        .unwrap_or_else(|_| system_zone())
+                }
+                None => system_zone(),
+            })
+            .clone()
     }
 
     /// `YYYY-MM-DD` of `ts` in local time.
@@ -129,6 +133,19 @@ impl Ctx {
             .get(NESTED_MARKER)
             .is_some_and(|v| !v.is_empty() && v != "0")
     }
+}
+
+/// The system zone's rules, read straight from `/etc/localtime`: jiff's own
+/// lookup also works out the zone's name, which can mean walking the whole
+/// zoneinfo tree — milliseconds a hook does not need to spend.
+fn system_zone() -> jiff::tz::TimeZone {
+    #[cfg(unix)]
+    if let Ok(bytes) = std::fs::read("/etc/localtime")
+        && let Ok(tz) = jiff::tz::TimeZone::tzif("Local", &bytes)
+    {
+        return tz;
+    }
+    jiff::tz::TimeZone::system()
 }
 
 /// `CAIRN_STATE_DIR`, else `$XDG_STATE_HOME/cairn`, else `~/.local/state/cairn`.

@@ -10,6 +10,17 @@ use std::path::Path;
 /// fsynced, then renamed over the target. The target's permissions are kept
 /// (tempfile creates 0600 files, which would surprise a user's editor and git).
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace(path, bytes, true)
+}
+
+/// [`atomic_write`] without the fsyncs, for files whose loss in a power cut
+/// costs nothing (diagnostic copies, caches): readers still never see a
+/// half-written file, and the hook saves milliseconds.
+pub fn atomic_write_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace(path, bytes, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -26,11 +37,13 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
         Err(_) => default_permissions(),
     };
     fs::set_permissions(tmp.path(), perms).ok();
-    tmp.as_file().sync_all().ok();
+    if durable {
+        tmp.as_file().sync_all().ok();
+    }
     tmp.persist(path)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot replace {}", path.display()))?;
-    if let Ok(d) = File::open(dir) {
+    if durable && let Ok(d) = File::open(dir) {
         d.sync_all().ok();
     }
     Ok(())

@@ -26,90 +26,416 @@ pub(crate) struct Sentence {
     pub question: bool,
 }
 
+/// Cue patterns are written in lower case and matched against lower-cased
+/// text: `(?i)` over Unicode turns every letter into a class, which made
+/// compiling them the largest cost of a Stop hook (several milliseconds).
 fn re(pattern: &str) -> Regex {
+    debug_assert!(
+        !pattern.chars().any(char::is_uppercase),
+        "cue patterns are lower case: {pattern}"
+    );
     Regex::new(pattern).expect("cue pattern compiles")
 }
 
-static FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(todo|to-do|next steps?|still (?:need|needs|has to|have to)|later|remaining (?:work|tasks?|items?|steps?)|left to do|follow[- ]up|not (?:\w+ )?yet|will need to|should also|à faire|reste à|il reste|prochaines? étapes?|il faudra|plus tard|pas encore|à prévoir|à revoir|à vérifier)\b",
-    )
-});
+fn lower(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(char::is_uppercase) {
+        std::borrow::Cow::Owned(s.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+// Cue words are plain phrase lists matched on word boundaries, not regular
+// expressions: compiling the equivalent Unicode alternations cost several
+// milliseconds per Stop hook, more than everything else the hook does.
+
+const FOLLOW_UP: &[&str] = &[
+    "todo",
+    "to-do",
+    "next step",
+    "next steps",
+    "still need",
+    "still needs",
+    "still has to",
+    "still have to",
+    "later",
+    "remaining work",
+    "remaining task",
+    "remaining tasks",
+    "remaining item",
+    "remaining items",
+    "remaining step",
+    "remaining steps",
+    "left to do",
+    "follow-up",
+    "follow up",
+    "not yet",
+    "will need to",
+    "should also",
+    "à faire",
+    "reste à",
+    "il reste",
+    "prochaine étape",
+    "prochaines étapes",
+    "prochaines étape",
+    "prochaine étapes",
+    "il faudra",
+    "plus tard",
+    "pas encore",
+    "à prévoir",
+    "à revoir",
+    "à vérifier",
+];
+
+/// "not <one word> yet" is a follow-up too ("not tested yet").
+static NOT_WORD_YET: LazyLock<Regex> = LazyLock::new(|| re(r"\bnot \w+ yet\b"));
 
 /// "Not yet" told in the past ("n'existait pas encore", "wasn't ready
 /// yet") narrates what was, it leaves nothing open.
 static NOT_A_FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:\w+(?:ait|aient) pas encore|(?:was|were)(?:n't| not) (?:\w+ )?yet|did(?:n't| not) (?:\w+ )?yet|had(?:n't| not) (?:\w+ )?yet)\b",
+        r"\b(?:\w+(?:ait|aient) pas encore|(?:was|were)(?:n't| not) (?:\w+ )?yet|did(?:n't| not) (?:\w+ )?yet|had(?:n't| not) (?:\w+ )?yet)\b",
     )
 });
 
-static PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(errors?|failed|fails|failing|failures?|exceptions?|panic|panics|panicked|crash|crashes|crashed|bugs?|broken|regressions?|traceback|segfault|erreurs?|échecs?|échoue|échouent|échoué|échouait|plantages?|plante|planté|plantait|bogues?|cassée?s?|régressions?)\b",
-    )
-});
+const PROBLEM: &[&str] = &[
+    "error",
+    "errors",
+    "failed",
+    "fails",
+    "failing",
+    "failure",
+    "failures",
+    "exception",
+    "exceptions",
+    "panic",
+    "panics",
+    "panicked",
+    "crash",
+    "crashes",
+    "crashed",
+    "bug",
+    "bugs",
+    "broken",
+    "regression",
+    "regressions",
+    "traceback",
+    "segfault",
+    "erreur",
+    "erreurs",
+    "échec",
+    "échecs",
+    "échoue",
+    "échouent",
+    "échoué",
+    "échouait",
+    "plantage",
+    "plantages",
+    "plante",
+    "planté",
+    "plantait",
+    "bogue",
+    "bogues",
+    "cassé",
+    "cassée",
+    "cassés",
+    "cassées",
+    "régression",
+    "régressions",
+];
 
 /// Phrases with an error word that report no problem: removed before testing
 /// `PROBLEM`, so "no errors" or "error handling" stay out of `problemes`.
+/// Compiled only for sentences that hold an error word.
 static NOT_A_PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(error[- ]handling|handles? errors|handling errors|no errors?|without (?:any )?errors?|zero errors?|0 (?:errors?|failed|failures?)|regression tests?|non-regression|error messages?|messages? d'erreurs?|in case of (?:an? )?(?:failure|error)|on (?:failure|error)|(?:if|when|whenever) (?:it|this|that|one|the \w+) (?:fails|errors)|en cas d'(?:échec|erreur)|si (?:ça|cela|il|elle|le \w+|la \w+) échoue|(?:returns?|returning|raises?|raising|throws?|throwing) (?:an? |the )?(?:\w+ )?(?:errors?|exceptions?)|error (?:types?|variants?|enums?)|(?:renvoie|retourne|lève|lever|renvoyer|retourner) (?:une |l')?(?:erreur|exception)|gestion des erreurs|gérer les erreurs|tests? de (?:non-)?régression|sans (?:aucune )?erreurs?|aucune erreur|aucun échec|0 échecs?)\b",
+        r"\b(error[- ]handling|handles? errors|handling errors|no errors?|without (?:any )?errors?|zero errors?|0 (?:errors?|failed|failures?)|regression tests?|non-regression|error messages?|messages? d'erreurs?|in case of (?:an? )?(?:failure|error)|on (?:failure|error)|(?:if|when|whenever) (?:it|this|that|one|the \w+) (?:fails|errors)|en cas d'(?:échec|erreur)|si (?:ça|cela|il|elle|le \w+|la \w+) échoue|(?:returns?|returning|raises?|raising|throws?|throwing) (?:an? |the )?(?:\w+ )?(?:errors?|exceptions?)|error (?:types?|variants?|enums?)|(?:renvoie|retourne|lève|lever|renvoyer|retourner) (?:une |l')?(?:erreur|exception)|gestion des erreurs|gérer les erreurs|tests? de (?:non-)?régression|sans (?:aucune )?erreurs?|aucune erreur|aucun échec|0 échecs?)\b",
     )
 });
 
-static DECISION: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(decided|decide to|decision|we'll use|we will use|i'll use|let's use|chose|chosen|choose to|opted|opt for|went with|going with|settled on|instead of|rather than|décidée?s?|décide|décision|on garde|on part sur|on utilise|on utilisera|choix|choisie?s?|retenue?s?|optée?s?|plutôt que|au lieu de|on reste sur)\b",
-    )
-});
+const DECISION: &[&str] = &[
+    "decided",
+    "decide to",
+    "decision",
+    "we'll use",
+    "we will use",
+    "i'll use",
+    "let's use",
+    "chose",
+    "chosen",
+    "choose to",
+    "opted",
+    "opt for",
+    "went with",
+    "going with",
+    "settled on",
+    "instead of",
+    "rather than",
+    "décidé",
+    "décidée",
+    "décidés",
+    "décidées",
+    "décide",
+    "décision",
+    "on garde",
+    "on part sur",
+    "on utilise",
+    "on utilisera",
+    "choix",
+    "choisi",
+    "choisie",
+    "choisis",
+    "choisies",
+    "retenu",
+    "retenue",
+    "retenus",
+    "retenues",
+    "opté",
+    "optée",
+    "optés",
+    "optées",
+    "plutôt que",
+    "au lieu de",
+    "on reste sur",
+];
 
-static KNOWLEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    // French "car" only after a comma, where it means "because" and not "a car".
-    re(
-        r"(?i)\b(turns out|turned out|because|learned|learnt|note that|the reason|root cause|caused by|apparently|en fait|parce que|il faut savoir|découverte?s?|appris|à noter|la cause|causée? par|il s'avère|il apparaît que)\b|,\s*car\b",
-    )
-});
+const KNOWLEDGE: &[&str] = &[
+    "turns out",
+    "turned out",
+    "because",
+    "learned",
+    "learnt",
+    "note that",
+    "the reason",
+    "root cause",
+    "caused by",
+    "apparently",
+    "en fait",
+    "parce que",
+    "il faut savoir",
+    "découvert",
+    "découverte",
+    "découverts",
+    "découvertes",
+    "appris",
+    "à noter",
+    "la cause",
+    "causé par",
+    "causée par",
+    "il s'avère",
+    "il apparaît que",
+];
 
-/// Conversation rather than content: offers, pleasantries, narration.
-static FILLER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)^(let me|let's see|let us|i'll (?:now|start|first|check|look|read|run)|now i|first,? i|i'm going to|here is|here's|here are|voici|voilà|let me know|feel free|if you (?:want|need|'d like|would like)|would you like|want me to|do you want|shall i|hope this|dites-moi|n'hésitez pas|si vous (?:voulez|souhaitez)|si tu (?:veux|souhaites)|voulez-vous|veux-tu|souhaitez-vous|je peux (?:aussi|également)|i can also|je vais (?:maintenant|d'abord|regarder|lire|vérifier|lancer)|regardons|commençons|parfait|great|done|terminé|c'est fait)\b",
-    )
-});
+/// Conversation rather than content: offers, pleasantries, narration
+/// (matched at the start of a sentence).
+const FILLER: &[&str] = &[
+    "let me",
+    "let's see",
+    "let us",
+    "i'll now",
+    "i'll start",
+    "i'll first",
+    "i'll check",
+    "i'll look",
+    "i'll read",
+    "i'll run",
+    "now i",
+    "first i",
+    "first, i",
+    "i'm going to",
+    "here is",
+    "here's",
+    "here are",
+    "voici",
+    "voilà",
+    "let me know",
+    "feel free",
+    "if you want",
+    "if you need",
+    "if you'd like",
+    "if you would like",
+    "would you like",
+    "want me to",
+    "do you want",
+    "shall i",
+    "hope this",
+    "dites-moi",
+    "n'hésitez pas",
+    "si vous voulez",
+    "si vous souhaitez",
+    "si tu veux",
+    "si tu souhaites",
+    "voulez-vous",
+    "veux-tu",
+    "souhaitez-vous",
+    "je peux aussi",
+    "je peux également",
+    "i can also",
+    "je vais maintenant",
+    "je vais d'abord",
+    "je vais regarder",
+    "je vais lire",
+    "je vais vérifier",
+    "je vais lancer",
+    "regardons",
+    "commençons",
+    "parfait",
+    "great",
+    "done",
+    "terminé",
+    "c'est fait",
+];
 
-/// Headings and lead-in lines that announce what the following list holds.
-static LIST_HEAD: LazyLock<Vec<(Regex, Cue)>> = LazyLock::new(|| {
-    vec![
-        (
-            re(
-                r"(?i)^(next steps?|todo|to-do|to do|follow[- ]ups?|remaining(?: work| tasks| items)?|open (?:points|questions|items)|still to do|à suivre|à faire|reste à faire|prochaines? étapes?|points? ouverts?)\b",
-            ),
-            Cue::FollowUp,
-        ),
-        (
-            re(
-                r"(?i)^(decisions?(?: made| taken)?|choices|décisions?(?: prises)?|choix(?: retenus| faits)?)\b",
-            ),
-            Cue::Decision,
-        ),
-        (
-            re(
-                r"(?i)^(key (?:findings|learnings|takeaways)|findings|learnings|lessons learned|what i learned|notes?|root cause|à retenir|à noter|enseignements|ce qu'il faut retenir|cause)\b",
-            ),
-            Cue::Knowledge,
-        ),
-        (
-            re(
-                r"(?i)^(problems?(?: found| encountered)?|issues?(?: found)?|errors?|known issues|bugs?(?: found)?|problèmes?(?: rencontrés)?|erreurs?|bugs? connus?)\b",
-            ),
-            Cue::Problem,
-        ),
-    ]
-});
+/// Headings and lead-in lines that announce what the following list holds
+/// (matched at the start of the title).
+const LIST_HEAD: &[(&[&str], Cue)] = &[
+    (
+        &[
+            "next step",
+            "next steps",
+            "todo",
+            "to-do",
+            "to do",
+            "follow-up",
+            "follow up",
+            "follow-ups",
+            "follow ups",
+            "remaining",
+            "open points",
+            "open questions",
+            "open items",
+            "still to do",
+            "à suivre",
+            "à faire",
+            "reste à faire",
+            "prochaine étape",
+            "prochaines étapes",
+            "prochaines étape",
+            "prochaine étapes",
+            "point ouvert",
+            "points ouverts",
+            "point ouverts",
+            "points ouvert",
+        ],
+        Cue::FollowUp,
+    ),
+    (
+        &[
+            "decision",
+            "decisions",
+            "choices",
+            "décision",
+            "décisions",
+            "choix",
+        ],
+        Cue::Decision,
+    ),
+    (
+        &[
+            "key findings",
+            "key learnings",
+            "key takeaways",
+            "findings",
+            "learnings",
+            "lessons learned",
+            "what i learned",
+            "note",
+            "notes",
+            "root cause",
+            "à retenir",
+            "à noter",
+            "enseignements",
+            "ce qu'il faut retenir",
+            "cause",
+        ],
+        Cue::Knowledge,
+    ),
+    (
+        &[
+            "problem",
+            "problems",
+            "issue",
+            "issues",
+            "error",
+            "errors",
+            "known issues",
+            "bug",
+            "bugs",
+            "problème",
+            "problèmes",
+            "erreur",
+            "erreurs",
+        ],
+        Cue::Problem,
+    ),
+];
 
-static NUMBERING: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:\d{1,3}[.)]|[a-z][.)])\s+"));
-static CHECKBOX: LazyLock<Regex> = LazyLock::new(|| re(r"^\[[ xX]\]\s+"));
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Is `phrase` in `text` with a word boundary on both sides? Both lower case.
+fn has_phrase(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(i, m)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + m.len()..].chars().next();
+        !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char)
+    })
+}
+
+fn has_any(text: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| has_phrase(text, p))
+}
+
+/// Does `text` start with one of `phrases`, followed by a word boundary?
+fn starts_with_any(text: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| {
+        text.strip_prefix(p)
+            .is_some_and(|rest| !rest.chars().next().is_some_and(is_word_char))
+    })
+}
+
+/// `text` without a leading `phrase` (compared case-insensitively, `phrase`
+/// in lower case) that ends on a word boundary.
+pub(crate) fn strip_phrase_ci<'a>(text: &'a str, phrase: &str) -> Option<&'a str> {
+    let mut want = phrase.chars();
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        let mut lc = c.to_lowercase();
+        let (Some(l), None) = (lc.next(), lc.next()) else {
+            return None;
+        };
+        match want.next() {
+            Some(w) if w == l => end = i + c.len_utf8(),
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    if want.next().is_some() {
+        return None;
+    }
+    let rest = &text[end..];
+    (!rest.chars().next().is_some_and(is_word_char)).then_some(rest)
+}
+
+/// Strips the first of `phrases` that `text` starts with.
+pub(crate) fn strip_any_ci<'a>(text: &'a str, phrases: &[&str]) -> Option<&'a str> {
+    phrases.iter().find_map(|p| strip_phrase_ci(text, p))
+}
+
+fn is_follow_up(sentence: &str) -> bool {
+    let hit = |t: &str| {
+        has_any(t, FOLLOW_UP)
+            || (has_phrase(t, "yet") && has_phrase(t, "not") && NOT_WORD_YET.is_match(t))
+    };
+    hit(sentence) && hit(&NOT_A_FOLLOW_UP.replace_all(sentence, " "))
+}
+
+fn is_problem(text: &str) -> bool {
+    has_any(text, PROBLEM) && has_any(&NOT_A_PROBLEM.replace_all(text, " "), PROBLEM)
+}
+
+static COMMA_CAR: LazyLock<Regex> = LazyLock::new(|| re(r",\s*car\b"));
 
 /// Words after which a period does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
@@ -120,6 +446,7 @@ const ABBREVIATIONS: &[&str] = &[
 /// The cue of a sentence, by priority: an explicit follow-up beats a problem,
 /// which beats a decision, which beats a plain fact.
 pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
+    let sentence = &*lower(sentence);
     // An explicit label ("Decision: …", "Next step: …") says it best.
     if let Some((label, rest)) = sentence.split_once(':')
         && label.chars().count() <= 40
@@ -128,16 +455,17 @@ pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
     {
         return Some(cue);
     }
-    if FOLLOW_UP.is_match(&NOT_A_FOLLOW_UP.replace_all(sentence, " ")) {
+    if is_follow_up(sentence) {
         return Some(Cue::FollowUp);
     }
-    if PROBLEM.is_match(&NOT_A_PROBLEM.replace_all(sentence, " ")) {
+    if is_problem(sentence) {
         return Some(Cue::Problem);
     }
-    if DECISION.is_match(sentence) {
+    if has_any(sentence, DECISION) {
         return Some(Cue::Decision);
     }
-    if KNOWLEDGE.is_match(sentence) {
+    // French "car" only after a comma, where it means "because" and not "a car".
+    if has_any(sentence, KNOWLEDGE) || COMMA_CAR.is_match(sentence) {
         return Some(Cue::Knowledge);
     }
     None
@@ -154,18 +482,20 @@ pub(crate) fn effective_cue(s: &Sentence) -> Option<Cue> {
 
 /// The cue a heading or a label names (`Next steps`, `Décisions`), if any.
 fn heading_cue(title: &str) -> Option<Cue> {
+    let title = &*lower(title);
     LIST_HEAD
         .iter()
-        .find(|(re, _)| re.is_match(title))
+        .find(|(phrases, _)| starts_with_any(title, phrases))
         .map(|(_, cue)| *cue)
 }
 
 pub(crate) fn has_problem_word(text: &str) -> bool {
-    PROBLEM.is_match(&NOT_A_PROBLEM.replace_all(text, " "))
+    let text = &*lower(text);
+    is_problem(text)
 }
 
 pub(crate) fn is_filler(sentence: &str) -> bool {
-    FILLER.is_match(sentence)
+    starts_with_any(&lower(sentence), FILLER)
 }
 
 /// Splits prose into cleaned sentences: code blocks, tables and rules are
@@ -249,14 +579,32 @@ fn strip_markers(line: &str) -> (String, bool) {
             break;
         }
     }
-    if let Some(m) = NUMBERING.find(s) {
-        s = &s[m.end()..];
+    if let Some(rest) = strip_numbering(s) {
+        s = rest;
         item = true;
     }
-    if let Some(m) = CHECKBOX.find(s) {
-        s = &s[m.end()..];
+    for box_ in ["[ ]", "[x]", "[X]"] {
+        if let Some(rest) = s
+            .strip_prefix(box_)
+            .filter(|r| r.starts_with(char::is_whitespace))
+        {
+            s = rest.trim_start();
+        }
     }
     (s.to_string(), item)
+}
+
+/// `1. `, `12) `, `a. ` list numbering: the rest of the line after it.
+fn strip_numbering(s: &str) -> Option<&str> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = match digits {
+        1..=3 => digits,
+        0 if s.as_bytes().first().is_some_and(u8::is_ascii_lowercase) => 1,
+        _ => return None,
+    };
+    let rest = s[marker..].strip_prefix(['.', ')'])?;
+    rest.starts_with(char::is_whitespace)
+        .then(|| rest.trim_start())
 }
 
 /// Drops emphasis markers and leading pictograms (`⚠️`, `✅`), and
@@ -297,7 +645,8 @@ fn split_sentences(line: &str) -> Vec<String> {
             let word = word.trim_start_matches(['(', '"', '\'']);
             // A bare number ends a sentence ("… répondre 422. Ensuite"),
             // except as a list marker at the start of the line ("1. Lire").
-            let list_marker = word.chars().all(|c| c.is_ascii_digit()) && line[start..i].trim() == word;
+            let list_marker =
+                word.chars().all(|c| c.is_ascii_digit()) && line[start..i].trim() == word;
             if ABBREVIATIONS.contains(&word) || list_marker {
                 continue;
             }
@@ -488,7 +837,10 @@ mod tests {
             split_sentences("L'API répond 422. Prochaine étape : ajouter un test."),
             ["L'API répond 422.", "Prochaine étape : ajouter un test."]
         );
-        assert_eq!(split_sentences("1. Lire le fichier"), ["1. Lire le fichier"]);
+        assert_eq!(
+            split_sentences("1. Lire le fichier"),
+            ["1. Lire le fichier"]
+        );
     }
 
     #[test]
@@ -497,9 +849,30 @@ mod tests {
             cue_of("La compilation a échoué car le type n'existait pas encore ; je l'ai créé."),
             Some(Cue::Problem)
         );
-        assert_eq!(cue_of("The build failed because the module wasn't there yet."), Some(Cue::Problem));
-        assert_eq!(cue_of("Les tests ne sont pas encore écrits."), Some(Cue::FollowUp));
+        assert_eq!(
+            cue_of("The build failed because the module wasn't there yet."),
+            Some(Cue::Problem)
+        );
+        assert_eq!(
+            cue_of("Les tests ne sont pas encore écrits."),
+            Some(Cue::FollowUp)
+        );
         assert_eq!(cue_of("Not tested yet on Windows."), Some(Cue::FollowUp));
+    }
+
+    #[test]
+    fn phrases_match_on_word_boundaries_only() {
+        assert!(has_phrase("the build failed.", "failed"));
+        assert!(!has_phrase("unfailed", "failed"));
+        assert!(has_phrase("d'erreurs ici", "erreurs"));
+        assert!(!has_phrase("erreursx", "erreurs"));
+        assert_eq!(
+            strip_phrase_ci("Bonjour, ajoute X", "bonjour"),
+            Some(", ajoute X")
+        );
+        assert_eq!(strip_phrase_ci("Bonjourno", "bonjour"), None);
+        assert_eq!(strip_phrase_ci("ÉTÉ chaud", "été"), Some(" chaud"));
+        assert_eq!(strip_phrase_ci("Bon", "bonjour"), None);
     }
 
     #[test]

@@ -515,15 +515,70 @@ fn capitalise(s: &str) -> String {
 
 /// How a request is asked, not what it asks: "Peux-tu ajouter X ?" is the
 /// goal "Ajouter X".
-static ASKING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:peux-tu|pourrais-tu|tu peux|tu pourrais|est-ce que tu peux|est-ce que tu pourrais|can you|could you|would you|will you|i want you to|i'd like you to|i would like you to|j'aimerais que tu|please)\s+")
-        .expect("pattern compiles")
-});
+const ASKING: &[&str] = &[
+    "est-ce que tu pourrais",
+    "est-ce que tu peux",
+    "peux-tu",
+    "pourrais-tu",
+    "tu peux",
+    "tu pourrais",
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "i want you to",
+    "i'd like you to",
+    "i would like you to",
+    "j'aimerais que tu",
+    "please",
+];
 
-static GREETING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|ok(?:ay)?|d'accord|merci(?: beaucoup)?|thanks|thank you|parfait|super|great|cool|nice|top|yes|oui|please|stp|svp|s'il te pla[iî]t|s'il vous pla[iî]t)\b[\s,;:!.]*)+")
-        .expect("pattern compiles")
-});
+const GREETING: &[&str] = &[
+    "bonjour",
+    "bonsoir",
+    "salut",
+    "coucou",
+    "hello",
+    "hi",
+    "hey",
+    "okay",
+    "ok",
+    "d'accord",
+    "merci beaucoup",
+    "merci",
+    "thanks",
+    "thank you",
+    "parfait",
+    "super",
+    "great",
+    "cool",
+    "nice",
+    "top",
+    "yes",
+    "oui",
+    "please",
+    "stp",
+    "svp",
+    "s'il te plaît",
+    "s'il te plait",
+    "s'il vous plaît",
+    "s'il vous plait",
+];
+
+/// The text without its leading greetings and acknowledgements.
+fn strip_greetings(mut text: &str) -> &str {
+    while let Some(rest) = cues::strip_any_ci(text, GREETING) {
+        text = rest.trim_start_matches(|c: char| c.is_whitespace() || ",;:!.".contains(c));
+    }
+    text
+}
+
+/// The request without how it is asked ("Peux-tu ajouter X" → "ajouter X").
+fn strip_asking(text: &str) -> Option<&str> {
+    let rest = cues::strip_any_ci(text, ASKING)?;
+    rest.starts_with(char::is_whitespace)
+        .then(|| rest.trim_start())
+}
 
 /// Messages that carry no goal of their own.
 const ACKS: &[&str] = &[
@@ -563,7 +618,7 @@ const ACKS: &[&str] = &[
 /// from, so it is not read again for cues.
 fn objective(human: &str) -> Option<(String, String)> {
     for s in cues::sentences(human) {
-        let rest = GREETING.replace(&s.text, "");
+        let rest = strip_greetings(&s.text);
         let rest = rest.trim().trim_end_matches(':').trim();
         if rest.is_empty() {
             continue;
@@ -572,10 +627,10 @@ fn objective(human: &str) -> Option<(String, String)> {
         if ACKS.contains(&bare.as_str()) || rest.split_whitespace().count() < 2 {
             return None;
         }
-        let goal = match ASKING.find(rest) {
-            Some(m) if rest[m.end()..].split_whitespace().count() >= 2 => rest[m.end()..]
-                .trim_end_matches(['?', ' ', '\u{a0}'])
-                .to_string(),
+        let goal = match strip_asking(rest) {
+            Some(asked) if asked.split_whitespace().count() >= 2 => {
+                asked.trim_end_matches(['?', ' ', '\u{a0}']).to_string()
+            }
             _ => rest.to_string(),
         };
         return Some((cap(&capitalise(&goal), 200), s.text));

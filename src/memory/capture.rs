@@ -6,7 +6,7 @@ use crate::config::{BackendKind, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::extract::{self, ExtractRequest};
-use crate::fsutil::{atomic_write, lock};
+use crate::fsutil::{atomic_write, atomic_write_unsynced, lock};
 use crate::memory::log::{DailyLog, append_long_memory};
 use crate::memory::session::{self, AddedTodos};
 use crate::memory::spool::{self, Job};
@@ -424,14 +424,14 @@ fn write_debug(ctx: &Ctx, dir: PathBuf, date: &str, job_id: &str, raw: &str) {
     // diagnostics, not memory.
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
-        let _ = atomic_write(&ignore, b"*\n");
+        let _ = atomic_write_unsynced(&ignore, b"*\n");
     }
     let name = format!(
         "{date}_{}_{}.json",
         now.strftime("%H%M%S"),
         &job_id[job_id.len().saturating_sub(4)..]
     );
-    if let Err(e) = atomic_write(&dir.join(name), raw.as_bytes()) {
+    if let Err(e) = atomic_write_unsynced(&dir.join(name), raw.as_bytes()) {
         ctx.diag(
             Level::Warn,
             "capture",
