@@ -147,7 +147,9 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
         }
         Command::Install(a) => {
             let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
-            cairn::install::run_install(&root, &install_options(ctx, a.dry_run))
+            let config = cairn::config::load(&ctx.env, Some(&root))?.config;
+            let out = cairn::install::run_install(&root, &install_options(ctx, a.dry_run))?;
+            Ok(out + &mem::backend_summary(ctx, &config))
         }
         Command::Uninstall(a) => {
             let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);

@@ -531,11 +531,7 @@ fn private_key_blocks() {
         "RSA PRIVATE KEY",
         &f.pem_body[..130]
     );
-    check(
-        &format!("{truncated}"),
-        &r("private-key"),
-        &[&f.pem_body[..64]],
-    );
+    check(&truncated, &r("private-key"), &[&f.pem_body[..64]]);
 }
 
 #[test]
@@ -664,6 +660,175 @@ fn connection_strings() {
 }
 
 #[test]
+fn more_provider_formats() {
+    // (input, expected) where `{}` in both stands for the secret / its kind.
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            p(&["sk-", "or-v1-", &fake(70, 64, HEX)]),
+            "OPENROUTER_API_KEY={}",
+            "openrouter-key",
+        ),
+        (
+            p(&["gs", "k_", &fake(71, 52, ALNUM)]),
+            "client = Groq(api_key=\"{}\")",
+            "groq-key",
+        ),
+        (
+            p(&["xa", "i-", &fake(72, 80, ALNUM)]),
+            "XAI_API_KEY={}",
+            "xai-key",
+        ),
+        (
+            p(&["sk-", "ant-oat01-", &fake(73, 93, B64URL), "AA"]),
+            r#"{"claudeAiOauth":{"accessToken":"{}"}}"#,
+            "anthropic-key",
+        ),
+        (
+            p(&["gl", "rt-", &fake(74, 20, ALNUM)]),
+            "gitlab-runner register --token {}",
+            "gitlab-token",
+        ),
+        (
+            p(&["pypi-", "AgEIcHlwaS5vcmc", &fake(75, 70, B64URL)]),
+            "[pypi]\n  username = __token__\n  password = {}",
+            "pypi-token",
+        ),
+        (
+            p(&["dckr", "_pat_", &fake(76, 27, B64URL)]),
+            "docker login -u alex -p {}",
+            "docker-token",
+        ),
+        (
+            p(&["AGE-SECRET", "-KEY-1", &fake(77, 58, UPPER_DIGITS)]),
+            "# created: 2025-01-01\n{}",
+            "age-key",
+        ),
+        (
+            p(&["shp", "at_", &fake(78, 32, HEX)]),
+            "X-Shopify-Access-Token: {}",
+            "shopify-token",
+        ),
+        (
+            p(&["lin", "_api_", &fake(79, 40, ALNUM)]),
+            "LINEAR_API_KEY={}",
+            "linear-key",
+        ),
+        (
+            p(&["nt", "n_", &fake(80, 46, ALNUM)]),
+            "notion = Client(auth=\"{}\")",
+            "notion-token",
+        ),
+        (
+            p(&["sb", "p_", &fake(81, 40, HEX)]),
+            "supabase login --token {}",
+            "supabase-token",
+        ),
+        (
+            p(&["wh", "sec_", &fake(82, 32, ALNUM)]),
+            "STRIPE_WEBHOOK_SECRET={}",
+            "stripe-webhook-secret",
+        ),
+        (
+            p(&["ya", "29.", &fake(83, 120, B64URL)]),
+            "gcloud token: {}",
+            "google-oauth-token",
+        ),
+        (
+            p(&[&fake(84, 32, HEX), "-us", "21"]),
+            "mailchimp key {} (marketing)",
+            "mailchimp-key",
+        ),
+    ];
+    for (secret, template, kind) in &cases {
+        check(
+            &template.replace("{}", secret),
+            &template.replace("{}", &r(kind)),
+            &[secret],
+        );
+    }
+    let sig = fake(85, 43, ALNUM);
+    check(
+        &format!(
+            "https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2025-01-01&sr=b&sp=r&sig={sig}%3D"
+        ),
+        &format!(
+            "https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&se=2025-01-01&sr=b&sp=r&sig={}",
+            r("azure-sas")
+        ),
+        &[&sig],
+    );
+    let hook = fake(86, 68, B64URL);
+    check(
+        &format!(
+            "curl -X POST https://discord.com/api/webhooks/123456789012345678/{hook} -d @msg.json"
+        ),
+        &format!(
+            "curl -X POST https://discord.com/api/webhooks/123456789012345678/{} -d @msg.json",
+            r("discord-webhook")
+        ),
+        &[&hook],
+    );
+}
+
+#[test]
+fn credentials_in_commands_and_headers() {
+    let f = Fakes::new();
+    check(
+        &format!("$ aws configure set aws_secret_access_key {}", f.aws_secret),
+        &format!(
+            "$ aws configure set aws_secret_access_key {}",
+            r("aws-secret-key")
+        ),
+        &[&f.aws_secret],
+    );
+    let cases: &[(&str, &str)] = &[
+        (
+            "machine api.heroku.com login me@example.com password 4f1c-9a2b-77de",
+            "machine api.heroku.com login me@example.com password [REDACTED:password]",
+        ),
+        (
+            "machine github.com\n  login alex\n  password s3cretpw\n",
+            "machine github.com\n  login alex\n  password [REDACTED:password]\n",
+        ),
+        (
+            "sshpass -p 'hunt3r2' ssh deploy@host uptime",
+            "sshpass -p '[REDACTED:password]' ssh deploy@host uptime",
+        ),
+        (
+            "> Cookie: _ga=GA1.2.3; session=9f8e7d6c5b4a; csrftoken=AbC123xyz\n> Accept: */*",
+            "> Cookie: [REDACTED:cookie]\n> Accept: */*",
+        ),
+        (
+            "< Set-Cookie: sid=31d4d96e407aad42; Path=/; Secure; HttpOnly",
+            "< Set-Cookie: [REDACTED:cookie]",
+        ),
+        (
+            "jdbc:mysql://db:3306/app?user=root&password=hunter2&useSSL=false",
+            "jdbc:mysql://db:3306/app?user=root&password=[REDACTED:password]&useSSL=false",
+        ),
+        (
+            "openssl pkcs12 -export -passout pass:Sup3rs3cret -out a.p12",
+            "openssl pkcs12 -export -passout pass:[REDACTED:password] -out a.p12",
+        ),
+        (
+            "export MYSQL_PWD=hunter2",
+            "export MYSQL_PWD=[REDACTED:password]",
+        ),
+        (
+            r#""auths": {"https://index.docker.io/v1/": {"auth": "YWxleDpodW50ZXIy"}}"#,
+            r#""auths": {"https://index.docker.io/v1/": {"auth": "[REDACTED:auth]"}}"#,
+        ),
+        (
+            "Proxy::new(\"http://user:p@ssw0rd@localhost:9999\")",
+            "Proxy::new(\"http://user:[REDACTED:url-password]@localhost:9999\")",
+        ),
+    ];
+    for (input, expected) in cases {
+        check(input, expected, &[]);
+    }
+}
+
+#[test]
 fn private_blocks_are_removed() {
     check(
         "Deploy notes <private>root pw is hunter2</private> done.",
@@ -674,6 +839,12 @@ fn private_blocks_are_removed() {
         "Start\n<PRIVATE>\nline one\nline two\n</Private>\nEnd",
         "Start\n\nEnd",
         &["line one"],
+    );
+    // Writing *about* the tag, as inline code, is not using it.
+    check(
+        "Wrap secrets in `<private>` tags; `<private>` is case-insensitive.",
+        "Wrap secrets in `<private>` tags; `<private>` is case-insensitive.",
+        &[],
     );
     check(
         "Keep this. <private>and never close it\nsecret",
@@ -783,6 +954,50 @@ fn look_alikes_survive() {
     }
 }
 
+/// Code is most of what a coding session holds. These come from real
+/// crates and the Python standard library, where an early version of the
+/// rules redacted them.
+#[test]
+fn code_look_alikes_survive() {
+    let look_alikes: &[&str] = &[
+        "NL80211_ATTR_SAE_PASSWORD = 277,",
+        "DEVSTAT_TYPE_PASS = 0x100,",
+        "const FLAGS_PASS = sys::IORING_MSG_RING_FLAGS_PASS;",
+        "pub const IFLA_INET6_TOKEN: _bindgen_ty_5 = _bindgen_ty_5::IFLA_INET6_TOKEN;",
+        "pub log_passwd: __u32,",
+        "fn native_getpwent_r(pwd: *mut passwd, buf: *mut c_char, buflen: c_int) -> *mut passwd;",
+        "Input: Stream<Token = u8> + Clone,",
+        "I: winnow::stream::Stream<Token=O>,",
+        "type Token = Self;",
+        "let token = match byte {",
+        "let mut secret = b\"Air shield: 1,2,3,4,5\".to_vec();",
+        "Self::EcPrivateKey => b\"EC PRIVATE KEY\",",
+        "Error::Token => \"invalid token\",",
+        "trait Secret: ZeroizeOnDrop + Zeroize {}",
+        "const TAG: &[u8] = b\"-----BEGIN PRIVATE KEY-----\";",
+        "ctx.load_cert_chain(CERTFILE, password=getpass_exception)",
+        "authorization = self.headers.get(\"authorization\")",
+        "authorization = authorization.split()",
+        "util.debug('Rebuild a proxy owned by manager, token=%r', token)",
+        "print(f\"password={password!r}\")",
+        "USER_PASSWD = \"%s:%s\" % (USER, PASSWD)",
+        "CLIENT_AUTH = '1.3.6.1.5.5.7.3.2'",
+        "permissions:\n  contents: read\n  id-token: write",
+        "let cookie: Cookie = Cookie::build((\"name\", \"value\"));",
+        "password = input(\"Password: \")",
+        "if password == \"\": raise ValueError",
+        "secret_key_base: <%= ENV[\"SECRET_KEY_BASE\"] %>",
+        "pub const IKEEXT_CERT_AUTH_FLAG_SSL_ONE_WAY: IKEEXT_CERT_AUTH = 1u32;",
+        "pub peerCredentials: IKEEXT_CREDENTIAL0,",
+        "pub Authorization: WINBIO_PRESENCE_0,",
+        "generate_private_key: x25519_generate_private_key,",
+        "ERRORTOKEN = token.ERRORTOKEN",
+    ];
+    for text in look_alikes {
+        assert_eq!(&redact(text), text, "look-alike was changed");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Properties
 // ---------------------------------------------------------------------------
@@ -812,6 +1027,28 @@ fn any_secret() -> impl Strategy<Value = String> {
             "-----BEGIN {0}-----\n{s}\n-----END {0}-----",
             "RSA PRIVATE KEY"
         )),
+    ]
+}
+
+/// A secret value and the line that holds it, for the contextual rules
+/// (key/value pairs, URLs, headers, flags), where the value has no format
+/// of its own.
+fn secret_in_context() -> impl Strategy<Value = (String, String)> {
+    let b = |re: &'static str| proptest::string::string_regex(re).unwrap();
+    let value = || b("[0-9][A-Za-z0-9!#%*+^~]{5,23}");
+    let token = || b("[0-9][A-Za-z0-9_~+/-]{23,40}");
+    prop_oneof![
+        value().prop_map(|v| (format!("DB_PASSWORD={v}"), v)),
+        value().prop_map(|v| (format!("  password: {v}"), v)),
+        value().prop_map(|v| (format!(r#"{{"password": "{v}", "user": "app"}}"#), v)),
+        value().prop_map(|v| (format!("api_key='{v}'"), v)),
+        value().prop_map(|v| (format!("mysql --password {v} -h db"), v)),
+        value().prop_map(|v| (format!("<password>{v}</password>"), v)),
+        b("[0-9][A-Za-z0-9!*+^~-]{5,23}")
+            .prop_map(|v| (format!("DATABASE_URL=postgres://app:{v}@db:5432/app"), v)),
+        token().prop_map(|t| (format!("Authorization: Bearer {t}"), t)),
+        token().prop_map(|t| (format!("curl -H 'X-Api-Key: {t}' https://api"), t)),
+        b("[A-Za-z0-9/+]{40}").prop_map(|k| (format!("aws_secret_access_key = {k}"), k)),
     ]
 }
 
@@ -860,6 +1097,19 @@ fn fragment() -> impl Strategy<Value = String> {
         "—",
         "mysql -p",
         "curl -u a:",
+        "`",
+        "`<private>`",
+        "Cookie: a=",
+        "machine h login u password ",
+        "sshpass -p ",
+        "aws_secret_access_key ",
+        "?token=",
+        "&",
+        "%",
+        "::",
+        "\r",
+        "\t",
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7",
     ];
     prop_oneof![
         3 => proptest::sample::select(fixed).prop_map(str::to_string),
@@ -874,7 +1124,7 @@ fn glued() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn redaction_is_idempotent(text in glued()) {
@@ -886,6 +1136,17 @@ proptest! {
     fn arbitrary_text_is_idempotent(text in "\\PC{0,200}") {
         let once = redact(&text);
         prop_assert_eq!(redact(&once), once);
+    }
+
+    #[test]
+    fn secret_in_context_never_survives(
+        before in glued(),
+        (line, secret) in secret_in_context(),
+        after in glued(),
+    ) {
+        let text = format!("{before}\n{line}\n{after}");
+        let out = redact(&text);
+        prop_assert!(!out.contains(&secret), "secret survived:\n{}", out);
     }
 
     #[test]
@@ -910,16 +1171,14 @@ proptest! {
 #[test]
 fn five_megabytes_is_fast() {
     let f = Fakes::new();
-    let chunk = format!(
-        "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d).\n\
-         {{\"type\":\"assistant\",\"usage\":{{\"input_tokens\":3,\"output_tokens\":120}}}}\n\
+    let chunk = "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d).\n\
+         {\"type\":\"assistant\",\"usage\":{\"input_tokens\":3,\"output_tokens\":120}}\n\
          The password reset flow calls https://api.example.com/v1/reset?user=42 with a key.\n\
-         export PATH=$HOME/.cargo/bin:$PATH; cargo test --release -- --nocapture\n"
-    );
+         export PATH=$HOME/.cargo/bin:$PATH; cargo test --release -- --nocapture\n";
     let mut text = String::new();
     let mut i = 0;
     while text.len() < 5 << 20 {
-        text.push_str(&chunk);
+        text.push_str(chunk);
         i += 1;
         if i % 2000 == 0 {
             text.push_str(&format!("GITHUB_TOKEN={}\n", f.ghp));
@@ -934,26 +1193,34 @@ fn five_megabytes_is_fast() {
     }
 }
 
-/// Hostile input: long runs that keep the regexes busy.
+/// Hostile input: about a megabyte of runs that would make a naive scanner
+/// quadratic (each `password="` opening a value that never closes, headers
+/// without an end, secrets glued into one long line). Debug builds get a
+/// tenth of it; the time bound is for release.
 #[test]
 fn hostile_input_stays_linear() {
+    let n = if cfg!(debug_assertions) {
+        10_000
+    } else {
+        100_000
+    };
     let cases = [
-        "password=\"".repeat(100_000),
-        "<private><".repeat(100_000),
-        "-----BEGIN PRIVATE KEY-----!".repeat(40_000),
-        format!("{}{}", "a".repeat(1 << 20), "@"),
-        "https://a:b".repeat(100_000),
-        "eyJ".repeat(300_000),
+        "password=\"".repeat(n),
+        "token=$x".repeat(n),
+        "<private><".repeat(n),
+        "-----BEGIN PRIVATE KEY-----!".repeat(n / 2),
+        format!("{}@", "a".repeat(10 * n)),
+        "https://a:b".repeat(n),
+        "eyJ".repeat(3 * n),
+        format!("DB_PASSWORD=hunter2 {}", "x".repeat(10 * n)).repeat(10),
     ];
     for text in &cases {
         let start = std::time::Instant::now();
         let once = redact(text);
         assert_eq!(redact(&once), once);
-        let limit = if cfg!(debug_assertions) { 30 } else { 2 };
-        assert!(
-            start.elapsed().as_secs() < limit,
-            "took {:?}",
-            start.elapsed()
-        );
+        if !cfg!(debug_assertions) {
+            let took = start.elapsed();
+            assert!(took.as_secs() < 2, "took {took:?} on {:?}…", &text[..20]);
+        }
     }
 }

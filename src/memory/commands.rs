@@ -193,3 +193,44 @@ pub fn worker(ctx: &Ctx, drain: bool) -> Result<String> {
         String::new()
     })
 }
+
+/// One line saying which extraction backend is active and what it costs,
+/// from the spend ledger (`cairn install` prints it).
+pub fn backend_summary(ctx: &Ctx, config: &Config) -> String {
+    use crate::config::BackendKind;
+    let kind = crate::extract::resolve_kind(&config.memory, ctx);
+    if kind == BackendKind::Offline {
+        let auto = if config.memory.backend == BackendKind::Auto {
+            " (auto: no `claude` on PATH, no API key)"
+        } else {
+            ""
+        };
+        return format!(
+            "memory backend: offline{auto}: nothing leaves this machine, nothing is billed\n"
+        );
+    }
+    let name = match kind {
+        BackendKind::ClaudeCli => "claude-cli",
+        BackendKind::Anthropic => "anthropic",
+        _ => "openai",
+    };
+    let model = crate::extract::model_for(&config.memory, kind);
+    let calls: Vec<f64> = crate::usage::ledger::entries(&ctx.state_dir)
+        .iter()
+        .filter(|e| e.kind == "memory" && e.backend.starts_with(name))
+        .filter_map(|e| e.usd)
+        .collect();
+    let cost = if calls.is_empty() {
+        "no call recorded yet".to_string()
+    } else {
+        format!(
+            "${:.4} per turn on average over {} calls",
+            calls.iter().sum::<f64>() / calls.len() as f64,
+            calls.len()
+        )
+    };
+    format!(
+        "memory backend: {name} ({model}): one call per turn, billed as API usage; {cost}; capped at ${:.2}/day (memory.daily_budget_usd)\n",
+        config.memory.daily_budget_usd
+    )
+}

@@ -17,8 +17,8 @@
 use regex::bytes::{Captures, Match};
 
 use super::value::{
-    is_code, is_code_ref, is_placeholder, is_plain_word, is_small_number, is_stop_word,
-    looks_secret, random_enough,
+    is_code, is_code_ref, is_placeholder, is_plain_word, is_screaming_snake, is_small_number,
+    is_stop_word, looks_secret, random_enough,
 };
 
 /// Marks a pattern whose secret must start a word (see the module docs).
@@ -34,7 +34,7 @@ pub(super) struct Rule {
     /// Provider formats win over contextual rules matching the same span, so
     /// `TOKEN=ghp_…` reports a `github-token` rather than a `token`.
     pub specific: bool,
-    /// The regex only runs when one of these occurs; empty means always.
+    /// The regex only runs when one of these occurs (none means always).
     pub keywords: &'static [&'static str],
     pub keywords_ci: bool,
     pub pattern: &'static str,
@@ -114,461 +114,197 @@ macro_rules! rule {
 /// `auth` are "weak": they must start a word of the key (see `weak_word_ok`).
 pub(super) const KEY_WORDS: &str = r"password|passwd|passphrase|passwort|pass|pwd|client[_-]?secret|secret[_-]?key|secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|id[_-]?token|token|api[_-]?key|access[_-]?key|private[_-]?key|session[_-]?key|encryption[_-]?key|signing[_-]?key|master[_-]?key|credentials?|auth";
 
+#[rustfmt::skip]
 pub(super) static RULES: &[Rule] = &[
     // --- LLM providers -------------------------------------------------------
-    rule!(
-        "anthropic-key",
-        true,
-        ["sk-ant-"],
-        false,
+    rule!("anthropic-key", true, ["sk-ant-"], false,
         r"{B}(?P<s>sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,})",
-        accept
-    ),
-    rule!(
-        "openai-key",
-        true,
-        ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"],
-        false,
+        accept),
+    rule!("openai-key", true, ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"], false,
         r"{B}(?P<s>sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,})",
-        accept
-    ),
-    rule!(
-        "openai-key",
-        true,
-        ["sk-"],
-        false,
+        accept),
+    rule!("openai-key", true, ["sk-"], false,
         r"{B}(?P<s>sk-[A-Za-z0-9]{48})\b",
-        random
-    ),
-    rule!(
-        "openrouter-key",
-        true,
-        ["sk-or-v1-"],
-        false,
+        random),
+    rule!("openrouter-key", true, ["sk-or-v1-"], false,
         r"{B}(?P<s>sk-or-v1-[a-f0-9]{64})",
-        accept
-    ),
+        accept),
     // Other providers copied OpenAI's `sk-` prefix with their own lengths.
-    rule!(
-        "api-key",
-        false,
-        ["sk-"],
-        false,
+    rule!("api-key", false, ["sk-"], false,
         r"{B}(?P<s>sk-[A-Za-z0-9_-]{32,})",
-        random
-    ),
-    rule!(
-        "groq-key",
-        true,
-        ["gsk_"],
-        false,
+        random),
+    rule!("groq-key", true, ["gsk_"], false,
         r"{B}(?P<s>gsk_[A-Za-z0-9]{48,})",
-        accept
-    ),
-    rule!(
-        "xai-key",
-        true,
-        ["xai-"],
-        false,
+        accept),
+    rule!("xai-key", true, ["xai-"], false,
         r"{B}(?P<s>xai-[A-Za-z0-9]{60,})",
-        accept
-    ),
-    rule!(
-        "huggingface-token",
-        true,
-        ["hf_"],
-        false,
+        accept),
+    rule!("huggingface-token", true, ["hf_"], false,
         r"{B}(?P<s>hf_[A-Za-z0-9]{34,})",
-        random
-    ),
+        random),
     // --- Code hosting and package registries ---------------------------------
-    rule!(
-        "github-token",
-        true,
-        ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-        false,
+    rule!("github-token", true, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], false,
         r"{B}(?P<s>gh[pousr]_[A-Za-z0-9]{36,})",
-        accept
-    ),
-    rule!(
-        "github-token",
-        true,
-        ["github_pat_"],
-        false,
+        accept),
+    rule!("github-token", true, ["github_pat_"], false,
         r"{B}(?P<s>github_pat_[A-Za-z0-9_]{22,})",
-        accept
-    ),
-    rule!(
-        "gitlab-token",
-        true,
-        [
-            "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "glsoat-",
-            "glffct-", "gloas-", "glagent-"
-        ],
+        accept),
+    rule!("gitlab-token", true,
+        ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glcbt-", "glsoat-", "glffct-", "gloas-", "glagent-"],
         false,
         r"{B}(?P<s>gl(?:pat|dt|rt|ptt|ft|imt|cbt|soat|ffct|oas|agent)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*)",
-        accept
-    ),
-    rule!(
-        "npm-token",
-        true,
-        ["npm_"],
-        false,
+        accept),
+    rule!("npm-token", true, ["npm_"], false,
         r"{B}(?P<s>npm_[A-Za-z0-9]{36})",
-        accept
-    ),
-    rule!(
-        "pypi-token",
-        true,
-        ["pypi-AgE"],
-        false,
+        accept),
+    rule!("pypi-token", true, ["pypi-AgE"], false,
         r"{B}(?P<s>pypi-AgE[A-Za-z0-9_-]{50,})",
-        accept
-    ),
-    rule!(
-        "docker-token",
-        true,
-        ["dckr_pat_"],
-        false,
+        accept),
+    rule!("docker-token", true, ["dckr_pat_"], false,
         r"{B}(?P<s>dckr_pat_[A-Za-z0-9_-]{20,})",
-        accept
-    ),
+        accept),
     // --- Cloud -----------------------------------------------------------------
-    rule!(
-        "aws-access-key-id",
-        true,
-        ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
-        false,
+    rule!("aws-access-key-id", true, ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"], false,
         r"{B}(?P<s>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b",
-        accept
-    ),
-    rule!(
-        "google-api-key",
-        true,
-        ["AIza"],
-        false,
+        accept),
+    rule!("google-api-key", true, ["AIza"], false,
         r"{B}(?P<s>AIza[0-9A-Za-z_-]{35})",
-        accept
-    ),
-    rule!(
-        "google-oauth-secret",
-        true,
-        ["GOCSPX-"],
-        false,
+        accept),
+    rule!("google-oauth-secret", true, ["GOCSPX-"], false,
         r"{B}(?P<s>GOCSPX-[A-Za-z0-9_-]{28})",
-        accept
-    ),
-    rule!(
-        "google-oauth-token",
-        true,
-        ["ya29."],
-        false,
+        accept),
+    rule!("google-oauth-token", true, ["ya29."], false,
         r"{B}(?P<s>ya29\.[A-Za-z0-9_-]{20,})",
-        accept
-    ),
-    rule!(
-        "azure-storage-key",
-        true,
-        ["accountkey", "sharedaccesskey"],
-        true,
+        accept),
+    rule!("azure-storage-key", true, ["accountkey", "sharedaccesskey"], true,
         r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*(?P<s>[A-Za-z0-9+/]{20,}={0,2})",
-        not_placeholder
-    ),
-    rule!(
-        "azure-sas",
-        true,
-        ["sig="],
-        false,
+        not_placeholder),
+    rule!("azure-sas", true, ["sig="], false,
         r"[?&]sig=(?P<s>[A-Za-z0-9%+/=]{20,})",
-        accept
-    ),
-    rule!(
-        "digitalocean-token",
-        true,
-        ["_v1_"],
-        false,
+        accept),
+    rule!("digitalocean-token", true, ["_v1_"], false,
         r"{B}(?P<s>do[opr]_v1_[a-f0-9]{64})",
-        accept
-    ),
-    rule!(
-        "vault-token",
-        true,
-        ["hvs.", "hvb."],
-        false,
+        accept),
+    rule!("vault-token", true, ["hvs.", "hvb."], false,
         r"{B}(?P<s>hv[sb]\.[A-Za-z0-9_-]{24,})",
-        accept
-    ),
-    rule!(
-        "supabase-token",
-        true,
-        ["sbp_"],
-        false,
+        accept),
+    rule!("supabase-token", true, ["sbp_"], false,
         r"{B}(?P<s>sbp_[a-f0-9]{40})",
-        accept
-    ),
+        accept),
     // --- SaaS --------------------------------------------------------------------
-    rule!(
-        "slack-token",
-        true,
-        ["xox"],
-        false,
+    rule!("slack-token", true, ["xox"], false,
         r"{B}(?P<s>xox[abposre]-[A-Za-z0-9-]{10,})",
-        has_digit
-    ),
-    rule!(
-        "slack-token",
-        true,
-        ["xapp-"],
-        false,
+        has_digit),
+    rule!("slack-token", true, ["xapp-"], false,
         r"{B}(?P<s>xapp-[0-9]+-[A-Za-z0-9-]{10,})",
-        accept
-    ),
-    rule!(
-        "slack-webhook",
-        true,
-        ["hooks.slack.com"],
-        false,
+        accept),
+    rule!("slack-webhook", true, ["hooks.slack.com"], false,
         r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/+-]{20,})",
-        accept
-    ),
-    rule!(
-        "stripe-key",
-        true,
-        ["_live_", "_test_"],
-        false,
+        accept),
+    rule!("stripe-key", true, ["_live_", "_test_"], false,
         r"{B}(?P<s>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})",
-        accept
-    ),
-    rule!(
-        "stripe-webhook-secret",
-        true,
-        ["whsec_"],
-        false,
+        accept),
+    rule!("stripe-webhook-secret", true, ["whsec_"], false,
         r"{B}(?P<s>whsec_[A-Za-z0-9+/=]{24,})",
-        accept
-    ),
-    rule!(
-        "sendgrid-key",
-        true,
-        ["SG."],
-        false,
+        accept),
+    rule!("sendgrid-key", true, ["SG."], false,
         r"{B}(?P<s>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})",
-        accept
-    ),
-    rule!(
-        "twilio-key",
-        true,
-        ["SK"],
-        false,
+        accept),
+    rule!("twilio-key", true, ["SK"], false,
         r"{B}(?P<s>SK[0-9a-f]{32})\b",
-        accept
-    ),
-    rule!(
-        "mailchimp-key",
-        true,
-        ["-us"],
-        false,
+        accept),
+    rule!("mailchimp-key", true, ["-us"], false,
         r"{B}(?P<s>[0-9a-f]{32}-us[0-9]{1,2})\b",
-        accept
-    ),
-    rule!(
-        "shopify-token",
-        true,
-        ["shpat_", "shpca_", "shppa_", "shpss_"],
-        false,
+        accept),
+    rule!("shopify-token", true, ["shpat_", "shpca_", "shppa_", "shpss_"], false,
         r"{B}(?P<s>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})",
-        accept
-    ),
-    rule!(
-        "linear-key",
-        true,
-        ["lin_api_"],
-        false,
+        accept),
+    rule!("linear-key", true, ["lin_api_"], false,
         r"{B}(?P<s>lin_api_[A-Za-z0-9]{40})",
-        accept
-    ),
-    rule!(
-        "notion-token",
-        true,
-        ["ntn_"],
-        false,
+        accept),
+    rule!("notion-token", true, ["ntn_"], false,
         r"{B}(?P<s>ntn_[A-Za-z0-9]{40,})",
-        accept
-    ),
-    rule!(
-        "notion-token",
-        true,
-        ["secret_"],
-        false,
+        accept),
+    rule!("notion-token", true, ["secret_"], false,
         r"{B}(?P<s>secret_[A-Za-z0-9]{43})\b",
-        random
-    ),
-    rule!(
-        "telegram-token",
-        true,
-        [":AA"],
-        false,
+        random),
+    rule!("telegram-token", true, [":AA"], false,
         r"(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})",
-        telegram
-    ),
+        telegram),
     // Discord bot tokens have no prefix: their first segment is the bot's
     // numeric id in base64, which the check decodes, so the regex can be
-    // loose without matching arbitrary dotted text.
-    rule!(
-        "discord-token",
-        true,
-        [],
-        false,
+    // loose without matching arbitrary dotted text. Two leading digits
+    // encode as one of the keywords.
+    rule!("discord-token", true, ["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"], false,
         r"{B}(?P<s>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})",
-        discord_id
-    ),
-    rule!(
-        "discord-webhook",
-        true,
-        ["discord"],
-        true,
+        discord_id),
+    rule!("discord-webhook", true, ["discord"], true,
         r"(?i:discord(?:app)?\.com)/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})",
-        accept
-    ),
-    rule!(
-        "age-key",
-        true,
-        ["AGE-SECRET-KEY-"],
-        false,
+        accept),
+    rule!("age-key", true, ["AGE-SECRET-KEY-"], false,
         r"{B}(?P<s>AGE-SECRET-KEY-1[0-9A-Z]{58})",
-        accept
-    ),
+        accept),
     // --- Structured tokens -------------------------------------------------------
-    rule!(
-        "jwt",
-        true,
-        ["eyJ"],
-        false,
+    rule!("jwt", true, ["eyJ"], false,
         r"{B}(?P<s>eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{4,}){2,4})",
-        accept
-    ),
+        accept),
     // --- Contextual: the surroundings say a secret follows -------------------------
     // The password runs to the last `@` of the authority, as URL parsers
     // read it: `user:p@ss@host` leaks nothing.
-    rule!(
-        "url-password",
-        false,
-        ["://"],
-        false,
+    rule!("url-password", false, ["://"], false,
         r#"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>\\\[\]]*:(?P<s>[^\s/?#"'<>\\]+)@"#,
-        not_placeholder
-    ),
-    rule!(
-        "bearer-token",
-        false,
-        ["authorization"],
-        true,
+        not_placeholder),
+    rule!("bearer-token", false, ["authorization"], true,
         r#"(?i)\b(?:proxy-)?authorization\\?["'`]?[ \t]*[:=][ \t]*\\?["'`]?(?:(?P<scheme>bearer|basic|token|bot|apikey|sso-key|negotiate|ntlm)[ \t]+)?(?P<s>[^\s"'`\\,;]+)"#,
-        authorization
-    ),
-    rule!(
-        "bearer-token",
-        false,
-        ["bearer"],
-        true,
+        authorization),
+    rule!("bearer-token", false, ["bearer"], true,
         r"(?i)\bbearer[ \t]+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)",
-        bearer
-    ),
-    rule!(
-        "password",
-        false,
-        [
-            "pass",
-            "pwd",
-            "secret",
-            "token",
-            "key",
-            "auth",
-            "credential"
-        ],
-        true,
+        bearer),
+    // `KEY=value`, `key: value`, `"key": "value"`, `key => 'value'`,
+    // `key := "value"`, also JSON inside a JSON string (`\"key\": \"value\"`).
+    // The key is bounded: capture groups cost time per byte of the match, and
+    // a megabyte of identifier characters before `token=` must not make
+    // that a megabyte.
+    rule!("password", false, ["pass", "pwd", "secret", "token", "key", "auth", "credential"], true,
         concat!(
-            r#"(?i)(?P<key>[a-z0-9_.-]*?(?P<word>{W}))(?P<kq>\\?["']?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*"#,
-            r#"(?:\\"(?P<eq>(?:[^"\\\r\n]|\\[^"\r\n])*)\\"|"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'`,;&)}\]\\:=>][^\s"'`,;&)}\]\\>]*))"#,
+            r#"(?i)(?P<key>[a-z0-9_.-]{0,64}?(?P<word>{W}))(?P<kq>\\?["']?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*"#,
+            r#"(?:\\"(?P<eq>(?:[^"\\\r\n]|\\[^"\r\n])*)\\""#,
+            r#"|"(?P<dq>(?:[^"\\\r\n]|\\.)*)""#,
+            r#"|'(?P<sq>[^'\r\n]*)'"#,
+            r#"|(?P<bare>[^\s"'`,;&)}\]\\:=>][^\s"'`,;&)}\]\\>]*))"#,
         ),
-        assignment
-    ),
-    rule!(
-        "password",
-        false,
-        ["pass", "token", "secret", "key"],
-        true,
-        r#"(?i)--?(?P<key>(?:[a-z0-9]+-)*(?P<word>password|passwd|pass|auth-token|access-token|token|client-secret|secret-key|secret|api-?key|access-key))[ \t]+(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'\\-][^\s"'\\]*))"#,
-        cli_flag
-    ),
-    rule!(
-        "password",
-        false,
-        ["password", "identified"],
-        true,
+        assignment),
+    rule!("password", false, ["pass", "token", "secret", "key"], true,
+        r#"(?i)--?(?P<key>(?:[a-z0-9]+-){0,6}(?P<word>password|passwd|pass|auth-token|access-token|token|client-secret|secret-key|secret|api-?key|access-key))[ \t]+(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'\\-][^\s"'\\]*))"#,
+        cli_flag),
+    rule!("password", false, ["password", "identified"], true,
         r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'(?P<s>[^'\r\n]+)'",
-        not_placeholder
-    ),
-    rule!(
-        "password",
-        false,
-        ["pass", "secret", "token", "key"],
-        true,
-        r"(?i)<(?P<key>[a-z0-9_:.-]*(?P<word>password|passwd|client[_-]?secret|secret|token|api[_-]?key))>(?P<s>[^<\r\n]+)</",
-        xml_element
-    ),
+        not_placeholder),
+    rule!("password", false, ["pass", "secret", "token", "key"], true,
+        r"(?i)<(?P<key>[a-z0-9_:.-]{0,64}(?P<word>password|passwd|client[_-]?secret|secret|token|api[_-]?key))>(?P<s>[^<\r\n]+)</",
+        xml_element),
     // `aws configure set aws_secret_access_key …` and other spellings that
     // put no `=` between the name and the 40-character key.
-    rule!(
-        "aws-secret-key",
-        true,
-        ["secret"],
-        true,
+    rule!("aws-secret-key", true, ["secret"], true,
         r"(?i)aws_?secret_?access_?key[^A-Za-z0-9/+=\r\n]{1,6}(?P<s>[A-Za-z0-9/+]{40})\b",
-        not_placeholder
-    ),
+        not_placeholder),
     // `.netrc`: `machine host login me password s3cret`, on one line or one
     // field per line.
-    rule!(
-        "password",
-        false,
-        ["password"],
-        true,
+    rule!("password", false, ["password"], true,
         r"(?im)(?:\blogin[ \t]+\S+[ \t]+|^[ \t]*)password[ \t]+(?P<s>[^\s\\]+)[ \t]*(?:$|\bmachine\b|\baccount\b)",
-        netrc
-    ),
-    rule!(
-        "cookie",
-        false,
-        ["cookie"],
-        true,
+        netrc),
+    rule!("cookie", false, ["cookie"], true,
         r#"(?i)\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?(?P<s>[^\r\n"'\\]*=[^\r\n"'\\]+)"#,
-        cookie
-    ),
-    rule!(
-        "password",
-        false,
-        ["sshpass"],
-        false,
+        cookie),
+    rule!("password", false, ["sshpass"], false,
         r#"\bsshpass\b[^\r\n]*?[ \t]-p[ \t]*(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'-][^\s"']*))"#,
-        not_placeholder
-    ),
-    rule!(
-        "password",
-        false,
-        ["curl"],
-        false,
+        not_placeholder),
+    rule!("password", false, ["curl"], false,
         r#"\bcurl\b[^\r\n]*?[ \t](?:-u|--user)[ \t]*["']?[^\s:"']*:(?P<s>[^\s"']+)"#,
-        not_placeholder
-    ),
-    rule!(
-        "password",
-        false,
-        ["mysql"],
-        false,
+        not_placeholder),
+    rule!("password", false, ["mysql"], false,
         r#"\bmysql(?:dump|admin|sh)?\b[^\r\n]*?[ \t]-p(?:"(?P<dq>[^"\r\n]*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'-][^\s"']*))"#,
-        not_placeholder
-    ),
+        not_placeholder),
 ];
 
 fn accept(f: &Found<'_>) -> Option<&'static str> {
@@ -614,7 +350,7 @@ fn cookie(f: &Found<'_>) -> Option<&'static str> {
 fn authorization(f: &Found<'_>) -> Option<&'static str> {
     let v = f.bytes();
     let scheme = f.group("scheme");
-    if is_placeholder(v) || !(looks_secret(v) || v.len() >= 16) {
+    if is_placeholder(v) || is_screaming_snake(v) || !(looks_secret(v) || v.len() >= 16) {
         return None;
     }
     // `authorization = self.headers.get(…)` is code reading the header.
@@ -623,7 +359,7 @@ fn authorization(f: &Found<'_>) -> Option<&'static str> {
     }
     Some(if scheme.eq_ignore_ascii_case(b"basic") {
         "basic-auth"
-    } else if scheme.is_empty() || scheme.eq_ignore_ascii_case(b"bearer") {
+    } else if scheme.eq_ignore_ascii_case(b"bearer") {
         "bearer-token"
     } else {
         "auth-header"
@@ -702,20 +438,43 @@ fn assignment(f: &Found<'_>) -> Option<&'static str> {
         return Some(kind);
     }
     // A single character is a type parameter or a flag, never a credential.
-    if v.len() < 2 || is_stop_word(v) || is_small_number(v) || is_code(v) {
-        return None;
-    }
-    // Upper-case keys are environment variables, whose values are literals;
-    // other keys may be code, where a bare value is usually an expression.
-    let env_style = !key.iter().any(u8::is_ascii_lowercase);
-    if !env_style && is_code_ref(v, word) {
+    if v.len() < 2 || is_stop_word(v) || is_small_number(v) {
         return None;
     }
     let op = f.caps.name("op")?;
-    let after_value = next_non_blank(f.hay, f.value.end());
+    let spaced = f
+        .hay
+        .get(op.end())
+        .is_some_and(|b| *b == b' ' || *b == b'\t');
+    // Upper-case keys written `KEY=value` are environment files, whose values
+    // are literals even with a `(` or a `.` in them. Anything else may be
+    // code, where a bare value is usually an expression (`sys::FLAG`,
+    // `os.environ[…]`, `token.ERRORTOKEN`).
+    let env_style = !key.iter().any(u8::is_ascii_lowercase);
+    if (!env_style || spaced) && is_code_ref(v, word) {
+        return None;
+    }
     if op.as_bytes() == b":" {
+        // `pub credentials: Creds0,` or `let token: Token2 = …` declares a
+        // field or variable of that type.
+        // Only the few words before the key matter; looking no further keeps
+        // a megabyte-long line linear.
+        let recent = &before_key[before_key.len().saturating_sub(48)..];
+        let line = &recent[recent
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1)..];
+        let declared = line.split(|b| b.is_ascii_whitespace()).any(|w| {
+            matches!(
+                w,
+                b"pub" | b"let" | b"mut" | b"const" | b"static" | b"var" | b"val"
+            ) || w.starts_with(b"pub(")
+        });
+        if declared {
+            return None;
+        }
         // `const TOKEN: Kind = …` annotates a type.
-        if after_value == Some(b'=') {
+        if next_non_blank(f.hay, f.value.end()) == Some(b'=') {
             return None;
         }
         // `Password: reset it in settings` is prose; YAML's `password: hunter`
@@ -727,10 +486,6 @@ fn assignment(f: &Found<'_>) -> Option<&'static str> {
         // `secret = agent`, `password := pw` and `f(password=pw)` pass a
         // variable: in code a literal would be quoted. Config files write
         // `db.password=letmein`, without the spaces.
-        let spaced = f
-            .hay
-            .get(op.end())
-            .is_some_and(|b| *b == b' ' || *b == b'\t');
         let argument = matches!(before_key.trim_ascii_end().last(), Some(b'(' | b','));
         if spaced || argument || op.as_bytes() != b"=" {
             return None;

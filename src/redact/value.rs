@@ -32,54 +32,21 @@ pub(super) fn is_placeholder(v: &[u8]) -> bool {
 }
 
 /// Bare words that are states or types, not secrets (`token: expired`,
-/// `password: String`, `secret=false`).
+/// `password: String`, `secret=false`, `id-token: write`).
+#[rustfmt::skip]
+const STOP_WORDS: &[&str] = &[
+    "true", "false", "null", "nil", "none", "undefined", "yes", "no", "on", "off",
+    "required", "optional", "empty", "unset", "set", "expired", "invalid", "missing",
+    "hidden", "redacted", "enabled", "disabled", "read", "write",
+    "string", "str", "&str", "bool", "boolean", "int", "integer", "number", "bytes", "any",
+    "object", "char", "mut", "const", "dyn", "impl", "secretstr", "secretstring", "secret",
+];
+
 pub(super) fn is_stop_word(v: &[u8]) -> bool {
-    const WORDS: &[&str] = &[
-        "true",
-        "false",
-        "null",
-        "nil",
-        "none",
-        "undefined",
-        "yes",
-        "no",
-        "on",
-        "off",
-        "required",
-        "optional",
-        "empty",
-        "unset",
-        "set",
-        "string",
-        "str",
-        "&str",
-        "bool",
-        "boolean",
-        "int",
-        "integer",
-        "number",
-        "bytes",
-        "any",
-        "object",
-        "secretstr",
-        "secretstring",
-        "secret",
-        "expired",
-        "invalid",
-        "missing",
-        "hidden",
-        "redacted",
-        "enabled",
-        "disabled",
-        "read",
-        "write",
-        "mut",
-        "const",
-        "dyn",
-        "impl",
-        "char",
-    ];
-    WORDS.iter().any(|w| v.eq_ignore_ascii_case(w.as_bytes())) || is_primitive_type(v)
+    STOP_WORDS
+        .iter()
+        .any(|w| v.eq_ignore_ascii_case(w.as_bytes()))
+        || is_primitive_type(v)
 }
 
 /// `u8`, `usize`, `f64`, `__u32`, `c_char`: field types in Rust and C.
@@ -98,19 +65,27 @@ fn is_primitive_type(v: &[u8]) -> bool {
 }
 
 /// Numbers too short to be a credential, such as enum values and flags
-/// (`NL80211_ATTR_SAE_PASSWORD = 277`, `FLAGS_PASS = 0x04`).
+/// (`NL80211_ATTR_SAE_PASSWORD = 277`, `FLAGS_PASS = 0x04`, `AUTH = 16u32`).
 pub(super) fn is_small_number(v: &[u8]) -> bool {
-    let digits = v.strip_prefix(b"0x").map_or((v, false), |h| (h, true));
-    let (body, hex) = digits;
-    v.len() < 8
-        && !body.is_empty()
-        && body.iter().all(|b| {
-            if hex {
-                b.is_ascii_hexdigit()
-            } else {
-                b.is_ascii_digit()
-            }
-        })
+    // Rust writes the type after the digits: `16u32`, `0x04usize`.
+    let v = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ]
+    .iter()
+    .find_map(|t| v.strip_suffix(t.as_bytes()))
+    .unwrap_or(v);
+    let (body, hex) = match v.strip_prefix(b"0x") {
+        Some(hex) => (hex, true),
+        None => (v, false),
+    };
+    let digit = |b: &u8| {
+        if hex {
+            b.is_ascii_hexdigit()
+        } else {
+            b.is_ascii_digit()
+        }
+    };
+    v.len() < 8 && !body.is_empty() && body.iter().all(digit)
 }
 
 /// An expression rather than a literal in any language: a call, an index,
@@ -149,13 +124,30 @@ pub(super) fn is_code_ref(v: &[u8], word: &[u8]) -> bool {
         return true;
     }
     let plain_ident = v.first().is_some_and(ident_start) && v.iter().all(ident_char);
-    plain_ident && !v.iter().any(u8::is_ascii_digit) && contains_ci(v, word)
+    if !plain_ident {
+        return false;
+    }
+    // `generate_private_key: x25519_generate_private_key` names the key as
+    // a word of its own; `password123` only starts with it.
+    let lower = v.to_ascii_lowercase();
+    let word = word.to_ascii_lowercase();
+    let own_word = lower == word
+        || lower
+            .strip_suffix(word.as_slice())
+            .is_some_and(|r| r.ends_with(b"_"))
+        || lower
+            .strip_prefix(word.as_slice())
+            .is_some_and(|r| r.starts_with(b"_"));
+    own_word || (!v.iter().any(u8::is_ascii_digit) && contains_ci(v, &word))
 }
 
 /// Whether a bare value that sits in running text (`Password: …` followed
 /// by more words, `--token …`) has the texture of a credential rather than
 /// of a word.
 pub(super) fn looks_secret(v: &[u8]) -> bool {
+    if is_screaming_snake(v) {
+        return false;
+    }
     let digit = v.iter().any(u8::is_ascii_digit);
     let symbol = v.iter().any(|b| {
         b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.' | b',' | b'\'' | b'?' | b'!')
@@ -165,6 +157,20 @@ pub(super) fn looks_secret(v: &[u8]) -> bool {
     // (`JavaScript`, `ZeroizeOnDrop`); random strings and base64 soon have
     // two capitals in a row.
     (v.len() >= 4 && (digit || symbol)) || (v.len() >= 10 && lower && random_enough(v))
+}
+
+/// `WINBIO_PRESENCE_0`, `IKEEXT_CREDENTIALS0`: a constant's name, whose
+/// digits do not make it random.
+pub(super) fn is_screaming_snake(v: &[u8]) -> bool {
+    v.contains(&b'_')
+        && v.split(|&b| b == b'_').all(|seg| {
+            !seg.is_empty()
+                && (seg.iter().all(u8::is_ascii_digit)
+                    || (seg[0].is_ascii_uppercase()
+                        && seg
+                            .iter()
+                            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())))
+        })
 }
 
 /// Whether a long alphanumeric body is random rather than an identifier
@@ -267,7 +273,7 @@ mod tests {
 
     #[test]
     fn numbers_and_types() {
-        for v in ["7", "0x04", "277", "1234567"] {
+        for v in ["7", "0x04", "277", "1234567", "16u32", "0x10usize"] {
             assert!(is_small_number(v.as_bytes()), "{v:?}");
         }
         for v in ["12345678", "0x", "0xZZ", "12a"] {
