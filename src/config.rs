@@ -84,7 +84,8 @@ impl Default for MemoryConfig {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RedactConfig {
-    /// Extra regular expressions whose matches are replaced by `[REDACTED]`.
+    /// Extra regular expressions whose matches (or their `secret` group) are
+    /// replaced by `[REDACTED:custom]`.
     pub extra_patterns: Vec<String>,
 }
 
@@ -204,6 +205,17 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
             },
         }
     })?;
+    // A bad secret pattern must be caught here, where the message can name
+    // the file, not later in a hook where it would silently redact less.
+    if let Err(e) = crate::redact::Redactor::new(&config.redact.extra_patterns) {
+        return Err(ConfigError {
+            source_name: origins
+                .get("redact.extra_patterns")
+                .cloned()
+                .unwrap_or_default(),
+            message: e.to_string(),
+        });
+    }
     Ok(Loaded { config, origins })
 }
 

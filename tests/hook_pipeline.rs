@@ -486,3 +486,29 @@ fn session_start_injects_memory_within_budget_keeping_todos() {
     assert!(ctx.contains("Relire la PR 42 avant vendredi"), "{ctx}");
     assert!(ctx.contains("Travail numéro 399"), "newest first: {ctx}");
 }
+
+#[test]
+fn extra_secret_patterns_from_config_are_redacted() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    std::fs::write(
+        p.root.join(".cairn.toml"),
+        "[redact]\nextra_patterns = ['ACME-[0-9]{6}']\n",
+    )
+    .unwrap();
+    let t = p.transcript(
+        "t",
+        &[Turn::new(
+            "Ajoute le badge ACME-123456 dans src/badge.rs",
+            "Badge ACME-123456 ajouté.",
+        )
+        .write("src/badge.rs")],
+    );
+    p.hook(&p.stop(&t, None));
+    let log = p.log(DAY);
+    assert!(log.contains("src/badge.rs"), "{log}");
+    assert!(
+        !log.contains("ACME-123456") && log.contains("[REDACTED:custom]"),
+        "{log}"
+    );
+}

@@ -319,7 +319,10 @@ fn install_says_which_backend_is_active_and_what_it_costs() {
     let o = p.cairn().arg("install").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.ends_with("memory backend: offline: nothing leaves this machine, nothing is billed\n"), "{out}");
+    assert!(
+        out.ends_with("memory backend: offline: nothing leaves this machine, nothing is billed\n"),
+        "{out}"
+    );
     p.env("CAIRN_MEMORY_BACKEND", "anthropic");
     std::fs::create_dir_all(p.state.join("ledger")).unwrap();
     std::fs::write(
@@ -330,6 +333,12 @@ fn install_says_which_backend_is_active_and_what_it_costs() {
     )
     .unwrap();
     let out = String::from_utf8(p.cairn().arg("install").output().unwrap().stdout).unwrap();
-    assert!(out.contains("memory backend: anthropic (claude-haiku-4-5-20251001)"), "{out}");
-    assert!(out.contains("$0.0030 per turn on average over 2 calls"), "{out}");
+    assert!(
+        out.contains("memory backend: anthropic (claude-haiku-4-5-20251001)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("$0.0030 per turn on average over 2 calls"),
+        "{out}"
+    );
 }

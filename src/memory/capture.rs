@@ -11,7 +11,7 @@ use crate::memory::log::{DailyLog, append_long_memory};
 use crate::memory::session::{self, AddedTodos};
 use crate::memory::spool::{self, Job};
 use crate::memory::store::{Store, valid_project_name};
-use crate::redact;
+use crate::redact::Redactor;
 use crate::transcript::{self, Exchange};
 use crate::usage::{ledger, pricing};
 use anyhow::{Context, Result};
@@ -155,10 +155,10 @@ pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
         .join(format!("repo-{h:016x}.lock"))
 }
 
-fn redact_exchange(ex: &Exchange) -> Exchange {
+fn redact_exchange(r: &Redactor, ex: &Exchange) -> Exchange {
     let mut ex = ex.clone();
-    ex.human = redact::redact(&ex.human);
-    ex.assistant = redact::redact(&ex.assistant);
+    ex.human = r.redact(&ex.human);
+    ex.assistant = r.redact(&ex.assistant);
     let d = &mut ex.digest;
     for list in [
         &mut d.files_read,
@@ -169,10 +169,35 @@ fn redact_exchange(ex: &Exchange) -> Exchange {
         &mut d.subagents,
     ] {
         for item in list.iter_mut() {
-            *item = redact::redact(item);
+            *item = r.redact(item);
         }
     }
     ex
+}
+
+/// The built-in rules plus `redact.extra_patterns` (validated when the
+/// config was loaded, so the fallback only guards against a race).
+pub fn redactor(config: &Config) -> ActiveRedactor {
+    match Redactor::new(&config.redact.extra_patterns) {
+        Ok(r) if !config.redact.extra_patterns.is_empty() => ActiveRedactor::Custom(r),
+        _ => ActiveRedactor::Builtin(Redactor::builtin()),
+    }
+}
+
+/// The shared built-in redactor, or one with the user's extra patterns.
+pub enum ActiveRedactor {
+    Builtin(&'static Redactor),
+    Custom(Redactor),
+}
+
+impl std::ops::Deref for ActiveRedactor {
+    type Target = Redactor;
+    fn deref(&self) -> &Redactor {
+        match self {
+            ActiveRedactor::Builtin(r) => r,
+            ActiveRedactor::Custom(r) => r,
+        }
+    }
 }
 
 /// The worker's work for one job: extract, keep the raw answer in `.debug/`,
@@ -180,7 +205,9 @@ fn redact_exchange(ex: &Exchange) -> Exchange {
 pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
     let store = Store::discover(&job.project_root, config);
     let date = turn_date(ctx, &job.timestamp);
-    let exchange = redact_exchange(&job.exchange);
+    let redactor = redactor(config);
+    let r: &Redactor = &redactor;
+    let exchange = redact_exchange(r, &job.exchange);
     let default_project = store.project_for_dir(&job.cwd).to_string();
 
     let existing_logs: Vec<(String, String)> = store
@@ -188,7 +215,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         .iter()
         .filter_map(|p| {
             let text = fs::read_to_string(p.log_path(&date)).ok()?;
-            (!text.trim().is_empty()).then(|| (p.name.clone(), redact::redact(&text)))
+            (!text.trim().is_empty()).then(|| (p.name.clone(), r.redact(&text)))
         })
         .collect();
     let done_candidates = if job.ok_done {
@@ -224,7 +251,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         debug_project.debug_dir(),
         &date,
         &job.id,
-        &redact::redact(&answer.raw),
+        &r.redact(&answer.raw),
     );
 
     let extraction = match answer.extraction {
@@ -266,7 +293,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         }
         for list in update.sections.all_mut() {
             for item in list.iter_mut() {
-                *item = redact::redact(item);
+                *item = r.redact(item);
             }
         }
         if !update.sections.is_empty() {
@@ -306,7 +333,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
             .map(str::trim)
             .filter(|t| !t.is_empty())
         {
-            let text = redact::redact(text);
+            let text = r.redact(text);
             let path = project.long_memory_path();
             let before = fs::read_to_string(&path).unwrap_or_default();
             // A retried job must not append the same block twice.

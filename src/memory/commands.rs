@@ -109,23 +109,12 @@ fn rewrite_with(
 ) -> String {
     let lang = config.memory.language;
     let max = config.memory.long_memory_max_lines;
+    let r = crate::memory::capture::redactor(config);
     let redacted = promote::Plan {
-        long_memory_before: crate::redact::redact(&plan.long_memory_before),
-        knowledge: plan
-            .knowledge
-            .iter()
-            .map(|s| crate::redact::redact(s))
-            .collect(),
-        decisions: plan
-            .decisions
-            .iter()
-            .map(|s| crate::redact::redact(s))
-            .collect(),
-        open_todos: plan
-            .open_todos
-            .iter()
-            .map(|s| crate::redact::redact(s))
-            .collect(),
+        long_memory_before: r.redact(&plan.long_memory_before),
+        knowledge: plan.knowledge.iter().map(|s| r.redact(s)).collect(),
+        decisions: plan.decisions.iter().map(|s| r.redact(s)).collect(),
+        open_todos: plan.open_todos.iter().map(|s| r.redact(s)).collect(),
         ..plan.clone()
     };
     let prompt = promote::rewrite_prompt(&redacted, &project.name, lang, max);
@@ -140,7 +129,7 @@ fn rewrite_with(
             if let Some(u) = &c.usage {
                 crate::memory::capture::record_spend(ctx, backend.name(), "promotion", u);
             }
-            match promote::accept_rewrite(&c.text, &project.name, lang, max) {
+            match promote::accept_rewrite(&c.text, &project.name, lang, max).map(|t| r.redact(&t)) {
                 Some(text) => {
                     plan.long_memory_after = text;
                     format!(" (rewritten by `{}`)", backend.name())

@@ -283,6 +283,9 @@ impl Redactor {
             {
                 continue;
             }
+            if rule.gate.is_some_and(|gate| !gate(hay)) {
+                continue;
+            }
             let re = slot.get_or_init(|| compile(rule));
             for caps in re.captures_iter(hay) {
                 let Some(found) = Found::new(&caps, hay, rule.kind) else {

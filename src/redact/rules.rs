@@ -39,6 +39,10 @@ pub(super) struct Rule {
     pub keywords_ci: bool,
     pub pattern: &'static str,
     pub check: Check,
+    /// A cheap test the text must pass before the regex is compiled and run:
+    /// common key words ("key", "pass") appear in most prose, and compiling
+    /// the key/value pattern costs milliseconds a hook cannot spend.
+    pub gate: Option<fn(&[u8]) -> bool>,
 }
 
 impl Rule {
@@ -106,8 +110,97 @@ macro_rules! rule {
             keywords_ci: $ci,
             pattern: $pattern,
             check: $check,
+            gate: None,
         }
     };
+    ($kind:expr, $specific:expr, [$($kw:expr),*], $ci:expr, $pattern:expr, $check:expr, gate = $gate:expr) => {
+        Rule {
+            kind: $kind,
+            specific: $specific,
+            keywords: &[$($kw),*],
+            keywords_ci: $ci,
+            pattern: $pattern,
+            check: $check,
+            gate: Some($gate),
+        }
+    };
+}
+
+fn ident_has_key_word(ident: &[u8]) -> bool {
+    const WORDS: [&[u8]; 7] = [
+        b"pass",
+        b"pwd",
+        b"secret",
+        b"token",
+        b"key",
+        b"auth",
+        b"credential",
+    ];
+    let ident = ident.to_ascii_lowercase();
+    WORDS
+        .iter()
+        .any(|w| ident.windows(w.len()).any(|x| x == *w))
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b':')
+}
+
+/// Could `hay` hold a `--password value` flag? A `-` starting a word,
+/// then a name holding a key word, then a blank.
+pub(super) fn cli_flag_gate(hay: &[u8]) -> bool {
+    memchr::memchr_iter(b'-', hay).any(|i| {
+        if i > 0 && (hay[i - 1].is_ascii_alphanumeric() || hay[i - 1] == b'-') {
+            return false;
+        }
+        let name_start = if hay.get(i + 1) == Some(&b'-') {
+            i + 2
+        } else {
+            i + 1
+        };
+        let mut end = name_start;
+        while end < hay.len()
+            && end - name_start < 80
+            && (hay[end].is_ascii_alphanumeric() || hay[end] == b'-')
+        {
+            end += 1;
+        }
+        matches!(hay.get(end), Some(b' ' | b'\t')) && ident_has_key_word(&hay[name_start..end])
+    })
+}
+
+/// Could `hay` hold `<password>value</…`? A tag whose name holds a key word.
+pub(super) fn xml_gate(hay: &[u8]) -> bool {
+    memchr::memchr_iter(b'<', hay).any(|i| {
+        let mut end = i + 1;
+        while end < hay.len() && end - i < 80 && is_ident_byte(hay[end]) {
+            end += 1;
+        }
+        hay.get(end) == Some(&b'>') && ident_has_key_word(&hay[i + 1..end])
+    })
+}
+
+/// Could `hay` hold a `key = value` pair whose key names a secret? An `=` or
+/// `:` after an identifier (maybe quoted) that contains a key word.
+pub(super) fn assignment_gate(hay: &[u8]) -> bool {
+    memchr::memchr2_iter(b'=', b':', hay).any(|op| {
+        let mut end = op;
+        while end > 0 && matches!(hay[end - 1], b' ' | b'\t') {
+            end -= 1;
+        }
+        while end > 0 && matches!(hay[end - 1], b'"' | b'\'' | b'\\') {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0
+            && end - start < 80
+            && (hay[start - 1].is_ascii_alphanumeric()
+                || matches!(hay[start - 1], b'_' | b'.' | b'-'))
+        {
+            start -= 1;
+        }
+        ident_has_key_word(&hay[start..end])
+    })
 }
 
 /// Key words of key/value rules. Long forms come first; `pass`, `pwd` and
@@ -273,16 +366,16 @@ pub(super) static RULES: &[Rule] = &[
             r#"|'(?P<sq>[^'\r\n]*)'"#,
             r#"|(?P<bare>[^\s"'`,;&)}\]\\:=>][^\s"'`,;&)}\]\\>]*))"#,
         ),
-        assignment),
+        assignment, gate = assignment_gate),
     rule!("password", false, ["pass", "token", "secret", "key"], true,
         r#"(?i)--?(?P<key>(?:[a-z0-9]+-){0,6}(?P<word>password|passwd|pass|auth-token|access-token|token|client-secret|secret-key|secret|api-?key|access-key))[ \t]+(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s"'\\-][^\s"'\\]*))"#,
-        cli_flag),
+        cli_flag, gate = cli_flag_gate),
     rule!("password", false, ["password", "identified"], true,
         r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'(?P<s>[^'\r\n]+)'",
         not_placeholder),
     rule!("password", false, ["pass", "secret", "token", "key"], true,
         r"(?i)<(?P<key>[a-z0-9_:.-]{0,64}(?P<word>password|passwd|client[_-]?secret|secret|token|api[_-]?key))>(?P<s>[^<\r\n]+)</",
-        xml_element),
+        xml_element, gate = xml_gate),
     // `aws configure set aws_secret_access_key …` and other spellings that
     // put no `=` between the name and the 40-character key.
     rule!("aws-secret-key", true, ["secret"], true,
@@ -623,5 +716,38 @@ mod tests {
         assert_eq!(kind_for_key(b"apiKey", b"apiKey"), "api-key");
         assert_eq!(kind_for_key(b"client_secret", b"client_secret"), "secret");
         assert_eq!(kind_for_key(b"SECRET_KEY", b"SECRET_KEY"), "secret-key");
+    }
+}
+
+#[cfg(test)]
+mod gate_tests {
+    use super::{assignment_gate, cli_flag_gate, xml_gate};
+
+    #[test]
+    fn the_assignment_gate_opens_only_for_key_value_shapes() {
+        for open in [
+            "api_key = abc",
+            "DB_PASSWORD=hunter2",
+            "{\"client_secret\": \"x\"}",
+            "{\\\"token\\\":\\\"x\\\"}",
+            "auth_token:\tx",
+            "password := x",
+        ] {
+            assert!(assignment_gate(open.as_bytes()), "{open}");
+        }
+        for closed in [
+            "the tests pass and the keys are sorted",
+            "Note: the token bucket refills every second.",
+            "key points: none",
+            "",
+        ] {
+            assert!(!assignment_gate(closed.as_bytes()), "{closed}");
+        }
+        assert!(cli_flag_gate(b"mysql --password hunter2"));
+        assert!(cli_flag_gate(b"tool -api-key abc"));
+        assert!(!cli_flag_gate(b"the tests pass - all of them"));
+        assert!(!cli_flag_gate(b"non-secret value"));
+        assert!(xml_gate(b"<db:password>x</db:password>"));
+        assert!(!xml_gate(b"Vec<u8> and <b>pass</b>"));
     }
 }
