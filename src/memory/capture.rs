@@ -179,7 +179,7 @@ fn redact_exchange(r: &Redactor, ex: &Exchange) -> Exchange {
 /// config was loaded, so the fallback only guards against a race).
 pub fn redactor(config: &Config) -> ActiveRedactor {
     match Redactor::new(&config.redact.extra_patterns) {
-        Ok(r) if !config.redact.extra_patterns.is_empty() => ActiveRedactor::Custom(r),
+        Ok(r) if !config.redact.extra_patterns.is_empty() => ActiveRedactor::Custom(Box::new(r)),
         _ => ActiveRedactor::Builtin(Redactor::builtin()),
     }
 }
@@ -187,7 +187,7 @@ pub fn redactor(config: &Config) -> ActiveRedactor {
 /// The shared built-in redactor, or one with the user's extra patterns.
 pub enum ActiveRedactor {
     Builtin(&'static Redactor),
-    Custom(Redactor),
+    Custom(Box<Redactor>),
 }
 
 impl std::ops::Deref for ActiveRedactor {
