@@ -15,6 +15,9 @@ pub struct Config {
     pub memory: MemoryConfig,
     pub redact: RedactConfig,
     pub diagnostics: DiagnosticsConfig,
+    pub gate: crate::gate::GateConfig,
+    pub guard: crate::guard::GuardConfig,
+    pub usage: crate::usage::config::UsageConfig,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

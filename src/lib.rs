@@ -9,6 +9,8 @@ pub mod demo;
 pub mod diag;
 pub mod extract;
 pub mod fsutil;
+pub mod gate;
+pub mod guard;
 pub mod hook;
 pub mod install;
 pub mod memory;
