@@ -36,8 +36,6 @@ pub enum StopOutcome {
     Merged,
 }
 
-const MAX_ASSISTANT_CHARS: usize = 6000;
-
 /// How far back the Stop hook reads when the last turn does not fit the
 /// normal 4 MiB tail (a tool returned megabytes).
 const DEEP_TAIL_BYTES: u64 = 64 << 20;
@@ -94,7 +92,8 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         .as_deref()
         .filter(|m| !m.trim().is_empty())
     {
-        exchange.assistant = truncate_chars(msg, MAX_ASSISTANT_CHARS);
+        // Cut like the transcript reader cuts: the end holds the conclusion.
+        exchange.assistant = transcript::truncate_tail(msg, transcript::MAX_ASSISTANT_CHARS);
     }
     let now = ctx.clock.now();
     let job = Job {
@@ -128,18 +127,6 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
     spool::enqueue(&ctx.state_dir, &job)?;
     crate::memory::worker::wake(ctx);
     Ok(StopOutcome::Queued(job.id))
-}
-
-/// Keeps the end of a long answer, like the transcript reader does: the
-/// conclusion and the next steps are where the memory is.
-fn truncate_chars(s: &str, max: usize) -> String {
-    let n = s.chars().count();
-    if n <= max {
-        return s.to_string();
-    }
-    let skip = n - max + 1;
-    let start = s.char_indices().nth(skip).map_or(s.len(), |(i, _)| i);
-    format!("…{}", &s[start..])
 }
 
 /// The lock that serialises every write to one repository's memory.

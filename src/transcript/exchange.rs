@@ -306,7 +306,7 @@ pub(super) fn truncate_head(text: &str, max: usize) -> String {
 }
 
 /// At most `max` characters from the end, starting with `…` when cut.
-pub(super) fn truncate_tail(text: &str, max: usize) -> String {
+pub fn truncate_tail(text: &str, max: usize) -> String {
     let n = text.chars().count();
     if n <= max {
         return text.to_owned();

@@ -23,7 +23,7 @@ mod usage;
 mod tests;
 
 pub use exchange::{
-    MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS,
+    MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS, truncate_tail,
 };
 pub use record::{Block, Content, Message, Record, ToolInput, ToolResult, ToolUse};
 pub use stream::{Line, StreamReader};
