@@ -195,3 +195,38 @@ fn a_babbling_backend_changes_nothing_but_debug() {
     );
     assert_eq!(p.diagnostics().lines().count(), 1, "{}", p.diagnostics());
 }
+
+#[test]
+fn past_the_daily_budget_the_offline_extractor_takes_over() {
+    let mut p = Project::new();
+    let bin = fake_claude(&mut p);
+    set_mode(&bin, "ok");
+    p.env("CAIRN_MEMORY_SYNC", "true")
+        .env("CAIRN_MEMORY_DAILY_BUDGET_USD", "0.10");
+    std::fs::create_dir_all(p.state.join("ledger")).unwrap();
+    std::fs::write(
+        p.state.join("ledger/memory.jsonl"),
+        r#"{"ts":"t","date":"2026-11-30","kind":"memory","backend":"claude-cli/memory","model":"claude-haiku-4-5","input_tokens":1,"output_tokens":1,"usd":0.12}
+"#,
+    )
+    .unwrap();
+    let t = p.transcript(
+        "t",
+        &[Turn::new("Create src/budget.rs", "Created.").write("src/budget.rs")],
+    );
+    assert!(p.hook(&p.stop(&t, None)).status.success());
+    assert!(
+        !bin.join("started").exists(),
+        "no paid call past the budget"
+    );
+    let log = p.log(DAY);
+    assert!(
+        log.contains("src/budget.rs") && !log.contains("Travail extrait par le modèle"),
+        "{log}"
+    );
+    assert!(
+        p.diagnostics().contains("WARN budget"),
+        "{}",
+        p.diagnostics()
+    );
+}

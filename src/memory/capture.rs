@@ -221,7 +221,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         done_candidates: &done_candidates,
         lang: config.memory.language,
     };
-    let backend = extract::backend_for(&budgeted(ctx, config, &date), ctx);
+    let backend = extract::backend_for(&budgeted(ctx, config), ctx);
     let answer = backend
         .extract(&request)
         .with_context(|| format!("{} backend failed", backend.name()))?;
@@ -375,7 +375,7 @@ pub fn record_spend(ctx: &Ctx, backend: &str, what: &str, u: &extract::CallUsage
 
 /// The memory config to extract with: past `memory.daily_budget_usd` of
 /// LLM spend today, the offline extractor takes over until tomorrow.
-fn budgeted(ctx: &Ctx, config: &Config, _turn_date: &str) -> crate::config::MemoryConfig {
+fn budgeted(ctx: &Ctx, config: &Config) -> crate::config::MemoryConfig {
     let mut m = config.memory.clone();
     if m.backend != BackendKind::Offline {
         let spent = ledger::memory_spend_on(&ctx.state_dir, &ctx.today());
