@@ -22,11 +22,21 @@ fn make_transcript(dir: &Path, bytes: usize) -> PathBuf {
     while written < bytes {
         i += 1;
         let lines = [
-            format!(r#"{{"type":"user","message":{{"role":"user","content":"Turn {i}: fix the parser in src/parse.rs"}},"timestamp":"2026-11-30T10:00:00Z","uuid":"u{i}"}}"#),
-            format!(r#"{{"type":"assistant","requestId":"r{i}","message":{{"id":"m{i}","model":"claude-sonnet-4-6","content":[{{"type":"text","text":"Reading it."}}],"usage":{{"input_tokens":10,"cache_read_input_tokens":20000,"output_tokens":50}}}},"timestamp":"2026-11-30T10:00:01Z"}}"#),
-            format!(r#"{{"type":"assistant","requestId":"r{i}","message":{{"id":"m{i}","model":"claude-sonnet-4-6","content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{"file_path":"src/parse.rs"}}}}],"usage":{{"input_tokens":10,"cache_read_input_tokens":20000,"output_tokens":50}}}},"timestamp":"2026-11-30T10:00:01Z"}}"#),
-            format!(r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"{big}"}}]}},"timestamp":"2026-11-30T10:00:02Z"}}"#),
-            format!(r#"{{"type":"assistant","requestId":"s{i}","message":{{"id":"n{i}","model":"claude-sonnet-4-6","content":[{{"type":"text","text":"Fixed the parser. Next step: add a test."}}],"usage":{{"input_tokens":10,"cache_read_input_tokens":21000,"output_tokens":80}}}},"timestamp":"2026-11-30T10:00:03Z"}}"#),
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"Turn {i}: fix the parser in src/parse.rs"}},"timestamp":"2026-11-30T10:00:00Z","uuid":"u{i}"}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","requestId":"r{i}","message":{{"id":"m{i}","model":"claude-sonnet-4-6","content":[{{"type":"text","text":"Reading it."}}],"usage":{{"input_tokens":10,"cache_read_input_tokens":20000,"output_tokens":50}}}},"timestamp":"2026-11-30T10:00:01Z"}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","requestId":"r{i}","message":{{"id":"m{i}","model":"claude-sonnet-4-6","content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{"file_path":"src/parse.rs"}}}}],"usage":{{"input_tokens":10,"cache_read_input_tokens":20000,"output_tokens":50}}}},"timestamp":"2026-11-30T10:00:01Z"}}"#
+            ),
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"{big}"}}]}},"timestamp":"2026-11-30T10:00:02Z"}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","requestId":"s{i}","message":{{"id":"n{i}","model":"claude-sonnet-4-6","content":[{{"type":"text","text":"Fixed the parser. Next step: add a test."}}],"usage":{{"input_tokens":10,"cache_read_input_tokens":21000,"output_tokens":80}}}},"timestamp":"2026-11-30T10:00:03Z"}}"#
+            ),
         ];
         for l in lines {
             written += l.len() + 1;
@@ -69,7 +79,12 @@ fn setup(bytes: usize) -> Setup {
     })
     .to_string()
     .into_bytes();
-    Setup { _dir: dir, ctx, payload, _worker_lock: worker_lock }
+    Setup {
+        _dir: dir,
+        ctx,
+        payload,
+        _worker_lock: worker_lock,
+    }
 }
 
 #[divan::bench(args = [1usize << 20, 25 << 20], sample_count = 200)]
@@ -79,6 +94,8 @@ fn stop_hook_local_work(bencher: divan::Bencher, bytes: usize) {
         let out = cairn::hook::run(&s.ctx, &s.payload).unwrap();
         divan::black_box(out);
     });
-    let jobs = std::fs::read_dir(s.ctx.state_dir.join("spool/pending")).unwrap().count();
+    let jobs = std::fs::read_dir(s.ctx.state_dir.join("spool/pending"))
+        .unwrap()
+        .count();
     assert!(jobs > 0, "the hook must have spooled jobs");
 }
