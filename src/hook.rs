@@ -8,6 +8,7 @@ use crate::config;
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::memory::{capture, load, store};
+use crate::{gate, guard};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::io::Read;
@@ -85,11 +86,13 @@ pub fn run(ctx: &Ctx, input: &[u8]) -> Result<Option<String>> {
         return Ok(None);
     }
     match payload.hook_event_name.as_str() {
-        "Stop" => on_stop(ctx, &payload).map(|_| None),
+        "Stop" => on_stop(ctx, &payload),
+        "SubagentStop" => on_subagent_stop(ctx, &payload),
         "SessionStart" => on_session_start(ctx, &payload),
+        "UserPromptSubmit" => on_user_prompt(ctx, &payload),
         "" => anyhow::bail!("hook payload has no hook_event_name"),
-        // Events without a handler yet (UserPromptSubmit, SubagentStop,
-        // PreCompact, SessionEnd, …) are no-ops by design.
+        // Events without a handler (PreCompact, SessionEnd, tool events, …)
+        // are no-ops by design.
         _ => Ok(None),
     }
 }
@@ -98,9 +101,22 @@ fn project_root(ctx: &Ctx, payload: &Payload) -> Option<PathBuf> {
     store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), payload.cwd.as_deref())
 }
 
-fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
+/// Runs one capability of a hook; its failure is logged and does not stop
+/// the others (memory capture must not depend on the guard, nor the reverse).
+fn logged<T>(ctx: &Ctx, scope: &str, r: Result<T>) -> Option<T> {
+    r.map_err(|e| ctx.diag(Level::Error, scope, &format!("{e:#}")))
+        .ok()
+}
+
+fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let root =
         project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
+    // Both capabilities read the transcript: one missing file is one error.
+    match payload.transcript_path.as_deref() {
+        None => anyhow::bail!("the Stop payload has no transcript_path"),
+        Some(t) if !t.is_file() => anyhow::bail!("transcript {} not found", t.display()),
+        Some(_) => {}
+    }
     let config = config::load_or_default(ctx, Some(&root));
     let input = capture::StopInput {
         session_id: payload.session_id.clone(),
@@ -108,8 +124,42 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<()> {
         cwd: payload.cwd.clone(),
         last_assistant_message: payload.last_assistant_message.clone(),
     };
-    capture::on_stop(ctx, &config, &root, &input)?;
-    Ok(())
+    logged(
+        ctx,
+        "capture",
+        capture::on_stop(ctx, &config, &root, &input),
+    );
+    let info = guard::StopInfo {
+        session_id: payload.session_id.clone(),
+        transcript_path: payload.transcript_path.clone(),
+        cwd: payload.cwd.clone(),
+        stop_hook_active: payload.stop_hook_active,
+        last_assistant_message: payload.last_assistant_message.clone(),
+    };
+    Ok(logged(ctx, "guard", guard::on_stop(ctx, &config, &root, &info)).flatten())
+}
+
+fn on_subagent_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
+    let root = project_root(ctx, payload);
+    let config = config::load_or_default(ctx, root.as_deref());
+    let info = guard::SubagentStopInfo {
+        session_id: payload.session_id.clone(),
+        agent_id: payload.agent_id.clone(),
+        agent_type: payload.agent_type.clone(),
+        agent_transcript_path: payload.agent_transcript_path.clone(),
+    };
+    guard::on_subagent_stop(ctx, &config, &info)?;
+    Ok(None)
+}
+
+fn on_user_prompt(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
+    let Some(prompt) = payload.prompt.as_deref() else {
+        return Ok(None);
+    };
+    let root = project_root(ctx, payload);
+    let config = config::load_or_default(ctx, root.as_deref());
+    Ok(gate::check(prompt, &config.gate)
+        .map(|v| additional_context("UserPromptSubmit", &v.context)))
 }
 
 fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
@@ -117,6 +167,18 @@ fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
         return Ok(None);
     };
     let config = config::load_or_default(ctx, Some(&root));
+    let source = payload.source.as_deref().unwrap_or("startup");
+    let info = guard::SessionStartInfo {
+        session_id: payload.session_id.clone(),
+        source: source.to_string(),
+        cwd: payload.cwd.clone(),
+    };
+    let handoff = logged(
+        ctx,
+        "guard",
+        guard::on_session_start(ctx, &config, &root, &info),
+    )
+    .flatten();
     let store = store::Store::discover(&root, &config);
     let cwd = payload.cwd.clone().unwrap_or_else(|| root.clone());
     let text = load::session_start_context(
@@ -124,7 +186,8 @@ fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
         &config,
         &store,
         store.project_for_dir(&cwd),
-        payload.source.as_deref().unwrap_or("startup"),
+        source,
+        handoff.as_deref(),
     );
     Ok(text.map(|t| additional_context("SessionStart", &t)))
 }

@@ -271,6 +271,7 @@ pub fn session_start_context(
     store: &Store,
     current: &str,
     source: &str,
+    handoff: Option<&std::path::Path>,
 ) -> Option<String> {
     let lang = config.memory.language;
     let today = ctx.today();
@@ -295,9 +296,21 @@ pub fn session_start_context(
         parts.push(text);
     };
 
-    if matches!(source, "clear" | "compact")
-        && let Some(c) = loaded.first().and_then(|l| l.checkpoint.as_ref())
-        && let Some(t) = fit(&c.text, budget / 2)
+    // The guard's pending hand-off note leads whatever the source; without
+    // one, `/clear` and a compaction resume from the latest checkpoint.
+    let handoff_note = handoff.and_then(|p| read_nonempty(p));
+    let checkpoint = handoff_note.or_else(|| {
+        matches!(source, "clear" | "compact")
+            .then(|| {
+                loaded
+                    .first()
+                    .and_then(|l| l.checkpoint.as_ref())
+                    .map(|c| c.text.clone())
+            })
+            .flatten()
+    });
+    if let Some(text) = checkpoint
+        && let Some(t) = fit(&text, budget / 2)
     {
         let title = match lang {
             Lang::Fr => "Checkpoint de la session précédente (à reprendre) :",
@@ -427,7 +440,8 @@ mod tests {
     fn nothing_to_say_means_no_injection() {
         let (_d, store) = store_with(&[]);
         assert!(
-            session_start_context(&ctx(), &Config::default(), &store, "root", "startup").is_none()
+            session_start_context(&ctx(), &Config::default(), &store, "root", "startup", None)
+                .is_none()
         );
     }
 
@@ -444,7 +458,8 @@ mod tests {
             ),
         ]);
         let cfg = Config::default();
-        let after_clear = session_start_context(&ctx(), &cfg, &store, "root", "clear").unwrap();
+        let after_clear =
+            session_start_context(&ctx(), &cfg, &store, "root", "clear", None).unwrap();
         assert!(
             after_clear.contains("Checkpoint de la session précédente"),
             "{after_clear}"
@@ -452,7 +467,7 @@ mod tests {
         assert!(
             after_clear.find("Goal: ship v2").unwrap() < after_clear.find("- ship v2").unwrap()
         );
-        let startup = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
+        let startup = session_start_context(&ctx(), &cfg, &store, "root", "startup", None).unwrap();
         assert!(!startup.contains("Goal: ship v2"), "{startup}");
     }
 
@@ -471,7 +486,7 @@ mod tests {
         let (_d, store) = store_with(&[("memory_sessions/logs/2026-11-30.md", &log)]);
         let mut cfg = Config::default();
         cfg.memory.session_start_tokens = 10;
-        let out = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
+        let out = session_start_context(&ctx(), &cfg, &store, "root", "startup", None).unwrap();
         assert!(
             out.contains("point ouvert numéro 0"),
             "to-dos are kept past the budget"
@@ -482,7 +497,7 @@ mod tests {
             out.chars().count()
         );
         cfg.memory.session_start_tokens = 100_000;
-        let out = session_start_context(&ctx(), &cfg, &store, "root", "startup").unwrap();
+        let out = session_start_context(&ctx(), &cfg, &store, "root", "startup", None).unwrap();
         assert!(out.chars().count() <= HARD_LIMIT_CHARS);
     }
 
@@ -499,7 +514,8 @@ mod tests {
             ),
         ]);
         let out =
-            session_start_context(&ctx(), &Config::default(), &store, "blog", "startup").unwrap();
+            session_start_context(&ctx(), &Config::default(), &store, "blog", "startup", None)
+                .unwrap();
         assert!(
             out.find("blog goal").unwrap() < out.find("root goal").unwrap(),
             "{out}"

@@ -1,0 +1,111 @@
+//! The session guard through `cairn hook`: the gate on UserPromptSubmit, the
+//! context guard on Stop (next to memory capture), the hand-off at SessionStart.
+
+mod common;
+use common::{Project, Turn};
+use serde_json::{Value, json};
+use std::io::Write;
+
+fn prompt(p: &Project, text: &str) -> std::process::Output {
+    p.hook(&json!({"session_id":"s1","transcript_path":"/x","cwd":p.root,"hook_event_name":"UserPromptSubmit","prompt":text}))
+}
+
+#[test]
+fn the_gate_asks_for_anchors_only_when_the_prompt_has_none() {
+    let p = Project::new();
+    let o = prompt(&p, "Fix the bug like last time, it's still broken");
+    assert!(o.status.success());
+    let v: Value = serde_json::from_slice(&o.stdout).expect("gate output is JSON");
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(ctx.chars().count() < 1500, "{ctx}");
+    for o in [
+        prompt(&p, "Fix the off-by-one in src/parse.rs:42"),
+        prompt(&p, "/compact"),
+        prompt(&p, "OK-done"),
+        prompt(&p, "merci !"),
+    ] {
+        assert!(
+            o.status.success() && o.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+    std::fs::write(p.root.join(".cairn.toml"), "[gate]\nenabled = false\n").unwrap();
+    assert!(
+        prompt(&p, "Fix the bug like last time, it's still broken")
+            .stdout
+            .is_empty()
+    );
+}
+
+/// A transcript whose last main-thread usage fills `fill` tokens of a 200K model.
+fn transcript_with_fill(p: &Project, name: &str, fill: u64) -> std::path::PathBuf {
+    let t = p.transcript(
+        name,
+        &[Turn::new("Refactor src/lib.rs", "Refactored.").write("src/lib.rs")],
+    );
+    let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+    let rec = json!({"type":"assistant","isSidechain":false,"requestId":format!("req_{fill}"),"timestamp":"2026-11-30T10:01:00.000Z",
+        "message":{"id":format!("msg_{fill}"),"role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Done."}],
+        "usage":{"input_tokens":100,"cache_creation_input_tokens":0,"cache_read_input_tokens":fill - 100,"output_tokens":50}}});
+    writeln!(f, "{rec}").unwrap();
+    t
+}
+
+#[test]
+fn the_guard_blocks_once_per_level_and_capture_still_runs() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let t = transcript_with_fill(&p, "t1", 130_000);
+    let o = p.hook(&p.stop(&t, Some("Refactored.")));
+    assert!(o.status.success());
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block at warn");
+    assert_eq!(v["decision"], "block");
+    assert!(
+        v["reason"].as_str().unwrap().contains("checkpoints/"),
+        "{v}"
+    );
+    let notes: Vec<_> = std::fs::read_dir(p.root.join("memory_sessions/checkpoints"))
+        .unwrap()
+        .collect();
+    assert_eq!(notes.len(), 1);
+    assert!(
+        p.log("2026-11-30").contains("src/lib.rs"),
+        "memory capture ran too"
+    );
+
+    // Same level again: no second block.
+    let o = p.hook(&p.stop(&t, Some("Refactored.")));
+    assert!(
+        o.status.success() && o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+
+    // Hard level: one more block, then the next session starts from the note.
+    let t2 = transcript_with_fill(&p, "t2", 170_000);
+    let o = p.hook(&p.stop(&t2, Some("Refactored.")));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block at hard");
+    assert!(v["reason"].as_str().unwrap().contains("/clear"), "{v}");
+    let o = p.hook(&json!({"session_id":"s2","transcript_path":"/x","cwd":p.root,"hook_event_name":"SessionStart","source":"startup"}));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(ctx.contains("Checkpoint de la session précédente"), "{ctx}");
+    assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
+}
+
+#[test]
+fn subagent_stop_never_blocks() {
+    let p = Project::new();
+    let t = transcript_with_fill(&p, "t", 190_000);
+    for agent_type in ["general-purpose", ""] {
+        let o = p.hook(&json!({"session_id":"s","transcript_path":t,"cwd":p.root,"hook_event_name":"SubagentStop",
+            "agent_id":"a123","agent_type":agent_type,"agent_transcript_path":"/nope","stop_hook_active":false}));
+        assert!(o.status.success() && o.stdout.is_empty());
+    }
+}
