@@ -1,10 +1,670 @@
-//! The context guard (Stop/SubagentStop, SPEC §2.2).
+//! The context guard (SPEC §2.2): stops a session twice as its context
+//! fills — once to write a hand-off note and reflect, once to hand off and
+//! `/clear` — and never more often than that.
 //!
-//! PLACEHOLDER — being implemented.
+//! # API (called by the hook dispatcher and the status line)
+//!
+//! - [`on_stop`] (`Stop`): `Ok(Some(json))` is the
+//!   `{"decision":"block","reason":…,"systemMessage":…}` to print. [`check`]
+//!   is the same with a structured [`Outcome`] and a [`SpendSource`] for
+//!   subagent dollars.
+//! - [`on_subagent_stop`] (`SubagentStop`): never blocks, records nothing;
+//!   the compaction call (`agent_type: ""`) is recognised and ignored.
+//! - [`on_session_start`] (`SessionStart`): `compact` re-arms the ratchet;
+//!   `clear` and `startup` return (and consume) the pending hand-off note
+//!   for the caller to inject. [`pending_handoff`] only peeks.
+//! - [`record_window`]: the status line reports the session's window.
+//! - [`limits_for`]: thresholds for the status line's colours.
+//!
+//! # How one Stop is judged
+//!
+//! 1. Fill = input + cache creation + cache read of the main thread's last
+//!    usage, from the transcript's tail ([`crate::transcript::last_context_usage`]:
+//!    sidechain, `<synthetic>` and API-error records skipped, `None` after a
+//!    compaction). No usage yet: silent.
+//! 2. Window and thresholds: [`GuardConfig::limits`]. Unknown model: silent.
+//! 3. The ratchet ([`Ratchet`]): each level fires once; when the fill has
+//!    dropped below every threshold (a compaction happened) or a
+//!    `SessionStart` with `source: compact` arrives, it re-arms. The cheap
+//!    check runs without the lock; a change re-checks under it, so
+//!    concurrent calls never fire a level twice.
+//! 4. Warn: a note is written and the model is asked to refine it and
+//!    pause. Hard: the model finishes the note and tells the user to
+//!    `/clear`; the note becomes the project's pending hand-off.
+//!
+//! Errors are `Err` and never a block: the dispatcher logs them and exits 0.
 
-use serde::{Deserialize, Serialize};
+mod git;
+mod limits;
+mod note;
+mod scan;
+mod state;
 
-/// `[guard]` settings.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GuardConfig {}
+#[cfg(test)]
+mod tests;
+
+pub use git::{GitInfo, git_info};
+pub use limits::{
+    GuardConfig, Level, Limits, ModelRule, WINDOW_1M, WINDOW_200K, WindowSource, normalize,
+    table_window,
+};
+pub use note::{NoteInput, SubagentSpend, group_digits};
+pub use scan::{Facts, FileTouch, SCAN_BYTES, scan};
+pub use state::{Fire, PendingHandoff, Ratchet, WindowRecord, file_id, read_ratchet, read_window};
+
+use crate::config::Config;
+use crate::context::Ctx;
+use crate::memory::log::{DailyLog, SectionKey};
+use crate::memory::store::Store;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// What the guard reads from a `Stop` payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StopInfo {
+    pub session_id: String,
+    /// Always the main session's transcript, even for subagent events.
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub stop_hook_active: bool,
+    /// The final assistant text: the transcript may not hold it yet at Stop.
+    pub last_assistant_message: Option<String>,
+}
+
+/// What the guard reads from a `SubagentStop` payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubagentStopInfo {
+    pub session_id: String,
+    pub agent_id: Option<String>,
+    /// `""` for the compaction call, whose transcript is never written.
+    pub agent_type: Option<String>,
+    pub agent_transcript_path: Option<PathBuf>,
+}
+
+/// What the guard reads from a `SessionStart` payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionStartInfo {
+    pub session_id: String,
+    /// `startup`, `resume`, `compact`, `clear`.
+    pub source: String,
+    pub cwd: Option<PathBuf>,
+}
+
+/// Prices a session's subagents for the note. The usage module's aggregate
+/// implements it once it exists; until then [`Unpriced`] leaves the dollar
+/// figure out and the note says so.
+pub trait SpendSource {
+    /// Dollars spent by the session's subagents, `None` when unknown.
+    fn subagent_cost_usd(&self, session_id: &str, transcript: &Path) -> Option<f64>;
+}
+
+/// No pricing: the note gives the subagent count only.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unpriced;
+
+impl SpendSource for Unpriced {
+    fn subagent_cost_usd(&self, _: &str, _: &Path) -> Option<f64> {
+        None
+    }
+}
+
+/// Why a Stop did not block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quiet {
+    Disabled,
+    /// The stop is already the continuation of a block.
+    StopHookActive,
+    NoSession,
+    NoTranscript,
+    /// No main-thread usage in the tail, or none since a compaction.
+    NoUsage,
+    /// No window known for the model.
+    UnknownModel,
+    /// Under the next level.
+    Below,
+    /// The level reached has fired already.
+    AlreadyFired,
+    /// The usage record is the one the last block was about (stale read).
+    SameRecord,
+}
+
+/// A block, with what it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked {
+    pub level: Level,
+    pub fill: u64,
+    pub limits: Limits,
+    pub checkpoint: PathBuf,
+    /// Whether this call wrote the note (false: the hard level reused the
+    /// one the warn level wrote).
+    pub wrote_checkpoint: bool,
+    /// For the model (the hook feedback).
+    pub reason: String,
+    /// For the user (one line in the client).
+    pub system_message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Silent(Quiet),
+    /// The context shrank below every threshold: the levels are armed again.
+    Rearmed,
+    Block(Blocked),
+}
+
+impl Outcome {
+    /// What the Stop hook prints: the block JSON, or nothing.
+    pub fn hook_output(&self) -> Option<String> {
+        match self {
+            Outcome::Block(b) => Some(
+                serde_json::json!({
+                    "decision": "block",
+                    "reason": b.reason,
+                    "systemMessage": b.system_message,
+                })
+                .to_string(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// `Stop`: `Ok(Some(json))` to print, `Ok(None)` to stay silent.
+pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, info: &StopInfo) -> Result<Option<String>> {
+    Ok(check(ctx, config, root, info, &Unpriced)?.hook_output())
+}
+
+/// `SubagentStop`: never blocks and records nothing. The subagent's spend
+/// goes to the usage aggregate (the dispatcher calls the usage module for
+/// that, skipping [`is_compaction_call`]); the guard counts subagent
+/// transcripts itself when it writes a note, so a missed event loses
+/// nothing. The compaction call is not an agent: `SessionStart` with
+/// `source: compact`, which follows it, is what re-arms the ratchet.
+pub fn on_subagent_stop(_ctx: &Ctx, _config: &Config, info: &SubagentStopInfo) -> Result<()> {
+    if is_compaction_call(info) {
+        return Ok(());
+    }
+    Ok(())
+}
+
+/// The client fires `SubagentStop` for its compaction call too, with
+/// `agent_type: ""` and a transcript path that is never written.
+pub fn is_compaction_call(info: &SubagentStopInfo) -> bool {
+    info.agent_type
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+}
+
+/// `SessionStart`. `compact`: re-arms the session's ratchet. `clear` and
+/// `startup`: returns the project's pending hand-off note (and forgets it,
+/// so it is injected once) when it is recent enough and still exists;
+/// `startup` also tidies old per-session files. `resume`: nothing (the
+/// ratchet of a resumed session still holds).
+pub fn on_session_start(
+    ctx: &Ctx,
+    config: &Config,
+    root: &Path,
+    info: &SessionStartInfo,
+) -> Result<Option<PathBuf>> {
+    match info.source.as_str() {
+        "compact" => {
+            rearm(ctx, &info.session_id)?;
+            Ok(None)
+        }
+        "clear" | "startup" => {
+            if info.source == "startup" {
+                state::prune(ctx, std::time::Duration::from_secs(30 * 24 * 3600));
+            }
+            take_handoff(ctx, config, root)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The pending hand-off note of the project at `root`, without consuming
+/// it (for `cairn memory load` or the status line).
+pub fn pending_handoff(ctx: &Ctx, config: &Config, root: &Path) -> Option<PathBuf> {
+    let h = state::read_handoff(ctx, root).ok()??;
+    usable_handoff(ctx, config, &h)
+}
+
+/// The status line reports the window the client uses for the session;
+/// it beats the embedded table. Only written when it changed.
+pub fn record_window(
+    ctx: &Ctx,
+    session_id: &str,
+    model: Option<&str>,
+    context_window_size: u64,
+) -> Result<()> {
+    if !limits::plausible_window(context_window_size) {
+        return Ok(());
+    }
+    let Some(id) = state::file_id(session_id) else {
+        return Ok(());
+    };
+    state::write_window(
+        ctx,
+        &id,
+        &WindowRecord {
+            window: context_window_size,
+            model: model.map(str::to_string),
+        },
+    )
+}
+
+/// The thresholds for a model and (when known) its window, as the guard
+/// applies them: the status line colours the fill with these.
+pub fn limits_for(
+    ctx: &Ctx,
+    cfg: &GuardConfig,
+    model: Option<&str>,
+    window: Option<u64>,
+) -> Option<Limits> {
+    cfg.limits(model, window.map(|w| (w, model)), disable_1m(ctx))
+}
+
+/// `CLAUDE_CODE_DISABLE_1M_CONTEXT=1` holds native-1M models to 200K.
+fn disable_1m(ctx: &Ctx) -> bool {
+    ctx.env
+        .get("CLAUDE_CODE_DISABLE_1M_CONTEXT")
+        .is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"))
+}
+
+enum Action {
+    Nothing(Quiet),
+    Rearm,
+    Fire(Level),
+}
+
+/// The ratchet's whole rule. Re-arming comes first: a fill under every
+/// level after one fired means the context was rebuilt (a compaction, a
+/// rewind). A level fires when the fill is past it and the ratchet below
+/// it, and never twice for the same usage record.
+fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> Action {
+    let now = limits.level(fill);
+    if r.level > Level::None && limits.below_all(fill) {
+        return Action::Rearm;
+    }
+    if now <= r.level {
+        return Action::Nothing(if now == Level::None {
+            Quiet::Below
+        } else {
+            Quiet::AlreadyFired
+        });
+    }
+    if message_id.is_some() && message_id == r.last_fire_message.as_deref() {
+        return Action::Nothing(Quiet::SameRecord);
+    }
+    Action::Fire(now)
+}
+
+/// [`on_stop`] with a structured answer and a source of subagent dollars.
+pub fn check(
+    ctx: &Ctx,
+    config: &Config,
+    root: &Path,
+    info: &StopInfo,
+    spend: &dyn SpendSource,
+) -> Result<Outcome> {
+    let cfg = &config.guard;
+    if !cfg.enabled {
+        return Ok(Outcome::Silent(Quiet::Disabled));
+    }
+    if info.stop_hook_active {
+        return Ok(Outcome::Silent(Quiet::StopHookActive));
+    }
+    let Some(id) = state::file_id(&info.session_id) else {
+        return Ok(Outcome::Silent(Quiet::NoSession));
+    };
+    let Some(transcript) = info.transcript_path.as_deref() else {
+        return Ok(Outcome::Silent(Quiet::NoTranscript));
+    };
+    let usage = crate::transcript::last_context_usage(transcript)
+        .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))?;
+    let Some(usage) = usage else {
+        return Ok(Outcome::Silent(Quiet::NoUsage));
+    };
+    let recorded = state::read_window(ctx, &id)?;
+    let Some(limits) = cfg.limits(
+        usage.model.as_deref(),
+        recorded.as_ref().map(|r| (r.window, r.model.as_deref())),
+        disable_1m(ctx),
+    ) else {
+        return Ok(Outcome::Silent(Quiet::UnknownModel));
+    };
+    let fill = usage.fill();
+    let message_id = usage.message_id.as_deref();
+
+    // Most turns change nothing: decide on a lock-free read (files are
+    // replaced atomically) and take the lock only to change something.
+    let seen = state::read_ratchet(ctx, &id)?;
+    if let Action::Nothing(q) = decide(&seen, &limits, fill, message_id) {
+        return Ok(Outcome::Silent(q));
+    }
+    let _lock = state::lock(ctx)?;
+    let mut r = state::read_ratchet(ctx, &id)?;
+    match decide(&r, &limits, fill, message_id) {
+        Action::Nothing(q) => Ok(Outcome::Silent(q)),
+        Action::Rearm => {
+            r.rearm();
+            state::write_ratchet(ctx, &id, &r)?;
+            Ok(Outcome::Rearmed)
+        }
+        Action::Fire(level) => {
+            let fire = FireCtx {
+                ctx,
+                config,
+                root,
+                info,
+                spend,
+                id: &id,
+                transcript,
+                level,
+                fill,
+                limits,
+                model: usage.model.as_deref(),
+                message_id,
+            };
+            fire.run(r).map(Outcome::Block)
+        }
+    }
+}
+
+struct FireCtx<'a> {
+    ctx: &'a Ctx,
+    config: &'a Config,
+    root: &'a Path,
+    info: &'a StopInfo,
+    spend: &'a dyn SpendSource,
+    id: &'a str,
+    transcript: &'a Path,
+    level: Level,
+    fill: u64,
+    limits: Limits,
+    model: Option<&'a str>,
+    message_id: Option<&'a str>,
+}
+
+impl FireCtx<'_> {
+    /// Called with the lock held.
+    fn run(&self, mut r: Ratchet) -> Result<Blocked> {
+        let now = self.ctx.clock.now();
+        // The hard level reuses the note of the warn level: the model has
+        // refined it since, and rewriting it would throw that away.
+        let existing = r.checkpoint.clone().filter(|p| p.is_file());
+        let (note_path, store) = match &existing {
+            Some(p) => (p.clone(), None),
+            None => {
+                let store = Store::discover(self.root, self.config);
+                (self.new_note_path(&store, now), Some(store))
+            }
+        };
+        let previous = r.clone();
+        r.checkpoint = Some(note_path.clone());
+        r.record_fire(Fire {
+            level: self.level,
+            at: now.to_string(),
+            tokens: self.fill,
+            window: self.limits.window,
+            message_id: self.message_id.map(str::to_string),
+        });
+        // The ratchet first: writing it proves the state folder is
+        // writable, so a folder that is not cannot leave a new note in the
+        // project on every turn.
+        state::write_ratchet(self.ctx, self.id, &r)?;
+        if let Some(store) = &store
+            && let Err(e) = self.write_note(store, &note_path, now)
+        {
+            let _ = state::write_ratchet(self.ctx, self.id, &previous);
+            return Err(e);
+        }
+        if self.level == Level::Hard {
+            state::write_handoff(
+                self.ctx,
+                self.root,
+                &PendingHandoff {
+                    path: note_path.clone(),
+                    session_id: self.info.session_id.clone(),
+                    at: now.to_string(),
+                    root: self.root.to_path_buf(),
+                },
+            )?;
+        }
+        Ok(Blocked {
+            level: self.level,
+            fill: self.fill,
+            limits: self.limits,
+            reason: self.reason(&note_path),
+            system_message: self.system_message(&note_path),
+            checkpoint: note_path,
+            wrote_checkpoint: existing.is_none(),
+        })
+    }
+
+    fn cwd(&self) -> PathBuf {
+        self.info
+            .cwd
+            .clone()
+            .unwrap_or_else(|| self.root.to_path_buf())
+    }
+
+    /// `<project>/memory_sessions/checkpoints/<UTC time>-<session8>.md`, in
+    /// the project the session's directory belongs to; names sort by time.
+    fn new_note_path(&self, store: &Store, now: jiff::Timestamp) -> PathBuf {
+        let cwd = self.cwd();
+        let name = store.project_for_dir(&cwd).to_string();
+        let dir = store
+            .project(&name)
+            .map(|p| p.checkpoints_dir())
+            .unwrap_or_else(|| self.root.join("memory_sessions/checkpoints"));
+        let short: String = self.id.chars().take(8).collect();
+        let stamp = now.strftime("%Y-%m-%dT%H%M%SZ").to_string();
+        let mut path = dir.join(format!("{stamp}-{short}.md"));
+        let mut n = 2;
+        while path.exists() {
+            path = dir.join(format!("{stamp}-{short}-{n}.md"));
+            n += 1;
+        }
+        path
+    }
+
+    fn write_note(&self, store: &Store, path: &Path, now: jiff::Timestamp) -> Result<()> {
+        let lang = self.config.memory.language;
+        // A transcript that cannot be read again gives a thinner note, not
+        // a failed block: the figures and the gaps to fill are still there.
+        let facts = scan::scan(self.transcript, SCAN_BYTES).unwrap_or_default();
+        let cwd_buf = self.info.cwd.clone();
+        let cwd_str = cwd_buf
+            .as_deref()
+            .map(|p| p.to_string_lossy().into_owned())
+            .or_else(|| facts.cwd.clone());
+        let cwd = cwd_str
+            .as_deref()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| self.root.to_path_buf());
+
+        let today = self.ctx.local_date(now);
+        let project = store.project(store.project_for_dir(&cwd));
+        let (decisions, open_items) = project
+            .and_then(|p| std::fs::read_to_string(p.log_path(&today)).ok())
+            .map(|text| {
+                let log = DailyLog::parse(&text, &today, lang);
+                let take = |v: Vec<String>| v.into_iter().take(10).collect::<Vec<_>>();
+                (
+                    take(
+                        log.bullets(SectionKey::Decisions)
+                            .into_iter()
+                            .map(str::to_string)
+                            .collect(),
+                    ),
+                    take(log.open_todos()),
+                )
+            })
+            .unwrap_or_default();
+        let git = git::git_info(&cwd).or_else(|| git::git_info(self.root));
+        let subagents = SubagentSpend {
+            transcripts: count_subagent_transcripts(self.transcript),
+            cost_usd: self
+                .spend
+                .subagent_cost_usd(&self.info.session_id, self.transcript),
+        };
+        let when = now
+            .to_zoned(self.ctx.tz())
+            .strftime("%Y-%m-%d %H:%M")
+            .to_string();
+        let last_answer = self
+            .info
+            .last_assistant_message
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .or(facts.last_answer.as_deref());
+        let text = note::render(&NoteInput {
+            lang,
+            session_id: &self.info.session_id,
+            level: self.level,
+            fill: self.fill,
+            limits: self.limits,
+            model: self.model,
+            when: &when,
+            root: self.root,
+            cwd: cwd_str.as_deref(),
+            last_answer,
+            facts: &facts,
+            git: git.as_ref(),
+            decisions: &decisions,
+            open_items: &open_items,
+            subagents,
+        });
+        let text = crate::memory::capture::redactor(self.config).redact(&text);
+        crate::fsutil::atomic_write(path, text.as_bytes())
+            .with_context(|| format!("guard: cannot write the checkpoint {}", path.display()))
+    }
+
+    fn figures(&self) -> String {
+        let g = |n| group_digits(n, crate::memory::log::Lang::En);
+        format!(
+            "{}% of the window ({} / {} tokens)",
+            self.limits.percent(self.fill),
+            g(self.fill),
+            g(self.limits.window)
+        )
+    }
+
+    /// The hook feedback the model reads. English: it is an instruction to
+    /// the model, not a text for the user; kept well under 1,000 characters.
+    fn reason(&self, note: &Path) -> String {
+        let g = |n| group_digits(n, crate::memory::log::Lang::En);
+        let figures = self.figures();
+        let note = note.display();
+        match self.level {
+            Level::Hard => format!(
+                "cairn context guard: the context is at {figures}, past the hard level ({} tokens). \
+                 Start no new work. Finish the hand-off note at {note}: goal, state, decisions and why, \
+                 open items with the exact next action first, files touched as path:line; under 500 \
+                 words, no secrets. Then end your reply by telling the user that the context is nearly \
+                 full and to run /clear: the next session starts from this note automatically.",
+                g(self.limits.hard)
+            ),
+            _ => {
+                let next = if self.limits.hard > self.limits.warn {
+                    format!(
+                        " This will not stop you again before the hard level ({} tokens).",
+                        g(self.limits.hard)
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "cairn context guard: the context is at {figures}, past the warn level ({} tokens). \
+                     A hand-off note was written to {note}. Pause for reflection before going on: \
+                     1. Refine the note in place: the goal in one or two sentences, where the work \
+                     stands, decisions and why, open items with the next action first, files touched \
+                     as path:line; under 500 words, no secrets. 2. Consider what in the context is no \
+                     longer needed and what you would do differently. 3. Then continue the task where \
+                     you left off.{next}",
+                    g(self.limits.warn)
+                )
+            }
+        }
+    }
+
+    /// The line the user sees in the client.
+    fn system_message(&self, note: &Path) -> String {
+        let shown = note::display_path(&note.to_string_lossy(), self.root, None);
+        match self.level {
+            Level::Hard => format!(
+                "cairn: context at {}; hand-off note ready ({shown}): /clear to resume from it",
+                self.figures()
+            ),
+            _ => format!(
+                "cairn: context at {}; checkpoint written to {shown}",
+                self.figures()
+            ),
+        }
+    }
+}
+
+/// `SessionStart` with `source: compact`: the context was rebuilt, so both
+/// levels may fire again. Sessions the guard never fired in have no file
+/// and cost one `stat`.
+fn rearm(ctx: &Ctx, session_id: &str) -> Result<()> {
+    let Some(id) = state::file_id(session_id) else {
+        return Ok(());
+    };
+    if !state::ratchet_exists(ctx, &id) {
+        return Ok(());
+    }
+    let _lock = state::lock(ctx)?;
+    let mut r = state::read_ratchet(ctx, &id)?;
+    if r.level == Level::None && r.checkpoint.is_none() {
+        return Ok(());
+    }
+    r.rearm();
+    state::write_ratchet(ctx, &id, &r)
+}
+
+fn usable_handoff(ctx: &Ctx, config: &Config, h: &PendingHandoff) -> Option<PathBuf> {
+    let at: jiff::Timestamp = h.at.parse().ok()?;
+    let age = ctx.clock.now().duration_since(at);
+    let max = jiff::SignedDuration::from_hours(
+        i64::try_from(config.guard.handoff_max_age_hours).unwrap_or(i64::MAX / 3600),
+    );
+    (age <= max && h.path.is_file()).then(|| h.path.clone())
+}
+
+fn take_handoff(ctx: &Ctx, config: &Config, root: &Path) -> Result<Option<PathBuf>> {
+    // Peek first: most session starts have nothing pending and should not
+    // take a lock (or create the state folder) to learn it.
+    if state::read_handoff(ctx, root)?.is_none() {
+        return Ok(None);
+    }
+    let _lock = state::lock(ctx)?;
+    let Some(h) = state::read_handoff(ctx, root)? else {
+        return Ok(None);
+    };
+    state::remove_handoff(ctx, root)?;
+    Ok(usable_handoff(ctx, config, &h))
+}
+
+/// Subagent transcripts of a session: `<session>/subagents/agent-*.jsonl`,
+/// workflow agents one or two folders deeper.
+fn count_subagent_transcripts(transcript: &Path) -> usize {
+    fn walk(dir: &Path, depth: usize) -> usize {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return 0;
+        };
+        let mut n = 0;
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() && depth < 3 {
+                n += walk(&e.path(), depth + 1);
+            } else if kind.is_file() && name.starts_with("agent-") && name.ends_with(".jsonl") {
+                n += 1;
+            }
+        }
+        n
+    }
+    walk(&transcript.with_extension("").join("subagents"), 0)
+}
