@@ -18,6 +18,7 @@ pub struct Config {
     pub gate: crate::gate::GateConfig,
     pub guard: crate::guard::GuardConfig,
     pub usage: crate::usage::config::UsageConfig,
+    pub statusline: crate::statusline::StatuslineConfig,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,6 +291,7 @@ fn overlay(
         } else {
             if std::mem::discriminant(default) != std::mem::discriminant(v)
                 && !(default.is_float() && v.is_integer())
+                && !(default.is_str() && v.is_bool())
             {
                 return Err(ConfigError {
                     source_name: source.to_string(),
@@ -302,6 +304,10 @@ fn overlay(
             }
             let v = match (default, v) {
                 (toml::Value::Float(_), toml::Value::Integer(i)) => toml::Value::Float(*i as f64),
+                // Tri-state settings (`color = "auto"`) also take a plain boolean.
+                (toml::Value::String(_), toml::Value::Boolean(b)) => {
+                    toml::Value::String(b.to_string())
+                }
                 _ => v.clone(),
             };
             set(merged, &path, v);

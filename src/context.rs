@@ -107,12 +107,7 @@ impl Ctx {
     pub fn tz(&self) -> jiff::tz::TimeZone {
         self.tz
             .get_or_init(|| match self.env.get("TZ").filter(|s| !s.is_empty()) {
-                Some(name) => {
-                    let name = name.trim_start_matches(':');
-                    jiff::tz::TimeZone::get(name)
-                        .or_else(|_| jiff::tz::TimeZone::posix(name))
-                        .unwrap_or_else(|_| system_zone())
-                }
+                Some(name) => named_zone(name.trim_start_matches(':')).unwrap_or_else(system_zone),
                 None => system_zone(),
             })
             .clone()
@@ -133,6 +128,25 @@ impl Ctx {
             .get(NESTED_MARKER)
             .is_some_and(|v| !v.is_empty() && v != "0")
     }
+}
+
+/// A `TZ` value: `UTC`, a zoneinfo file read directly (jiff's database
+/// lookup lists the whole zoneinfo tree first, milliseconds per process),
+/// else a POSIX rule like `CET-1CEST`.
+fn named_zone(name: &str) -> Option<jiff::tz::TimeZone> {
+    if matches!(name, "UTC" | "Etc/UTC" | "UTC0" | "Z") {
+        return Some(jiff::tz::TimeZone::UTC);
+    }
+    #[cfg(unix)]
+    if !name.contains("..")
+        && let Ok(bytes) = std::fs::read(std::path::Path::new("/usr/share/zoneinfo").join(name))
+        && let Ok(tz) = jiff::tz::TimeZone::tzif(name, &bytes)
+    {
+        return Some(tz);
+    }
+    jiff::tz::TimeZone::get(name)
+        .or_else(|_| jiff::tz::TimeZone::posix(name))
+        .ok()
 }
 
 /// The system zone's rules, read straight from `/etc/localtime`: jiff's own

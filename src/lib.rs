@@ -15,5 +15,6 @@ pub mod hook;
 pub mod install;
 pub mod memory;
 pub mod redact;
+pub mod statusline;
 pub mod transcript;
 pub mod usage;

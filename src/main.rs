@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Handle one Claude Code hook payload on stdin (always exits 0).
     Hook,
+    /// Print the status line for the client's JSON on stdin (always exits 0).
+    Statusline,
     /// Drain the memory spool (started automatically by the Stop hook).
     Worker {
         /// Process every pending job now, in the foreground, then exit.
@@ -30,6 +32,8 @@ enum Command {
     /// Read, promote and archive session memory.
     #[command(subcommand)]
     Memory(MemoryCommand),
+    /// Token and dollar usage over every transcript the client keeps.
+    Usage(UsageArgs),
     /// Register cairn's hooks and skills in this project.
     Install(InstallArgs),
     /// Remove exactly what `cairn install` added.
@@ -68,6 +72,21 @@ enum MemoryCommand {
     },
 }
 
+#[derive(Args)]
+struct UsageArgs {
+    /// daily, monthly, session or blocks (5-hour billing blocks).
+    #[arg(value_parser = ["daily", "monthly", "session", "blocks"])]
+    kind: String,
+    /// First local date included (YYYY-MM-DD or YYYYMMDD).
+    #[arg(long)]
+    since: Option<String>,
+    /// Last local date included.
+    #[arg(long)]
+    until: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Subcommand)]
 enum ConfigCommand {
     /// Print every setting with the layer it came from.
@@ -96,6 +115,20 @@ fn main() -> ExitCode {
         std::panic::set_hook(Box::new(|_| {}));
         let out = cairn::hook::main(&ctx, std::io::stdin().lock());
         print_out(&out);
+        return ExitCode::SUCCESS;
+    }
+    if let Command::Statusline = cli.command {
+        std::panic::set_hook(Box::new(|_| {}));
+        let cwd = std::env::current_dir().ok();
+        let root =
+            cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), cwd.as_deref());
+        let config = cairn::config::load_or_default(&ctx, root.as_deref());
+        print_out(&cairn::statusline::main(
+            &ctx,
+            &config,
+            &config.statusline,
+            std::io::stdin().lock(),
+        ));
         return ExitCode::SUCCESS;
     }
     match run(&ctx, cli.command) {
@@ -128,7 +161,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
     use cairn::memory::commands as mem;
     let cwd = std::env::current_dir()?;
     match command {
-        Command::Hook => unreachable!("handled before"),
+        Command::Hook | Command::Statusline => unreachable!("handled before"),
         Command::Worker { drain } => mem::worker(ctx, drain),
         Command::Memory(m) => {
             let root = mem::root_from(ctx, &cwd)?;
@@ -145,6 +178,13 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
                 }
             }
         }
+        Command::Usage(a) => cairn::usage::report(
+            ctx,
+            a.kind.parse()?,
+            a.since.as_deref(),
+            a.until.as_deref(),
+            a.json,
+        ),
         Command::Install(a) => {
             let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;

@@ -109,3 +109,45 @@ fn subagent_stop_never_blocks() {
         assert!(o.status.success() && o.stdout.is_empty());
     }
 }
+
+#[test]
+fn the_status_line_command_always_prints_one_line_and_exits_0() {
+    let p = Project::new();
+    let payload = json!({
+        "session_id": "s1", "transcript_path": p.base.join("none.jsonl"), "cwd": p.root,
+        "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
+        "workspace": {"current_dir": p.root, "project_dir": p.root},
+        "context_window": {"context_window_size": 200000, "current_usage": null},
+        "version": "2.1.332"
+    });
+    for input in [
+        payload.to_string().into_bytes(),
+        b"garbage{".to_vec(),
+        Vec::new(),
+    ] {
+        let o = p
+            .cairn()
+            .env("COLUMNS", "60")
+            .env("NO_COLOR", "1")
+            .arg("statusline")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert_eq!(out.lines().count(), 1, "{out:?}");
+        assert!(out.trim_end().chars().count() <= 60, "{out:?}");
+    }
+    let o = p
+        .cairn()
+        .env("NO_COLOR", "1")
+        .arg("statusline")
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).starts_with("Sonnet 4.5"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

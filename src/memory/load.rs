@@ -298,7 +298,7 @@ pub fn session_start_context(
 
     // The guard's pending hand-off note leads whatever the source; without
     // one, `/clear` and a compaction resume from the latest checkpoint.
-    let handoff_note = handoff.and_then(|p| read_nonempty(p));
+    let handoff_note = handoff.and_then(read_nonempty);
     let checkpoint = handoff_note.or_else(|| {
         matches!(source, "clear" | "compact")
             .then(|| {

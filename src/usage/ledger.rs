@@ -1,8 +1,17 @@
-//! The persistent ledger of money cairn itself spends (memory extraction).
-//! Append-only JSON lines in the state folder, one per backend call, so it
-//! outlives transcripts and survives concurrent writers.
+//! The persistent ledgers: money cairn itself spends (memory extraction),
+//! and the day index of session spend the status line reads.
+//!
+//! - `<state>/ledger/memory.jsonl`: append-only JSON lines, one per backend
+//!   call, so it outlives transcripts and survives concurrent writers.
+//! - `<state>/usage/days/<YYYY-MM-DD>.json`: for one local date, each
+//!   session's cost and tokens that day, rewritten when a session's
+//!   aggregate changes, so "today's cost" is one small read. The sessions'
+//!   record logs (see [`crate::usage::store`]) remain the truth; a report
+//!   rebuilds the index entries of every session it reads.
 
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -61,9 +70,146 @@ pub fn memory_spend_on(state_dir: &Path, date: &str) -> f64 {
         .sum()
 }
 
+/// One session's share of one day.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct DayPart {
+    pub cost: f64,
+    pub tokens: u64,
+    pub responses: u64,
+}
+
+/// Spend on one local date, as far as the day index knows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DayTotals {
+    pub date: String,
+    /// Transcript spend (deduplicated per session), all sessions.
+    pub cost: f64,
+    pub tokens: u64,
+    pub responses: u64,
+    pub sessions: usize,
+    /// cairn's own memory-extraction spend that day (not in `cost`).
+    pub memory_cost: f64,
+    pub memory_calls: usize,
+}
+
+fn days_dir(state_dir: &Path) -> PathBuf {
+    crate::usage::store::usage_dir(state_dir).join("days")
+}
+
+fn day_path(state_dir: &Path, date: &str) -> PathBuf {
+    days_dir(state_dir).join(format!("{date}.json"))
+}
+
+type DayFile = BTreeMap<String, DayPart>;
+
+fn read_day(state_dir: &Path, date: &str) -> DayFile {
+    std::fs::read(day_path(state_dir, date))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Applies per-session changes to the day index: `date → session → part`
+/// (`None` removes the session from that date). One lock for all dates: the
+/// writes are small and rare (a session's aggregate changed).
+pub fn update_days(
+    state_dir: &Path,
+    changes: &BTreeMap<String, BTreeMap<String, Option<DayPart>>>,
+) -> Result<()> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let _guard = crate::fsutil::lock(&days_dir(state_dir).join(".lock"))?;
+    for (date, sessions) in changes {
+        let mut file = read_day(state_dir, date);
+        let before = file.clone();
+        for (sid, part) in sessions {
+            match part {
+                Some(p) => file.insert(sid.clone(), *p),
+                None => file.remove(sid),
+            };
+        }
+        if file != before {
+            let bytes = serde_json::to_vec(&file)?;
+            crate::fsutil::atomic_write_unsynced(&day_path(state_dir, date), &bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// Today's (or any date's) spend: the day index plus the memory ledger.
+/// Cheap: two small files. Sessions whose aggregate has not been updated
+/// since their last turn (no status line, no report) are not in it yet.
+pub fn day_totals(state_dir: &Path, date: &str) -> DayTotals {
+    let file = read_day(state_dir, date);
+    let memory: Vec<Entry> = entries(state_dir)
+        .into_iter()
+        .filter(|e| e.date == date && e.kind == "memory")
+        .collect();
+    DayTotals {
+        date: date.to_string(),
+        cost: file.values().map(|p| p.cost).sum(),
+        tokens: file.values().map(|p| p.tokens).sum(),
+        responses: file.values().map(|p| p.responses).sum(),
+        sessions: file.values().filter(|p| p.responses > 0).count(),
+        memory_cost: memory.iter().filter_map(|e| e.usd).sum(),
+        memory_calls: memory.len(),
+    }
+}
+
+/// [`day_totals`] for today's local date (the status line's "today").
+pub fn today(ctx: &crate::context::Ctx) -> DayTotals {
+    day_totals(&ctx.state_dir, &ctx.today())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn day_index_sums_sessions_and_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let part = |cost, tokens| {
+            Some(DayPart {
+                cost,
+                tokens,
+                responses: 1,
+            })
+        };
+        let mut ch = BTreeMap::new();
+        ch.entry("2026-11-30".to_string())
+            .or_insert_with(BTreeMap::new)
+            .extend([
+                ("a".to_string(), part(1.5, 10)),
+                ("b".to_string(), part(0.25, 5)),
+            ]);
+        update_days(dir.path(), &ch).unwrap();
+        let mut ch = BTreeMap::new();
+        ch.entry("2026-11-30".to_string())
+            .or_insert_with(BTreeMap::new)
+            .extend([("a".to_string(), part(2.0, 20)), ("b".to_string(), None)]);
+        update_days(dir.path(), &ch).unwrap();
+        append(
+            dir.path(),
+            &Entry {
+                ts: "t".into(),
+                date: "2026-11-30".into(),
+                kind: "memory".into(),
+                backend: "anthropic/extract".into(),
+                model: "claude-haiku-4-5".into(),
+                input_tokens: 1,
+                output_tokens: 1,
+                cache_write_tokens: 0,
+                cache_read_tokens: 0,
+                usd: Some(0.01),
+            },
+        )
+        .unwrap();
+        let t = day_totals(dir.path(), "2026-11-30");
+        assert_eq!((t.cost, t.tokens, t.sessions), (2.0, 20, 1));
+        assert_eq!((t.memory_cost, t.memory_calls), (0.01, 1));
+        assert_eq!(day_totals(dir.path(), "2026-11-29").cost, 0.0);
+    }
 
     #[test]
     fn spend_sums_one_day_and_skips_garbage() {

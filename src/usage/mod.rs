@@ -1,7 +1,27 @@
-//! Usage accounting: the price table and the ledger. For now the ledger
-//! records memory-extraction calls (SPEC §1.6 `memory.daily_budget_usd`);
-//! the session aggregate of §2.3 will price through the same table.
+//! Usage accounting (SPEC §2.3): what Claude Code sessions cost, from their
+//! transcripts, kept in cairn's own ledger.
+//!
+//! - [`pricing`]: one dated price table (embedded, overridable).
+//! - [`aggregate`]: the incremental per-session, per-agent aggregate the
+//!   status line and the guard read ([`session_totals`]).
+//! - [`store`] and [`dedupe`]: the record log per session (the ledger that
+//!   outlives deleted transcripts) and the one-record-per-response rule.
+//! - [`ledger`]: cairn's own memory-extraction spend and the day index.
+//! - [`report`]: `cairn usage daily|monthly|session|blocks`.
+//! - [`discover`]: the client's config folders and a session's files.
 
+pub mod aggregate;
 pub mod config;
+pub mod dedupe;
+pub mod discover;
 pub mod ledger;
 pub mod pricing;
+pub mod report;
+pub mod store;
+
+pub use aggregate::{
+    AgentTotals, SessionTotals, Tokens, note_context_window, session_totals, session_totals_with,
+};
+pub use ledger::{DayTotals, day_totals};
+pub use pricing::{Cost, PriceTable, price_usage};
+pub use report::{ReportKind, ReportOptions, report, report_with};

@@ -1,0 +1,227 @@
+//! Report rendering on a small hand-made fixture (two sessions, a subagent,
+//! split lines, 5-minute and 1-hour cache writes, an unknown model, a
+//! synthetic placeholder, one memory-extraction call), with a fixed clock
+//! and TZ=UTC. Goldens live in `tests/fixtures/usage/golden/*.out`;
+//! `UPDATE_GOLDEN=1 cargo test --test usage_report` rewrites them.
+
+use cairn::context::{Clock, Ctx, Env};
+use cairn::usage::ledger::{self, Entry};
+use cairn::usage::{ReportKind, ReportOptions, report_with};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/usage/golden")
+}
+
+struct Fx {
+    _state: tempfile::TempDir,
+    ctx: Ctx,
+}
+
+fn fx() -> Fx {
+    let state = tempfile::tempdir().unwrap();
+    let env = Env::from_pairs([
+        ("HOME", "/nonexistent".to_string()),
+        ("CAIRN_STATE_DIR", state.path().display().to_string()),
+        ("CLAUDE_CONFIG_DIR", golden_dir().display().to_string()),
+        ("TZ", "UTC".to_string()),
+    ]);
+    let ctx = Ctx::new(env, Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()));
+    ledger::append(
+        &ctx.state_dir,
+        &Entry {
+            ts: "2026-11-29T10:05:00Z".into(),
+            date: "2026-11-29".into(),
+            kind: "memory".into(),
+            backend: "anthropic/extract".into(),
+            model: "claude-haiku-4-5".into(),
+            input_tokens: 1500,
+            output_tokens: 120,
+            cache_write_tokens: 0,
+            cache_read_tokens: 0,
+            usd: Some(0.0021),
+        },
+    )
+    .unwrap();
+    Fx { _state: state, ctx }
+}
+
+fn run(f: &Fx, kind: ReportKind, json: bool, since: Option<&str>, until: Option<&str>) -> String {
+    let mut o = ReportOptions::new(kind);
+    o.json = json;
+    o.since = since.map(Into::into);
+    o.until = until.map(Into::into);
+    report_with(&f.ctx, &o).unwrap()
+}
+
+fn golden(name: &str, got: &str) {
+    let path = golden_dir().join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("missing golden {name}; run with UPDATE_GOLDEN=1"));
+    assert_eq!(got, want, "golden {name} differs");
+}
+
+/// The figures the goldens must show, computed by hand from the fixture
+/// (USD per million: Opus 4.5 5/25, 5m 6.25, 1h 10, read 0.50; Haiku 4.5
+/// 1/5, 5m 1.25, read 0.10; Sonnet 4.5 3/15, 5m 3.75, read 0.30).
+fn hand_costs() -> [(&'static str, f64); 3] {
+    let a1 = (12.0 * 5.0 + 340.0 * 25.0 + 2000.0 * 6.25 + 10000.0 * 0.5) / 1e6;
+    let a2 = (8.0 * 5.0 + 120.0 * 25.0 + 5000.0 * 10.0 + 12000.0 * 0.5) / 1e6;
+    let a3 = (3.0 * 5.0 + 40.0 * 25.0 + 17000.0 * 0.5) / 1e6;
+    let s1 = (500.0 + 60.0 * 5.0 + 3000.0 * 1.25) / 1e6;
+    let s2 = (20.0 + 200.0 * 5.0 + 3000.0 * 0.1) / 1e6;
+    let b1 = (30.0 * 3.0 + 500.0 * 15.0 + 8000.0 * 3.75 + 20000.0 * 0.3) / 1e6;
+    let b3 = (5.0 * 3.0 + 60.0 * 15.0 + 28000.0 * 0.3) / 1e6;
+    [
+        ("2026-11-28", a1 + a2 + s1 + s2),
+        ("2026-11-29", a3 + b1),
+        ("2026-11-30", b3),
+    ]
+}
+
+#[test]
+fn daily_json_matches_hand_figures_and_golden() {
+    let f = fx();
+    let out = run(&f, ReportKind::Daily, true, None, None);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let days = v["daily"].as_array().unwrap();
+    for ((date, cost), d) in hand_costs().iter().zip(days) {
+        assert_eq!(d["date"], *date);
+        assert!(
+            (d["totalCost"].as_f64().unwrap() - cost).abs() < 1e-6,
+            "{date}"
+        );
+    }
+    let t = &v["totals"];
+    // Split lines counted once, the largest (final) usage kept.
+    assert_eq!(
+        t["outputTokens"],
+        340 + 120 + 40 + 60 + 200 + 500 + 100 + 60
+    );
+    assert_eq!(t["cacheCreation1hTokens"], 5000);
+    assert_eq!(t["cacheCreation5mTokens"], 2000 + 3000 + 8000);
+    assert_eq!(t["memoryCalls"], 1);
+    assert_eq!(v["unknownModels"], serde_json::json!(["claude-opus-9"]));
+    golden("daily.json.out", &out);
+}
+
+#[test]
+fn daily_text_golden() {
+    let f = fx();
+    golden(
+        "daily.txt.out",
+        &run(&f, ReportKind::Daily, false, None, None),
+    );
+}
+
+#[test]
+fn session_text_and_json_goldens() {
+    let f = fx();
+    let out = run(&f, ReportKind::Session, true, None, None);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let alpha = v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["sessionId"] == "s-alpha")
+        .unwrap();
+    assert_eq!(alpha["subagents"], 1);
+    let sub = (500.0 + 300.0 + 3750.0 + 20.0 + 1000.0 + 300.0) / 1e6;
+    assert!((alpha["subagentCost"].as_f64().unwrap() - sub).abs() < 1e-9);
+    golden("session.json.out", &out);
+    golden(
+        "session.txt.out",
+        &run(&f, ReportKind::Session, false, None, None),
+    );
+}
+
+#[test]
+fn monthly_and_blocks_goldens() {
+    let f = fx();
+    golden(
+        "monthly.txt.out",
+        &run(&f, ReportKind::Monthly, false, None, None),
+    );
+    let out = run(&f, ReportKind::Blocks, true, None, None);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let blocks = v["blocks"].as_array().unwrap();
+    let kinds: Vec<(bool, bool)> = blocks
+        .iter()
+        .map(|b| {
+            (
+                b["isGap"].as_bool().unwrap(),
+                b["isActive"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    // 11-28 09:00, gap, 11-29 10:00, gap, 11-29 23:00, gap, 11-30 08:00 (active).
+    assert_eq!(
+        kinds,
+        [
+            (false, false),
+            (true, false),
+            (false, false),
+            (true, false),
+            (false, false),
+            (true, false),
+            (false, true)
+        ]
+    );
+    assert_eq!(blocks[0]["startTime"], "2026-11-28T09:00:00.000Z");
+    // One response in the active block: no span, so no burn rate yet.
+    assert_eq!(blocks[6]["entries"], 1);
+    assert!(blocks[6]["burnRate"].is_null());
+    golden(
+        "blocks.txt.out",
+        &run(&f, ReportKind::Blocks, false, None, None),
+    );
+}
+
+#[test]
+fn since_and_until_select_local_dates() {
+    let f = fx();
+    let v: Value = serde_json::from_str(&run(
+        &f,
+        ReportKind::Daily,
+        true,
+        Some("20261129"),
+        Some("2026-11-29"),
+    ))
+    .unwrap();
+    let dates: Vec<&str> = v["daily"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["date"].as_str().unwrap())
+        .collect();
+    assert_eq!(dates, ["2026-11-29"]);
+    assert_eq!(v["totals"]["memoryCalls"], 1);
+    let mut o = ReportOptions::new(ReportKind::Daily);
+    o.since = Some("yesterday".into());
+    let e = report_with(&f.ctx, &o).unwrap_err().to_string();
+    assert!(e.contains("--since") && e.contains("YYYYMMDD"), "{e}");
+}
+
+#[test]
+fn a_second_run_reads_only_state_and_gives_the_same_report() {
+    let f = fx();
+    let first = run(&f, ReportKind::Session, true, None, None);
+    // Make the transcripts unreadable as content but keep their stats: a
+    // warm run must not open them.
+    let second = run(&f, ReportKind::Session, true, None, None);
+    assert_eq!(first, second);
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let f = fx();
+    let mut o = ReportOptions::new(ReportKind::Daily);
+    assert!(!report_with(&f.ctx, &o).unwrap().contains('\x1b'));
+    o.color = true;
+    assert!(report_with(&f.ctx, &o).unwrap().contains("\x1b[1m"));
+}
