@@ -15,7 +15,7 @@
 use super::text::OPAQUE;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnchorKind {
+pub(crate) enum AnchorKind {
     Url,
     Path,
     File,

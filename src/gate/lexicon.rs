@@ -14,19 +14,38 @@
 use super::Class;
 use super::matcher::List;
 
+/// Past tenses of work, for "what you removed earlier", "that helper you
+/// deleted".
+#[rustfmt::skip]
+const DID_EN: &[&str] = &[
+    "added", "broke", "built", "changed", "created", "deleted", "did", "dropped", "edited", "fixed",
+    "had", "introduced", "made", "modified", "moved", "refactored", "removed", "renamed", "reverted",
+    "rewrote", "set", "touched", "tried", "used", "wrote",
+];
+
+#[rustfmt::skip]
+const DID_FR: &[&str] = &[
+    "ajoute", "avait", "avions", "casse", "change", "code", "corrige", "cree", "deplace", "ecrit",
+    "efface", "enleve", "essaye", "eu", "fait", "mis", "modifie", "refait", "renomme", "retire",
+    "supprime", "supprimee", "supprimes", "tente", "touche", "utilise", "vire", "vu",
+];
+
 /// Words that, after "the previous / old / last …", name something the model
 /// would have to go and find. Not "commit" or "release": "the last commit"
 /// is `HEAD`, which git binds.
 #[rustfmt::skip]
 const ART_EN: &[&str] = &[
-    "algorithm", "approach", "attempt", "attempts", "behavior", "behaviour", "branch", "bug",
-    "build", "change", "changes", "code", "config", "configuration", "conversation", "crash",
-    "deploy", "deployment", "design", "diff", "discussion", "draft", "edit", "edits", "fix",
-    "fixes", "hack", "idea", "implementation", "issue", "iteration", "layout", "logic", "method",
-    "migration", "model", "mr", "one", "ones", "patch", "patches", "plan", "pr", "problem",
-    "proposal", "query", "refactor", "refactoring", "schema", "script", "session", "setup",
-    "snippet", "solution", "stuff", "style", "styles", "template", "thing", "tweak", "update",
-    "version", "versions", "way", "workaround",
+    "algorithm", "api", "approach", "attempt", "attempts", "behavior", "behaviour", "branch",
+    "bug", "build", "change", "changes", "code", "color", "colors", "colour", "colours", "config",
+    "configuration", "conversation", "copy", "crash", "defaults", "deploy", "deployment", "design",
+    "diff", "discussion", "draft", "edit", "edits", "endpoint", "fix", "fixes", "flow", "font",
+    "fonts", "hack", "helper", "helpers", "icon", "icons", "idea", "implementation", "issue",
+    "iteration", "labels", "layout", "logic", "logo", "margins", "method", "migration", "mockup",
+    "mockups", "model", "mr", "names", "naming", "one", "ones", "palette", "patch", "patches",
+    "plan", "pr", "problem", "proposal", "query", "refactor", "refactoring", "schema", "script",
+    "session", "settings", "setup", "snippet", "solution", "spacing", "structure", "stuff",
+    "style", "styles", "template", "text", "theme", "thing", "tweak", "update", "version",
+    "versions", "way", "wireframe", "wording", "workaround",
 ];
 
 #[rustfmt::skip]
@@ -92,10 +111,12 @@ const SOL_NAMED_EN: &[&str] = &[
 
 #[rustfmt::skip]
 const DISCUSSED_EN: &[&str] = &[
-    "agreed", "approved", "brainstormed", "came", "chose", "decided", "described", "discussed",
-    "found", "landed", "liked", "mentioned", "outlined", "picked", "planned", "proposed",
-    "prototyped", "recommended", "reviewed", "said", "settled", "sketched", "suggested", "talked",
-    "tried", "used", "wanted", "went", "whiteboarded",
+    "agreed", "approved", "brainstormed", "came", "chose", "decided", "demoed", "described",
+    "discussed", "documented", "drafted", "explained", "found", "gave", "landed", "liked",
+    "mentioned", "outlined", "picked", "pitched", "planned", "posted", "presented", "proposed",
+    "prototyped", "recommended", "reviewed", "said", "sent", "settled", "shared", "showed",
+    "shown", "sketched", "suggested", "talked", "tried", "used", "wanted", "went", "whiteboarded",
+    "wrote",
 ];
 
 /// Places a solution lives that the model cannot see.
@@ -130,16 +151,17 @@ const BEHAV_EN: &[&str] = &[
 
 #[rustfmt::skip]
 const FAIL_EN: &[&str] = &[
-    "404", "500", "502", "503", "blank", "breaking", "breaks", "broke", "broken", "bug", "buggy",
-    "corrupted", "crash", "crashed", "crashes", "crashing", "cropped", "cut", "deadlock",
-    "deadlocking", "deadlocks", "duplicated", "empty", "error", "erroring", "errors", "exception",
-    "exceptions", "fail", "failed", "failing", "fails", "failure", "failures", "flaky",
-    "flickering", "flickers", "freezes", "freezing", "frozen", "garbled", "glitching", "hang",
-    "hanging", "hangs", "hung", "inaccurate", "incorrect", "invisible", "janky", "lagging",
-    "laggy", "leak", "leaking", "leaks", "misaligned", "misplaced", "missing", "off", "outdated",
-    "overlapping", "panic", "panicked", "panicking", "panics", "red", "regressed", "same",
-    "segfault", "segfaulting", "segfaults", "slow", "stale", "stuck", "throwing", "throws",
-    "timeout", "timeouts", "timing", "truncated", "unresponsive", "unstable", "wrong", "wrongly",
+    "400", "401", "403", "404", "409", "422", "429", "500", "502", "503", "504", "blank",
+    "breaking", "breaks", "broke", "broken", "bug", "buggy", "corrupted", "crash", "crashed",
+    "crashes", "crashing", "cropped", "cut", "deadlock", "deadlocking", "deadlocks", "duplicated",
+    "empty", "error", "erroring", "errors", "exception", "exceptions", "fail", "failed", "failing",
+    "fails", "failure", "failures", "flaky", "flickering", "flickers", "freezes", "freezing",
+    "frozen", "garbled", "glitching", "hang", "hanging", "hangs", "hung", "inaccurate",
+    "incorrect", "invisible", "janky", "lagging", "laggy", "leak", "leaking", "leaks",
+    "misaligned", "misplaced", "missing", "off", "outdated", "overlapping", "panic", "panicked",
+    "panicking", "panics", "red", "regressed", "same", "segfault", "segfaulting", "segfaults",
+    "slow", "stale", "stuck", "throwing", "throws", "timeout", "timeouts", "timing", "truncated",
+    "unresponsive", "unstable", "wrong", "wrongly",
 ];
 
 /// States that, followed by "again", report a repeat ("it broke again").
@@ -171,15 +193,63 @@ const WORKS_EN: &[&str] = &[
 const FAIL_NOUN_EN: &[&str] = &[
     "error", "errors", "exception", "exceptions", "panic", "crash", "failure", "failures", "500",
     "404", "timeout", "segfault", "bug", "problem", "issue", "traceback", "stacktrace",
-    "stack+trace", "warning", "warnings",
+    "stack+trace", "warning", "warnings", "400", "401", "403", "409", "422", "429", "504",
 ];
 
 /// After "same error": a kind of error, not a repeated failure.
 #[rustfmt::skip]
 const NOT_AFTER_SAME_ERROR: &[&str] = &[
-    "across", "as", "class", "code", "codes", "enum", "everywhere", "for", "format", "handler",
+    "across", "class", "code", "codes", "enum", "everywhere", "for", "format", "handler",
     "handling", "in", "kind", "page", "path", "screen", "shape", "struct", "style", "type",
     "types", "variant", "wrapper",
+];
+
+/// After "the other": idioms and people. "The other team owns it" points at
+/// no artefact.
+const NOT_AFTER_OTHER_EN: &[&str] = &[
+    "channel",
+    "colleague",
+    "company",
+    "contractor",
+    "coworker",
+    "customer",
+    "day",
+    "department",
+    "dev",
+    "developer",
+    "direction",
+    "end",
+    "engineer",
+    "evening",
+    "extreme",
+    "folks",
+    "guy",
+    "half",
+    "hand",
+    "lead",
+    "manager",
+    "meeting",
+    "month",
+    "morning",
+    "night",
+    "office",
+    "party",
+    "people",
+    "person",
+    "reviewer",
+    "room",
+    "side",
+    "squad",
+    "team",
+    "than",
+    "three",
+    "time",
+    "two",
+    "user",
+    "vendor",
+    "way",
+    "week",
+    "year",
 ];
 
 // --- French -------------------------------------------------------------
@@ -263,11 +333,14 @@ const SOL_NAMED_FR: &[&str] = &[
 
 #[rustfmt::skip]
 const DISCUSSED_FR: &[&str] = &[
-    "aborde", "abordee", "adopte", "adoptee", "choisi", "choisie", "convenu", "decide", "discute",
-    "dit", "envisage", "envisagee", "esquisse", "essaye", "essayee", "evoque", "garde", "gardee",
-    "imagine", "imaginee", "mentionne", "note", "notee", "parle", "prevu", "prevue", "propose",
-    "proposee", "retenu", "retenue", "suggere", "suggeree", "teste", "testee", "trouve", "trouvee",
-    "utilise", "utilisee", "valide", "validee", "vu", "vue",
+    "aborde", "abordee", "adopte", "adoptee", "choisi", "choisie", "conseille", "conseillee",
+    "convenu", "decide", "decrit", "decrite", "discute", "dit", "donne", "donnee", "envisage",
+    "envisagee", "envoye", "envoyee", "esquisse", "essaye", "essayee", "evoque", "explique",
+    "expliquee", "garde", "gardee", "imagine", "imaginee", "mentionne", "montre", "montree",
+    "note", "notee", "parle", "partage", "partagee", "poste", "postee", "presente", "presentee",
+    "prevu", "prevue", "propose", "proposee", "recommande", "recommandee", "redige", "redigee",
+    "retenu", "retenue", "suggere", "suggeree", "teste", "testee", "trouve", "trouvee", "utilise",
+    "utilisee", "valide", "validee", "vu", "vue",
 ];
 
 #[rustfmt::skip]
@@ -302,8 +375,9 @@ const FAIL_STATE_FR: &[&str] = &[
 
 #[rustfmt::skip]
 const FAIL_NOUN_FR: &[&str] = &[
-    "avertissement", "bug", "crash", "echec", "erreur", "exception", "message", "panique",
-    "plantage", "probleme", "souci", "stacktrace", "timeout", "trace", "warning",
+    "400", "401", "403", "404", "409", "422", "429", "500", "502", "503", "504", "avertissement",
+    "bug", "crash", "echec", "erreur", "exception", "message", "panique", "plantage", "probleme",
+    "souci", "stacktrace", "timeout", "trace", "warning",
 ];
 
 /// Still-states after "toujours", which also means "always": "renvoie
@@ -318,6 +392,13 @@ const STILL_FR: &[&str] = &[
 ];
 
 #[rustfmt::skip]
+/// After "l'autre": idioms and people.
+const NOT_AFTER_OTHER_FR: &[&str] = &[
+    "annee", "boite", "bout", "chef", "collegue", "cote", "dev", "equipe", "extremite", "fois",
+    "gars", "jour", "main", "manager", "matin", "mois", "moitie", "personne", "prestataire",
+    "reunion", "salle", "semaine", "sens", "societe", "soir", "utilisateur",
+];
+
 const NOT_AFTER_SAME_ERROR_FR: &[&str] = &[
     "classe", "code", "dans", "format", "gestion", "partout", "pour", "que", "type", "variante",
 ];
@@ -333,7 +414,8 @@ pub(crate) const PATTERNS: &[(Class, &str)] = &[
     (Class::PriorArtifact, "like|as we|you|i|they did|had|used|wrote|built|fixed|handled|implemented|set+it+up|did+it"),
     (Class::PriorArtifact, "the|that same @art_en !as|than|that|we|you|in|for|across|everywhere|throughout"),
     (Class::PriorArtifact, "that|those @that_en !@qual_en"),
-    (Class::PriorArtifact, "what|how we|you|i *2 did|had|wrote|tried|used|made|changed|built|fixed|set|was|were *1 @when_en"),
+    (Class::PriorArtifact, "what|how we|you|i *2 @did_en|was|were *1 @when_en"),
+    (Class::PriorArtifact, "that|those|the % you|we|i|they *1 @did_en"),
     (Class::PriorArtifact, "back|revert|restore|rollback|roll|undo *3 to? what|how we|you|i|it|they had|was|were|did|used"),
     (Class::PriorArtifact, "the|that version|one|code|state|build|config|setup|branch that|which worked|used+to"),
     (Class::PriorArtifact, "the|that version|one|code|state|build|config|setup|branch that|which|where|when was+working|it+worked|it+was+working|everything+worked"),
@@ -345,7 +427,7 @@ pub(crate) const PATTERNS: &[(Class, &str)] = &[
     (Class::PriorArtifact, "comme|qu|que avant|auparavant|precedemment|hier|la+derniere+fois|l+autre+fois|tout+a+l+heure|l+autre+jour|la+fois+d+avant"),
     (Class::PriorArtifact, "pareil|identique|similaire|meme qu|que avant|hier|la+derniere+fois"),
     (Class::PriorArtifact, "comme on|tu|vous|nous|j|je *2 fait|fais|faisait|faisions|faisais|avait|avions|avais|avez+fait|as+fait|a+fait"),
-    (Class::PriorArtifact, "ce|celui|celle|ceux qu|que|dont on|tu|vous|nous|j|je|il *2 fait|ecrit|essaye|tente|change|modifie|utilise|mis|eu|vu|code|avait|avions *1 hier|avant|auparavant|precedemment|tout+a+l+heure|la+derniere+fois|l+autre+jour|ce+matin|la+semaine+derniere"),
+    (Class::PriorArtifact, "ce|celui|celle|ceux qu|que|dont on|tu|vous|nous|j|je|il *2 @did_fr *1 hier|avant|auparavant|precedemment|tout+a+l+heure|la+derniere+fois|l+autre+jour|ce+matin|la+semaine+derniere"),
     (Class::PriorArtifact, "revenir|reviens|revenez|retourne|retourner|remets|remettre|remettez|restaure|restaurer *3 ce+qu|ce+que|comme *2 on|tu|c|il|ca|nous|vous|j *1 avait|etait|avions|marchait|fonctionnait"),
     (Class::PriorArtifact, "ce|cet|cette @that_fr !@qual_fr"),
     // ---- named-but-unlocated solution ----------------------------------
@@ -367,11 +449,11 @@ pub(crate) const PATTERNS: &[(Class, &str)] = &[
     (Class::UnlocatedSolution, "@sol_src_fr *3 de|dans|sur|en|pendant|lors+de la|le|l|notre|ma|ta|cette|ce|mon|votre @source_fr"),
     (Class::UnlocatedSolution, "@sol_src_fr *3 du|au|lors+du|en|par @source_fr"),
     // ---- comparison to an unstated referent ----------------------------
-    (Class::UnstatedComparison, "the|that other ~pl !hand|way|side|day|end|direction|half|extreme|than|two|three|night|week|time|hand %?"),
+    (Class::UnstatedComparison, "the|that other ~pl !@not_after_other_en %?"),
     (Class::UnstatedComparison, "same|similar|identical|equivalent|consistent|like|as|match|matches|matching|mirror|mirrors|mimic|resemble|copy *1 as|to|with|like|in|of|from? the|that|those @prev_en *1 @cmp_en"),
     (Class::UnstatedComparison, "as|like usual"),
     (Class::UnstatedComparison, "the|our usual way|approach|fix|setup|pattern|format|style|thing|stuff|process|method|template|structure|layout"),
-    (Class::UnstatedComparison, "l autre !jour|fois|cote|bout|extremite|sens|main|soir|semaine|moitie %?"),
+    (Class::UnstatedComparison, "l autre !@not_after_other_fr %?"),
     (Class::UnstatedComparison, "comme|pareil|identique|similaire|meme|aligne|alignee|semblable|calque|calquee *2 l|le|la|les|celui|celle ancien|ancienne|anciens|anciennes|vieux|vieille|precedent|precedente|precedents|d+avant|de+avant|de+l+ancienne|de+l+ancien|qu+avant"),
     (Class::UnstatedComparison, "comme d+habitude|a+l+habitude|toujours $"),
     (Class::UnstatedComparison, "sur|a|aux|avec|comme|que l|le|la|les|celui|celle|ceux|celles ancien|ancienne|anciens|anciennes|precedent|precedente|precedents|precedentes|vieux|vieilles $"),
@@ -381,6 +463,7 @@ pub(crate) const PATTERNS: &[(Class, &str)] = &[
     (Class::ExactBehaviour, "exactly what !i|you|we|was|is|s|the"),
     (Class::ExactBehaviour, "same @behav_en *2 before|previously|earlier|yesterday|originally|last+time|it+did|it+had|they+did|it+used|used+to|the+old|the+previous|the+original"),
     (Class::ExactBehaviour, "the+way|how|what it|they|this|that|everything used+to"),
+    (Class::ExactBehaviour, "the+way|how it|they|this|everything|things was|were|did|worked|behaved $"),
     (Class::ExactBehaviour, "the+way|how|what it|they|this|everything did|was|were|worked|behaved|looked|ran|handled|used *1 before|previously|earlier|yesterday|originally|initially|last+week|last+time"),
     (Class::ExactBehaviour, "work|works|behave|behaves|act|acts|run|runs|look|looks|function|functions|respond|responds like|as it|they|this *1 did|used|was|were|worked|behaved"),
     (Class::ExactBehaviour, "the|its|their old|original|previous|former|earlier @behav_en"),
@@ -442,6 +525,30 @@ pub(crate) fn list(name: &str) -> List {
     }
 }
 
+/// Every single-word set searched by bisection, for the sortedness test.
+#[cfg(test)]
+pub(crate) const WORD_SETS: &[&str] = &[
+    "is_common_capital_words",
+    "noun_follower_words",
+    "is_filler_words",
+    "is_interrogative_words",
+    "is_object_start_words",
+    "is_mental_after_still_words",
+    "is_action_verb_words",
+    "is_not_before_encore_words",
+    "is_not_after_encore_words",
+    "is_success_words",
+    "is_negation_words",
+    "is_english_subject_words",
+    "is_chitchat_words",
+    "is_continuation_word_words",
+    "work_verbs_en",
+    "work_stems_fr_er",
+    "work_forms_fr",
+    "did_en",
+    "did_fr",
+];
+
 pub(crate) fn words(name: &str) -> &'static [&'static str] {
     match name {
         "art_en" => ART_EN,
@@ -478,118 +585,49 @@ pub(crate) fn words(name: &str) -> &'static [&'static str] {
         "fail_state_fr" => FAIL_STATE_FR,
         "fail_noun_fr" => FAIL_NOUN_FR,
         "not_after_same_error_fr" => NOT_AFTER_SAME_ERROR_FR,
+        "not_after_other_en" => NOT_AFTER_OTHER_EN,
+        "not_after_other_fr" => NOT_AFTER_OTHER_FR,
+        "is_common_capital_words" => IS_COMMON_CAPITAL_WORDS,
+        "noun_follower_words" => NOUN_FOLLOWER_WORDS,
+        "is_filler_words" => IS_FILLER_WORDS,
+        "is_interrogative_words" => IS_INTERROGATIVE_WORDS,
+        "is_object_start_words" => IS_OBJECT_START_WORDS,
+        "is_mental_after_still_words" => IS_MENTAL_AFTER_STILL_WORDS,
+        "is_action_verb_words" => IS_ACTION_VERB_WORDS,
+        "is_not_before_encore_words" => IS_NOT_BEFORE_ENCORE_WORDS,
+        "is_not_after_encore_words" => IS_NOT_AFTER_ENCORE_WORDS,
+        "is_success_words" => IS_SUCCESS_WORDS,
+        "is_negation_words" => IS_NEGATION_WORDS,
+        "is_english_subject_words" => IS_ENGLISH_SUBJECT_WORDS,
+        "is_chitchat_words" => IS_CHITCHAT_WORDS,
+        "is_continuation_word_words" => IS_CONTINUATION_WORD_WORDS,
         "work_verbs_en" => WORK_VERBS_EN,
+        "did_en" => DID_EN,
+        "did_fr" => DID_FR,
         "work_stems_fr_er" => WORK_STEMS_FR_ER,
         "work_forms_fr" => WORK_FORMS_FR,
         _ => panic!("gate lexicon has no list @{name}"),
     }
 }
 
+#[rustfmt::skip]
+const IS_COMMON_CAPITAL_WORDS: &[&str] = &[
+    "a", "also", "an", "and", "api", "avant", "base", "best", "but", "ce", "cette",
+    "contournement", "correct", "current", "d", "default", "demain", "dev", "dimanche", "easy",
+    "everyone", "everything", "final", "first", "friday", "he", "here", "hier", "how", "i", "it",
+    "jeudi", "l", "la", "last", "le", "les", "let", "leur", "lundi", "mardi", "mercredi", "mon",
+    "monday", "new", "next", "nothing", "notre", "official", "ok", "old", "one", "or", "other",
+    "previous", "prod", "production", "proper", "quick", "recommended", "right", "same", "samedi",
+    "saturday", "secours", "she", "simple", "so", "something", "son", "standard", "sunday", "test",
+    "tests", "that", "the", "then", "there", "they", "this", "thursday", "today", "ton", "tuesday",
+    "un", "une", "usual", "vendredi", "votre", "we", "wednesday", "what", "when", "where", "which",
+    "who", "why", "wrong", "yesterday", "you",
+];
+
 /// Capitalised words that are not names: sentence starts, pronouns,
 /// days and months ("the fix from Monday" is a time, caught elsewhere).
 pub(crate) fn is_common_capital(w: &str) -> bool {
-    matches!(
-        w,
-        "i" | "it"
-            | "that"
-            | "this"
-            | "what"
-            | "there"
-            | "here"
-            | "let"
-            | "he"
-            | "she"
-            | "who"
-            | "where"
-            | "one"
-            | "everyone"
-            | "everything"
-            | "nothing"
-            | "something"
-            | "how"
-            | "when"
-            | "why"
-            | "which"
-            | "the"
-            | "a"
-            | "an"
-            | "we"
-            | "you"
-            | "they"
-            | "today"
-            | "yesterday"
-            | "monday"
-            | "tuesday"
-            | "wednesday"
-            | "thursday"
-            | "friday"
-            | "saturday"
-            | "sunday"
-            | "new"
-            | "old"
-            | "same"
-            | "other"
-            | "previous"
-            | "last"
-            | "first"
-            | "next"
-            | "final"
-            | "current"
-            | "right"
-            | "wrong"
-            | "best"
-            | "simple"
-            | "easy"
-            | "quick"
-            | "proper"
-            | "correct"
-            | "usual"
-            | "standard"
-            | "default"
-            | "recommended"
-            | "official"
-            | "le"
-            | "la"
-            | "les"
-            | "ce"
-            | "cette"
-            | "un"
-            | "une"
-            | "lundi"
-            | "mardi"
-            | "mercredi"
-            | "jeudi"
-            | "vendredi"
-            | "samedi"
-            | "dimanche"
-            | "hier"
-            | "demain"
-            | "avant"
-            | "contournement"
-            | "secours"
-            | "base"
-            | "production"
-            | "prod"
-            | "test"
-            | "tests"
-            | "dev"
-            | "l"
-            | "d"
-            | "mon"
-            | "ton"
-            | "son"
-            | "notre"
-            | "votre"
-            | "leur"
-            | "api"
-            | "ok"
-            | "and"
-            | "or"
-            | "but"
-            | "so"
-            | "also"
-            | "then"
-    )
+    IS_COMMON_CAPITAL_WORDS.binary_search(&w).is_ok()
 }
 
 // --- The structural stage: who asks for work -----------------------------
@@ -603,18 +641,18 @@ const WORK_VERBS_EN: &[&str] = &[
     "convert", "create", "debug", "decouple", "dedupe", "deduplicate", "delete", "deploy",
     "deprecate", "diagnose", "disable", "document", "downgrade", "drop", "edit", "enable",
     "escape", "expose", "extend", "extract", "fill", "filter", "finish", "fix", "flatten",
-    "generate", "get", "handle", "harden", "hide", "hook", "implement", "improve", "increase",
-    "inline", "insert", "install", "integrate", "introduce", "investigate", "lengthen", "limit",
-    "localise", "localize", "lower", "make", "memoize", "merge", "migrate", "mock", "modify",
-    "move", "normalise", "normalize", "optimise", "optimize", "paginate", "parallelize", "patch",
-    "pin", "polish", "populate", "port", "prepend", "put", "raise", "rearrange", "rebuild",
-    "redesign", "redo", "reduce", "refactor", "reimplement", "remove", "rename", "reorder",
-    "reorganise", "reorganize", "repair", "replace", "resolve", "restore", "restructure", "revamp",
-    "revert", "rework", "rewrite", "rollback", "sanitise", "sanitize", "scaffold", "secure", "set",
-    "setup", "shorten", "simplify", "sort", "speed", "split", "standardise", "standardize",
-    "strip", "stub", "support", "swap", "switch", "throttle", "tidy", "translate", "trim", "try",
-    "turn", "tweak", "uncomment", "undo", "unify", "uninstall", "unpin", "unwrap", "update",
-    "upgrade", "use", "validate", "vendor", "wire", "wrap", "write",
+    "follow", "generate", "get", "handle", "harden", "hide", "hook", "implement", "improve",
+    "increase", "inline", "insert", "install", "integrate", "introduce", "investigate", "lengthen",
+    "limit", "localise", "localize", "lower", "make", "memoize", "merge", "migrate", "mock",
+    "modify", "move", "normalise", "normalize", "optimise", "optimize", "paginate", "parallelize",
+    "patch", "pin", "polish", "populate", "port", "prepend", "put", "raise", "rearrange",
+    "rebuild", "redesign", "redo", "reduce", "refactor", "reimplement", "remove", "rename",
+    "reorder", "reorganise", "reorganize", "repair", "replace", "resolve", "restore",
+    "restructure", "revamp", "revert", "rework", "rewrite", "rollback", "sanitise", "sanitize",
+    "scaffold", "secure", "set", "setup", "shorten", "simplify", "sort", "speed", "split",
+    "standardise", "standardize", "strip", "stub", "support", "swap", "switch", "throttle", "tidy",
+    "translate", "trim", "try", "turn", "tweak", "uncomment", "undo", "unify", "uninstall",
+    "unpin", "unwrap", "update", "upgrade", "use", "validate", "vendor", "wire", "wrap", "write",
 ];
 
 /// Forms of French work verbs (imperative, infinitive, "tu" and "vous"
@@ -644,7 +682,8 @@ const WORK_FORMS_FR: &[&str] = &[
     "reduis", "reduisez", "reecrire", "reecris", "reecrivez", "refaire", "refais", "refaites",
     "remets", "remettez", "remettre", "remplir", "remplis", "remplissez", "rendez", "rendre",
     "rends", "reprendre", "reprends", "reprenez", "resolvez", "resoudre", "resous", "retablir",
-    "retablis", "retablissez", "revenez", "revenir", "reviens", "traduire", "traduis", "traduisez",
+    "retablis", "retablissez", "revenez", "revenir", "reviens", "suis", "suivez", "suivre",
+    "traduire", "traduis", "traduisez",
 ];
 
 pub(crate) fn is_work_verb_en(w: &str) -> bool {
@@ -704,51 +743,16 @@ fn is_work_verb_fr_base(w: &str) -> bool {
 
 /// Next words that show the verb was a noun: "Update failed", "Fix is
 /// ready", "Change of plan".
+#[rustfmt::skip]
+const NOUN_FOLLOWER_WORDS: &[&str] = &[
+    "are", "broke", "can", "could", "did", "does", "est", "etait", "failed", "fails", "for", "had",
+    "has", "have", "is", "job", "jobs", "log", "logs", "looks", "of", "passed", "passes",
+    "pipeline", "request", "requests", "s", "script", "seems", "should", "sont", "statement",
+    "step", "steps", "tool", "was", "went", "were", "will", "worked", "works", "would",
+];
+
 pub(crate) fn noun_follower(w: &str) -> bool {
-    matches!(
-        w,
-        "is" | "was"
-            | "are"
-            | "were"
-            | "has"
-            | "have"
-            | "had"
-            | "failed"
-            | "fails"
-            | "passed"
-            | "passes"
-            | "works"
-            | "worked"
-            | "broke"
-            | "looks"
-            | "seems"
-            | "will"
-            | "would"
-            | "should"
-            | "could"
-            | "can"
-            | "of"
-            | "s"
-            | "est"
-            | "etait"
-            | "sont"
-            | "did"
-            | "does"
-            | "went"
-            | "log"
-            | "logs"
-            | "tool"
-            | "step"
-            | "script"
-            | "for"
-            | "request"
-            | "requests"
-            | "statement"
-            | "steps"
-            | "pipeline"
-            | "job"
-            | "jobs"
-    )
+    NOUN_FOLLOWER_WORDS.binary_search(&w).is_ok()
 }
 
 /// Multi-word openings that turn what follows into a request: politeness,
@@ -772,126 +776,35 @@ pub(crate) const REQUEST_MARKERS: &[&str] = &[
     "essayez+de", "pourquoi+ne+pas", "n+oublie+pas+de", "pense+a",
 ];
 
+#[rustfmt::skip]
+const IS_FILLER_WORDS: &[&str] = &[
+    "accord", "actually", "again", "ah", "ahead", "allez", "alors", "alright", "also", "and",
+    "asap", "aussi", "bien", "bon", "btw", "but", "cool", "coup", "d", "daccord", "desormais",
+    "donc", "dorenavant", "du", "enfin", "ensuite", "et", "finally", "first", "go", "good",
+    "great", "hello", "hey", "hi", "hmm", "hop", "instead", "just", "juste", "kindly", "lastly",
+    "maintenant", "mais", "maybe", "merci", "moi", "next", "nice", "now", "oh", "ok", "okay",
+    "oui", "parfait", "perfect", "perhaps", "please", "pls", "plutot", "plz", "puis", "quick",
+    "quickly", "rather", "re", "right", "simplement", "sinon", "so", "stp", "super", "sure", "svp",
+    "thank", "thanks", "then", "tiens", "today", "tres", "um", "urgent", "urgently", "vas",
+    "voila", "well", "y", "yeah", "yep", "yes",
+];
+
 /// Single words skipped before the verb: "ok so now please fix…".
 pub(crate) fn is_filler(w: &str) -> bool {
-    matches!(
-        w,
-        "please"
-            | "pls"
-            | "plz"
-            | "kindly"
-            | "ok"
-            | "okay"
-            | "so"
-            | "now"
-            | "then"
-            | "also"
-            | "and"
-            | "but"
-            | "just"
-            | "alright"
-            | "right"
-            | "hey"
-            | "hi"
-            | "hello"
-            | "great"
-            | "good"
-            | "cool"
-            | "perfect"
-            | "thanks"
-            | "thank"
-            | "yes"
-            | "yeah"
-            | "yep"
-            | "sure"
-            | "next"
-            | "finally"
-            | "first"
-            | "lastly"
-            | "quickly"
-            | "actually"
-            | "instead"
-            | "maybe"
-            | "perhaps"
-            | "oh"
-            | "well"
-            | "hmm"
-            | "um"
-            | "nice"
-            | "btw"
-            | "bon"
-            | "alors"
-            | "donc"
-            | "maintenant"
-            | "ensuite"
-            | "puis"
-            | "et"
-            | "aussi"
-            | "juste"
-            | "simplement"
-            | "enfin"
-            | "sinon"
-            | "stp"
-            | "svp"
-            | "oui"
-            | "super"
-            | "parfait"
-            | "allez"
-            | "vas"
-            | "y"
-            | "go"
-            | "ahead"
-            | "d"
-            | "accord"
-            | "daccord"
-            | "merci"
-            | "bien"
-            | "tres"
-            | "mais"
-            | "du"
-            | "coup"
-            | "tiens"
-            | "ah"
-            | "hop"
-            | "voila"
-            | "moi"
-            | "re"
-            | "again"
-            | "today"
-            | "quick"
-            | "asap"
-            | "urgent"
-            | "urgently"
-            | "desormais"
-            | "dorenavant"
-            | "plutot"
-            | "rather"
-    )
+    IS_FILLER_WORDS.binary_search(&w).is_ok()
 }
+
+#[rustfmt::skip]
+const IS_INTERROGATIVE_WORDS: &[&str] = &[
+    "combien", "comment", "how", "laquelle", "lequel", "lesquelles", "lesquels", "pourquoi",
+    "quel", "quelle", "quelles", "quels", "quoi", "what", "whats", "why",
+];
 
 /// Question openers that make a sentence a question even without `?`.
 /// "when", "where", "which" are left out: "When the user clicks save, show
 /// a toast" is an instruction.
 pub(crate) fn is_interrogative(w: &str) -> bool {
-    matches!(
-        w,
-        "what"
-            | "why"
-            | "how"
-            | "whats"
-            | "pourquoi"
-            | "comment"
-            | "quoi"
-            | "combien"
-            | "quel"
-            | "quelle"
-            | "quels"
-            | "quelles"
-            | "lequel"
-            | "laquelle"
-            | "lesquels"
-            | "lesquelles"
-    )
+    IS_INTERROGATIVE_WORDS.binary_search(&w).is_ok()
 }
 
 /// Multi-word question openers ("est-ce que", "qu'est-ce").
@@ -953,305 +866,107 @@ pub(crate) fn comment_is_english(next: &str, after: Option<&str>) -> bool {
     }
 }
 
+#[rustfmt::skip]
+const IS_OBJECT_START_WORDS: &[&str] = &[
+    "a", "all", "an", "any", "back", "ca", "ce", "cela", "ces", "cet", "cette", "des", "du",
+    "each", "en", "every", "in", "it", "its", "l", "la", "le", "les", "ma", "me", "mes", "moi",
+    "mon", "my", "nos", "notre", "our", "out", "some", "ta", "tes", "that", "the", "their", "them",
+    "these", "this", "those", "to", "ton", "tous", "tout", "toutes", "un", "une", "up", "us",
+    "vos", "votre", "y", "your",
+];
+
 /// After a verb found mid-sentence ("… and fix the bug"), the word that
 /// shows it is an imperative with an object, not a noun ("build and deploy
 /// steps").
 pub(crate) fn is_object_start(w: &str) -> bool {
-    matches!(
-        w,
-        "the"
-            | "a"
-            | "an"
-            | "this"
-            | "that"
-            | "these"
-            | "those"
-            | "it"
-            | "them"
-            | "all"
-            | "my"
-            | "our"
-            | "your"
-            | "its"
-            | "their"
-            | "some"
-            | "any"
-            | "every"
-            | "each"
-            | "up"
-            | "out"
-            | "back"
-            | "in"
-            | "to"
-            | "le"
-            | "la"
-            | "les"
-            | "l"
-            | "un"
-            | "une"
-            | "des"
-            | "du"
-            | "ce"
-            | "cet"
-            | "cette"
-            | "ces"
-            | "mon"
-            | "ma"
-            | "mes"
-            | "ton"
-            | "ta"
-            | "tes"
-            | "notre"
-            | "nos"
-            | "votre"
-            | "vos"
-            | "tout"
-            | "tous"
-            | "toutes"
-            | "en"
-            | "y"
-            | "ca"
-            | "cela"
-            | "moi"
-            | "me"
-            | "us"
-    )
+    IS_OBJECT_START_WORDS.binary_search(&w).is_ok()
 }
+
+#[rustfmt::skip]
+const IS_MENTAL_AFTER_STILL_WORDS: &[&str] = &[
+    "a", "able", "agree", "alive", "am", "an", "applies", "are", "available", "be", "believe",
+    "can", "compiles", "could", "deciding", "draft", "early", "exists", "experimental", "feel",
+    "figuring", "fine", "good", "green", "has", "have", "here", "holds", "hope", "in", "is",
+    "learning", "like", "looking", "love", "must", "my", "need", "needed", "needs", "new", "ok",
+    "okay", "on", "open", "our", "passes", "pending", "prefer", "relevant", "remember", "required",
+    "reviewing", "running", "should", "supported", "the", "there", "think", "thinking", "to",
+    "true", "up", "use", "useful", "uses", "using", "valid", "waiting", "want", "will", "wip",
+    "wonder", "working", "works", "worth", "would", "your",
+];
 
 /// After "still" in a statement, verbs of opinion or need, not of a
 /// persisting fault: "I still think…", "we still need…".
 pub(crate) fn is_mental_after_still(w: &str) -> bool {
-    matches!(
-        w,
-        "think"
-            | "believe"
-            | "feel"
-            | "prefer"
-            | "like"
-            | "love"
-            | "want"
-            | "need"
-            | "needs"
-            | "have"
-            | "has"
-            | "wonder"
-            | "remember"
-            | "agree"
-            | "hope"
-            | "reviewing"
-            | "working"
-            | "waiting"
-            | "looking"
-            | "thinking"
-            | "deciding"
-            | "on"
-            | "in"
-            | "here"
-            | "there"
-            | "the"
-            | "a"
-            | "an"
-            | "to"
-            | "be"
-            | "is"
-            | "are"
-            | "am"
-            | "my"
-            | "your"
-            | "our"
-            | "can"
-            | "could"
-            | "should"
-            | "would"
-            | "will"
-            | "must"
-            | "using"
-            | "use"
-            | "uses"
-            | "valid"
-            | "true"
-            | "relevant"
-            | "open"
-            | "pending"
-            | "running"
-            | "available"
-            | "supported"
-            | "required"
-            | "needed"
-            | "useful"
-            | "worth"
-            | "compiles"
-            | "works"
-            | "passes"
-            | "holds"
-            | "applies"
-            | "exists"
-            | "alive"
-            | "up"
-            | "ok"
-            | "okay"
-            | "fine"
-            | "good"
-            | "green"
-            | "able"
-            | "learning"
-            | "new"
-            | "early"
-            | "experimental"
-            | "draft"
-            | "wip"
-            | "figuring"
-    )
+    IS_MENTAL_AFTER_STILL_WORDS.binary_search(&w).is_ok()
 }
+
+#[rustfmt::skip]
+const IS_ACTION_VERB_WORDS: &[&str] = &[
+    "arrete", "attends", "call", "check", "cherche", "commit", "compare", "continue", "dis", "do",
+    "donne", "essaie", "essaye", "execute", "explain", "find", "garde", "give", "go", "grep",
+    "keep", "laisse", "lance", "launch", "leave", "let", "lis", "list", "look", "montre", "open",
+    "ouvre", "ping", "pousse", "print", "pull", "push", "read", "regarde", "relance", "relis",
+    "rerun", "restart", "retry", "review", "run", "search", "see", "send", "show", "start", "stop",
+    "tell", "test", "teste", "try", "verifie", "verify", "wait",
+];
 
 /// Imperatives that ask for an action without changing anything (run,
 /// check, relance…): a sentence opening with one is a request, not a
 /// statement.
 pub(crate) fn is_action_verb(w: &str) -> bool {
-    matches!(
-        w,
-        "run"
-            | "rerun"
-            | "retry"
-            | "try"
-            | "check"
-            | "look"
-            | "test"
-            | "do"
-            | "show"
-            | "open"
-            | "read"
-            | "start"
-            | "restart"
-            | "launch"
-            | "execute"
-            | "give"
-            | "tell"
-            | "see"
-            | "compare"
-            | "review"
-            | "verify"
-            | "print"
-            | "list"
-            | "explain"
-            | "find"
-            | "search"
-            | "grep"
-            | "call"
-            | "ping"
-            | "send"
-            | "push"
-            | "pull"
-            | "commit"
-            | "wait"
-            | "keep"
-            | "stop"
-            | "go"
-            | "continue"
-            | "lance"
-            | "relance"
-            | "teste"
-            | "verifie"
-            | "regarde"
-            | "essaie"
-            | "essaye"
-            | "montre"
-            | "ouvre"
-            | "lis"
-            | "donne"
-            | "dis"
-            | "compare"
-            | "cherche"
-            | "attends"
-            | "arrete"
-            | "pousse"
-            | "execute"
-            | "relis"
-            | "garde"
-            | "laisse"
-            | "leave"
-            | "let"
-    )
+    IS_ACTION_VERB_WORDS.binary_search(&w).is_ok()
 }
+
+#[rustfmt::skip]
+const IS_NOT_BEFORE_ENCORE_WORDS: &[&str] = &[
+    "a", "ai", "as", "avez", "avons", "c", "ca", "ce", "es", "est", "et", "etes", "faut", "fois",
+    "il", "j", "je", "mais", "merci", "nous", "on", "ont", "ou", "pas", "plus", "reste",
+    "restent", "sommes", "sont", "suis", "tu", "vous", "y",
+];
+
+/// Before a mid-sentence "encore", words that make it "more" or "yet"
+/// rather than "again": "on a encore 20 minutes", "merci encore", "pas
+/// encore".
+pub(crate) fn is_not_before_encore(w: &str) -> bool {
+    IS_NOT_BEFORE_ENCORE_WORDS.binary_search(&w).is_ok()
+}
+
+#[rustfmt::skip]
+const IS_NOT_AFTER_ENCORE_WORDS: &[&str] = &[
+    "assez", "besoin", "de", "des", "du", "la", "le", "les", "longtemps", "mieux", "moins", "peu",
+    "pire", "plus", "quelques", "temps", "trop", "un", "une",
+];
+
+/// After a mid-sentence "encore": a quantity, so "more", not "again".
+pub(crate) fn is_not_after_encore(w: &str) -> bool {
+    IS_NOT_AFTER_ENCORE_WORDS.binary_search(&w).is_ok() || w.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[rustfmt::skip]
+const IS_SUCCESS_WORDS: &[&str] = &[
+    "better", "cleaner", "corrige", "faster", "fine", "fixed", "fonctionne", "good", "great",
+    "green", "marche", "merci", "mieux", "nice", "nickel", "parfait", "pass", "passe", "passed",
+    "passent", "passes", "passing", "perfect", "propre", "rapide", "regle", "resolu", "resolved",
+    "solved", "super", "thank", "thanks", "vert", "verts", "worked", "works",
+];
 
 /// Words that report success, for `is_success_report`.
 pub(crate) fn is_success(w: &str) -> bool {
-    matches!(
-        w,
-        "better"
-            | "pass"
-            | "passes"
-            | "passing"
-            | "passed"
-            | "green"
-            | "works"
-            | "worked"
-            | "fine"
-            | "good"
-            | "great"
-            | "nice"
-            | "perfect"
-            | "thanks"
-            | "thank"
-            | "cleaner"
-            | "faster"
-            | "merci"
-            | "passent"
-            | "passe"
-            | "marche"
-            | "fonctionne"
-            | "mieux"
-            | "vert"
-            | "verts"
-            | "parfait"
-            | "super"
-            | "nickel"
-            | "fixed"
-            | "resolved"
-            | "solved"
-            | "corrige"
-            | "regle"
-            | "resolu"
-            | "propre"
-            | "rapide"
-    )
+    IS_SUCCESS_WORDS.binary_search(&w).is_ok()
 }
 
-/// Negations and repeat words that turn a success word around ("doesn't
-/// work", "ne passe plus", "still fails").
+#[rustfmt::skip]
+const IS_NEGATION_WORDS: &[&str] = &[
+    "anymore", "broken", "but", "cannot", "casse", "echoue", "except", "fail", "failed", "fails",
+    "jamais", "mais", "n", "ne", "never", "no", "none", "not", "nothing", "pas", "plus", "rien",
+    "sauf", "still", "t", "toujours", "yet",
+];
+
+/// Negations and failure words that turn a success word around ("doesn't
+/// work", "ne passe plus", "still fails"). Not "again": "it works again"
+/// is good news.
 pub(crate) fn is_negation(w: &str) -> bool {
-    matches!(
-        w,
-        "not"
-            | "no"
-            | "never"
-            | "t"
-            | "nothing"
-            | "none"
-            | "cannot"
-            | "still"
-            | "again"
-            | "pas"
-            | "plus"
-            | "jamais"
-            | "rien"
-            | "toujours"
-            | "encore"
-            | "ne"
-            | "n"
-            | "but"
-            | "mais"
-            | "except"
-            | "sauf"
-            | "yet"
-            | "anymore"
-            | "fail"
-            | "fails"
-            | "failed"
-            | "broken"
-            | "casse"
-            | "echoue"
-    )
+    IS_NEGATION_WORDS.binary_search(&w).is_ok()
 }
 
 /// "move on", "carry on", "go ahead": verbs of the lexicon used to mean
@@ -1265,26 +980,16 @@ pub(crate) fn is_idiom_follower(verb: &str, next: &str) -> bool {
     )
 }
 
+#[rustfmt::skip]
+const IS_ENGLISH_SUBJECT_WORDS: &[&str] = &[
+    "everything", "he", "i", "it", "its", "my", "nothing", "our", "she", "that", "they", "this",
+    "we", "you", "your",
+];
+
 /// English subjects opening a statement; with a `?` they make a declarative
 /// question ("You fixed it?", "It's still broken?").
 pub(crate) fn is_english_subject(w: &str) -> bool {
-    matches!(
-        w,
-        "it" | "this"
-            | "that"
-            | "we"
-            | "you"
-            | "i"
-            | "they"
-            | "he"
-            | "she"
-            | "everything"
-            | "nothing"
-            | "my"
-            | "your"
-            | "our"
-            | "its"
-    )
+    IS_ENGLISH_SUBJECT_WORDS.binary_search(&w).is_ok()
 }
 
 /// Git references that name one artefact without a hash.
@@ -1305,246 +1010,44 @@ pub(crate) const GIT_REF_PHRASES: &[&str] = &[
     "branche+actuelle",
 ];
 
+#[rustfmt::skip]
+const IS_CHITCHAT_WORDS: &[&str] = &[
+    "a", "absolument", "accord", "again", "agreed", "ah", "ahead", "aide", "all", "allez",
+    "alright", "amazing", "awesome", "beaucoup", "bien", "bien!", "bon", "bonjour", "bonne",
+    "bravo", "brilliant", "buddy", "bye", "c", "ca", "carrement", "certes", "cheers", "chouette",
+    "ciao", "cimer", "classe", "claude", "compris", "continue", "cool", "coucou", "d", "dac",
+    "daccord", "deal", "done", "encore", "enfin", "entendu", "est", "exactement", "exactly",
+    "excellent", "fantastic", "fine", "fonctionne", "for", "formidable", "genial", "gg", "go",
+    "good", "got", "great", "haha", "hello", "help", "hey", "hi", "hm", "hmm", "hourra",
+    "impeccable", "incredible", "indeed", "is", "it", "job", "journee", "k", "kk", "l", "lgtm",
+    "lol", "look", "looks", "lot", "lots", "lovely", "magnifique", "maintenant", "man", "marche",
+    "mate", "merci", "merci!", "much", "neat", "nice", "nickel", "no", "non", "nope", "note",
+    "noted", "now", "np", "nuit", "oh", "ok", "okay", "ouais", "oui", "parfait", "perfect",
+    "please", "pour", "proceed", "right", "s", "salut", "so", "soiree", "solid", "sounds", "stp",
+    "super", "sure", "svp", "sweet", "team", "thank", "thank-you", "thanks", "thanks!", "that",
+    "the", "this", "thx", "ton", "top", "top!", "tres", "ty", "tysm", "understood", "vas", "very",
+    "voila", "votre", "was", "well", "wonderful", "worked", "working", "works", "wow", "y", "yay",
+    "yeah", "yep", "yes", "you", "youpi", "your", "yup",
+];
+
 /// Words that make up thanks and chit-chat; a prompt made only of these is
 /// left alone.
 pub(crate) fn is_chitchat(w: &str) -> bool {
-    matches!(
-        w,
-        "thanks"
-            | "thank"
-            | "you"
-            | "thx"
-            | "ty"
-            | "tysm"
-            | "merci"
-            | "beaucoup"
-            | "ok"
-            | "okay"
-            | "k"
-            | "kk"
-            | "great"
-            | "good"
-            | "nice"
-            | "cool"
-            | "perfect"
-            | "awesome"
-            | "excellent"
-            | "super"
-            | "parfait"
-            | "top"
-            | "bien"
-            | "tres"
-            | "genial"
-            | "bravo"
-            | "lgtm"
-            | "yes"
-            | "yeah"
-            | "yep"
-            | "yup"
-            | "no"
-            | "nope"
-            | "oui"
-            | "non"
-            | "sure"
-            | "d"
-            | "accord"
-            | "daccord"
-            | "dac"
-            | "ca"
-            | "marche"
-            | "job"
-            | "well"
-            | "done"
-            | "much"
-            | "a"
-            | "lot"
-            | "lots"
-            | "so"
-            | "very"
-            | "hi"
-            | "hello"
-            | "hey"
-            | "bonjour"
-            | "salut"
-            | "coucou"
-            | "bye"
-            | "ciao"
-            | "bonne"
-            | "soiree"
-            | "journee"
-            | "nuit"
-            | "go"
-            | "ahead"
-            | "continue"
-            | "proceed"
-            | "vas"
-            | "y"
-            | "allez"
-            | "c"
-            | "est"
-            | "bon"
-            | "all"
-            | "right"
-            | "alright"
-            | "looks"
-            | "look"
-            | "fine"
-            | "that"
-            | "s"
-            | "it"
-            | "is"
-            | "this"
-            | "was"
-            | "wow"
-            | "amazing"
-            | "lol"
-            | "haha"
-            | "np"
-            | "nickel"
-            | "impeccable"
-            | "cimer"
-            | "cheers"
-            | "understood"
-            | "compris"
-            | "got"
-            | "noted"
-            | "note"
-            | "entendu"
-            | "exactly"
-            | "indeed"
-            | "absolument"
-            | "exactement"
-            | "voila"
-            | "gg"
-            | "works"
-            | "worked"
-            | "working"
-            | "fonctionne"
-            | "now"
-            | "maintenant"
-            | "again"
-            | "encore"
-            | "man"
-            | "mate"
-            | "buddy"
-            | "claude"
-            | "team"
-            | "the"
-            | "for"
-            | "help"
-            | "l"
-            | "aide"
-            | "pour"
-            | "ton"
-            | "votre"
-            | "your"
-            | "please"
-            | "stp"
-            | "svp"
-            | "sounds"
-            | "agreed"
-            | "deal"
-            | "merci!"
-            | "bien!"
-            | "top!"
-            | "ouais"
-            | "carrement"
-            | "certes"
-            | "thanks!"
-            | "solid"
-            | "brilliant"
-            | "lovely"
-            | "sweet"
-            | "neat"
-            | "yay"
-            | "youpi"
-            | "hourra"
-            | "enfin"
-            | "fantastic"
-            | "incredible"
-            | "wonderful"
-            | "magnifique"
-            | "formidable"
-            | "chouette"
-            | "classe"
-            | "ah"
-            | "oh"
-            | "hmm"
-            | "hm"
-            | "thank-you"
-    )
+    IS_CHITCHAT_WORDS.binary_search(&w).is_ok()
 }
+
+#[rustfmt::skip]
+const IS_CONTINUATION_WORD_WORDS: &[&str] = &[
+    "again", "ahead", "all", "allez", "alors", "also", "and", "as", "aussi", "away", "ca", "ceci",
+    "cela", "do", "en", "encore", "et", "everything", "for", "go", "il", "it", "just", "juste",
+    "l", "la", "le", "les", "maintenant", "me", "merci", "moi", "nous", "now", "ok", "oui", "out",
+    "plait", "please", "pls", "quickly", "right", "s", "same", "so", "stp", "sure", "svp", "te",
+    "thanks", "that", "the", "them", "then", "these", "this", "those", "too", "tout", "up", "us",
+    "vas", "vous", "way", "well", "y", "yes",
+];
 
 /// Object words of a pure continuation ("fix it", "corrige ça", "fais-le"):
 /// the model just said what "it" is.
 pub(crate) fn is_continuation_word(w: &str) -> bool {
-    matches!(
-        w,
-        "it" | "this"
-            | "that"
-            | "them"
-            | "those"
-            | "these"
-            | "le"
-            | "la"
-            | "les"
-            | "l"
-            | "ca"
-            | "cela"
-            | "ceci"
-            | "y"
-            | "en"
-            | "please"
-            | "pls"
-            | "now"
-            | "too"
-            | "also"
-            | "stp"
-            | "svp"
-            | "aussi"
-            | "maintenant"
-            | "s"
-            | "il"
-            | "te"
-            | "plait"
-            | "vous"
-            | "then"
-            | "up"
-            | "out"
-            | "ok"
-            | "quickly"
-            | "for"
-            | "me"
-            | "moi"
-            | "us"
-            | "nous"
-            | "again"
-            | "encore"
-            | "all"
-            | "tout"
-            | "everything"
-            | "as"
-            | "well"
-            | "same"
-            | "way"
-            | "the"
-            | "right"
-            | "away"
-            | "go"
-            | "ahead"
-            | "and"
-            | "et"
-            | "thanks"
-            | "merci"
-            | "yes"
-            | "oui"
-            | "sure"
-            | "do"
-            | "so"
-            | "alors"
-            | "vas"
-            | "allez"
-            | "just"
-            | "juste"
-    )
+    IS_CONTINUATION_WORD_WORDS.binary_search(&w).is_ok()
 }

@@ -96,6 +96,9 @@ pub(crate) struct Hit {
     pub pattern: usize,
 }
 
+/// Hits kept per class (see `Matcher::find`).
+pub(crate) const MAX_HITS_PER_CLASS: usize = 32;
+
 /// A set of pattern indices (at most 64 × `MASK_WORDS` patterns).
 type Mask = [u64; MASK_WORDS];
 const MASK_WORDS: usize = 3;
@@ -269,6 +272,10 @@ impl Matcher {
     /// starting word (overlapping hits of one class are merged away).
     pub fn find(&self, text: &Text, enabled: &dyn Fn(Class) -> bool) -> Vec<Hit> {
         let mut hits: Vec<Hit> = Vec::new();
+        // A few hits per class are quoted; capping them keeps the overlap
+        // test below cheap on a prompt that repeats a phrase thousands of
+        // times.
+        let mut per_class = [0usize; Class::ALL.len()];
         for i in 0..text.toks.len() {
             if text.toks[i].opaque {
                 continue;
@@ -283,7 +290,8 @@ impl Matcher {
                 .filter(|_| named)
                 .map(|&p| p as usize);
             for pid in by_word.chain(by_name) {
-                if !enabled(self.sources[pid].0) {
+                let class = self.sources[pid].0;
+                if per_class[class as usize] >= MAX_HITS_PER_CLASS || !enabled(class) {
                     continue;
                 }
                 let p = self.pattern(pid);
@@ -294,6 +302,7 @@ impl Matcher {
                         .iter()
                         .any(|h| h.class == p.class && h.first < last && i < h.last)
                 {
+                    per_class[class as usize] += 1;
                     hits.push(Hit {
                         class: p.class,
                         first: i,

@@ -14,30 +14,40 @@
 //!    ajouter…") in a prompt that names no anchor at all (`anchor.rs`).
 //!
 //! Decisions a user may want to know about:
-//! - An anchor binds the vague phrases of its clause ("the previous fix in
-//!   `src/auth.rs` broke login", "revert the previous fix, it is a1b2c3d"),
-//!   a clause being a sentence cut where a new request starts ("…, and
-//!   make…", "…; puis ajoute…"). A sentence ending with `:` is bound by an
-//!   anchor on the next line, and pasted code binds the paragraph that
-//!   introduces it ("Same error again, here is the log:" + the log). Anchors
-//!   elsewhere do not: in "Fix the typo in README.md and make the footer
-//!   like the other page", "the other page" is still unbound. Any anchor at
-//!   all silences the structural stage.
+//! - An anchor binds the vague phrases of its clause: "the previous fix in
+//!   `src/auth.rs` broke login", "revert the previous fix, it is a1b2c3d",
+//!   "the notes are in docs/0.3.md; write the next ones in the same style".
+//!   A clause ends where a conjunction or a self-correction adds a request
+//!   ("… and make …", "… no wait, bring back …"), not at a comma or a
+//!   semicolon. So in "Fix the typo in README.md and make the footer like
+//!   the other page", "the other page" is still unbound. A sentence ending
+//!   with `:` is bound by an anchor on the next line, and pasted code binds
+//!   the paragraph that introduces it ("Same error again:" + the log), not
+//!   the one after it. Any anchor at all (or "the last commit") silences the
+//!   structural stage.
 //! - Questions are left alone (a sentence ending with `?`, or opening with
-//!   what/why/how/pourquoi/comment/est-ce que/explain…), because they ask for
-//!   an answer, not a change: "why does the previous build fail?" is silent.
-//!   A request dressed as a question is not a question: "can you fix that
-//!   bug?", "peux-tu corriger comme avant ?". In a prompt mixing statements
-//!   and questions, only the phrases inside question sentences are ignored.
+//!   what/why/how/pourquoi/comment/est-ce que/explain…): they ask for an
+//!   answer, not a change, so "why does the previous build fail?" is
+//!   silent. Two exceptions: a request dressed as a question ("can you fix
+//!   that bug?", "peux-tu corriger comme avant ?"), and an English statement
+//!   with a question mark ("It's still broken?"), which keeps the
+//!   statement's word order. In a prompt mixing statements and questions,
+//!   only the phrases inside question sentences are ignored.
+//! - A sentence that reports success and asks nothing ("As before, all
+//!   tests pass", "looks much better than the old one") needs no binding.
 //! - Thanks and chit-chat, `OK-done`, slash commands and the client's own
 //!   turns (`<task-notification>`…) are silent, and so is a bare
 //!   continuation ("fix it", "corrige ça", "go ahead"): the model has just
 //!   said what "it" is.
+//! - A prompt over 32 KiB is read as its first and last 16 KiB (the words
+//!   around a pasted log matter, its middle does not) and gets no
+//!   structural nudge: it carries its own material.
 //!
 //! Hot path: no regex is compiled unless the user configured
-//! `extra_patterns`; the phrase index is built once per process on first
-//! use (tens of microseconds), then a typical prompt costs a few
-//! microseconds.
+//! `extra_patterns`. The first prompt of a process builds a first-word
+//! index (no pattern is parsed until a prompt contains its first word);
+//! measured in release on the development VM: about 0.1 ms for the index,
+//! 0.2–0.3 ms for the whole first check, then 10–15 µs per prompt.
 
 mod anchor;
 mod lexicon;
@@ -46,8 +56,6 @@ mod text;
 
 #[cfg(test)]
 mod tests;
-
-pub use anchor::AnchorKind;
 
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -207,9 +215,10 @@ pub struct Verdict {
 
 /// Upper bound of the injected text, in characters.
 pub const MAX_CONTEXT: usize = 1500;
-/// Beyond this many bytes the rest of a prompt is not read: a pasted log
-/// does not make a reference vaguer, and the gate must stay fast.
-const MAX_SCAN: usize = 64 * 1024;
+/// A longer prompt is read as its first and last `MAX_SCAN / 2` bytes: the
+/// words around a pasted log ("here is the log: … it's still broken")
+/// matter, the middle of the log does not, and the gate must stay fast.
+const MAX_SCAN: usize = 32 * 1024;
 const MAX_QUOTES_PER_CLASS: usize = 3;
 const MAX_QUOTES: usize = 6;
 const MAX_QUOTE_CHARS: usize = 60;
@@ -227,7 +236,8 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
     {
         return None;
     }
-    let prompt = truncate_at_boundary(prompt, MAX_SCAN);
+    let (prompt, cut) = head_and_tail(prompt, MAX_SCAN);
+    let prompt: &str = &prompt;
     let scan = anchor::scan(prompt);
     let text = text::analyse(&scan.masked);
     if text.word_count() == 0 || is_chitchat(&text) {
@@ -256,19 +266,15 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
         }
     }
     if cfg.repeat_failure {
+        let mut added = 0;
         for (first, last) in statement_repeats(&text, &sents) {
-            if keep(first)
-                && !found.iter().any(|f| {
-                    f.0 == Class::RepeatFailure
-                        && f.1 <= text.toks[first].start
-                        && text.toks[first].start < f.2
-                })
-            {
-                found.push((
-                    Class::RepeatFailure,
-                    text.toks[first].start,
-                    text.toks[last].end,
-                ));
+            let start = text.toks[first].start;
+            let covered = found
+                .iter()
+                .any(|f| f.0 == Class::RepeatFailure && f.1 <= start && start < f.2);
+            if keep(first) && !covered && added < matcher::MAX_HITS_PER_CLASS {
+                found.push((Class::RepeatFailure, start, text.toks[last].end));
+                added += 1;
             }
         }
     }
@@ -282,7 +288,9 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
         }
     }
 
+    // A prompt long enough to be cut carries its own material.
     let unanchored = cfg.structural
+        && !cut
         && scan.anchors.is_empty()
         && !names_git_ref(&text)
         && !is_continuation(&text, &sents)
@@ -349,15 +357,21 @@ fn matcher() -> &'static matcher::Matcher {
     M.get_or_init(|| matcher::Matcher::new(lexicon::PATTERNS, lexicon::list))
 }
 
-fn truncate_at_boundary(s: &str, max: usize) -> &str {
+/// The prompt, or its head and tail joined by a blank line when it is
+/// longer than `max` bytes (`true`: it was cut).
+fn head_and_tail(s: &str, max: usize) -> (std::borrow::Cow<'_, str>, bool) {
     if s.len() <= max {
-        return s;
+        return (s.into(), false);
     }
-    let mut n = max;
-    while !s.is_char_boundary(n) {
-        n -= 1;
+    let mut head = max / 2;
+    while !s.is_char_boundary(head) {
+        head -= 1;
     }
-    &s[..n]
+    let mut tail = s.len() - max / 2;
+    while !s.is_char_boundary(tail) {
+        tail += 1;
+    }
+    (format!("{}\n\n{}", &s[..head], &s[tail..]).into(), true)
 }
 
 /// Turns the client writes on the user's behalf.
@@ -699,6 +713,20 @@ fn statement_repeats(text: &Text, sents: &[SentenceInfo]) -> Vec<(usize, usize)>
                 {
                     out.push((i - 1, i));
                 }
+                // "la modale se ferme encore quand…": after a verb, before
+                // no quantity.
+                "encore"
+                    if !clause_end
+                        && i > s.toks.start
+                        && i + 1 < end
+                        && text.toks[i - 1].punct_after == '\0'
+                        && !text.toks[i - 1].opaque
+                        && !text.toks[i + 1].opaque
+                        && !lexicon::is_not_before_encore(text.word(i - 1))
+                        && !lexicon::is_not_after_encore(text.word(i + 1)) =>
+                {
+                    out.push((i - 1, i));
+                }
                 "still"
                     if !clause_end
                         && i + 1 < end
@@ -813,50 +841,77 @@ fn quote(s: &str) -> String {
 }
 
 fn render(classes: &[Class], found: &[Found]) -> String {
-    let mut out = String::from("<cairn-refine-gate>\n");
-    let vague: Vec<Class> = classes
-        .iter()
-        .copied()
-        .filter(|&c| c != Class::Unanchored)
-        .collect();
-    if vague.is_empty() {
-        out.push_str(
-            "This prompt asks for work but names no file, commit, line, URL or identifier.\n",
-        );
+    let structural_only = classes == [Class::Unanchored];
+    let head = if structural_only {
+        "<cairn-refine-gate>\nThis prompt asks for work but names no file, commit, line, URL or \
+         identifier.\n"
     } else {
-        out.push_str("This prompt refers to things it does not show:\n");
-    }
-    let mut quoted = 0;
-    for &class in classes {
-        out.push_str("- ");
-        out.push_str(class.label());
-        let phrases: Vec<&str> = found
-            .iter()
-            .filter(|f| f.class == class)
-            .map(|f| f.phrase.as_str())
-            .take(MAX_QUOTES_PER_CLASS.min(MAX_QUOTES - quoted))
-            .collect();
-        quoted += phrases.len();
-        for (n, p) in phrases.iter().enumerate() {
-            out.push_str(if n == 0 { ": \"" } else { ", \"" });
-            out.push_str(p);
-            out.push('"');
-        }
-        out.push_str(" -> ");
-        out.push_str(class.hint());
-        out.push_str(".\n");
-    }
-    out.push_str(
+        "<cairn-refine-gate>\nThis prompt refers to things it does not show:\n"
+    };
+    let tail = if structural_only {
+        "Before changing anything, find the files involved (search the repository) and say which \
+         ones you will change. If the request could mean different places, ask the user ONE batch \
+         of questions, then wait. If the context already makes the target unambiguous, just \
+         proceed.\n</cairn-refine-gate>"
+    } else {
         "Before changing anything, bind each reference to a concrete artefact (file path, commit, \
          file:line, URL, test or command) using this conversation, git and a search of the \
          repository, and state each binding in one line. If one cannot be bound with confidence, \
          do not guess: ask the user ONE batch of questions, then wait. If the context already \
-         makes everything unambiguous, just proceed.\n</cairn-refine-gate>",
-    );
-    if out.chars().count() > MAX_CONTEXT {
-        // Unreachable with the caps above; kept so the bound holds whatever
-        // the labels become.
-        out = out.chars().take(MAX_CONTEXT - 21).collect::<String>() + "\n</cairn-refine-gate>";
+         makes everything unambiguous, just proceed.\n</cairn-refine-gate>"
+    };
+    let line = |c: Class| format!("- {}{{quotes}} -> {}.\n", c.label(), c.hint());
+    let fixed: usize = head.chars().count()
+        + tail.chars().count()
+        + classes
+            .iter()
+            .map(|&c| line(c).chars().count() - "{quotes}".len())
+            .sum::<usize>();
+    // Distinct phrases per class. Every class gets one quote before any gets
+    // a second, within MAX_QUOTES and the room the fixed text leaves, so the
+    // note never needs cutting.
+    let per_class: Vec<Vec<&str>> = classes
+        .iter()
+        .map(|&c| {
+            let mut v: Vec<&str> = Vec::new();
+            for f in found.iter().filter(|f| f.class == c) {
+                if !v.iter().any(|p| p.eq_ignore_ascii_case(&f.phrase)) {
+                    v.push(&f.phrase);
+                }
+            }
+            v
+        })
+        .collect();
+    let mut room = (MAX_CONTEXT - 1).saturating_sub(fixed);
+    let mut count = MAX_QUOTES;
+    let mut shown = vec![0usize; classes.len()];
+    let mut full = vec![false; classes.len()];
+    for round in 0..MAX_QUOTES_PER_CLASS {
+        for (k, phrases) in per_class.iter().enumerate() {
+            let Some(p) = phrases.get(round) else {
+                continue;
+            };
+            // `: "p"` or `, "p"`.
+            let cost = p.chars().count() + 4;
+            if count == 0 || full[k] || cost > room {
+                full[k] = true;
+                continue;
+            }
+            shown[k] += 1;
+            count -= 1;
+            room -= cost;
+        }
     }
+    let mut out = String::from(head);
+    for (k, &class) in classes.iter().enumerate() {
+        let mut quotes = String::new();
+        for (n, p) in per_class[k].iter().take(shown[k]).enumerate() {
+            quotes.push_str(if n == 0 { ": \"" } else { ", \"" });
+            quotes.push_str(p);
+            quotes.push('"');
+        }
+        out.push_str(&line(class).replace("{quotes}", &quotes));
+    }
+    out.push_str(tail);
     out
 }

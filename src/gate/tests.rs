@@ -87,14 +87,15 @@ fn word_lists_are_sorted_without_duplicates_and_phrase_lists_hold_phrases() {
             }
         }
     }
-    for (name, l) in [
-        ("WORK_VERBS_EN", lexicon::words("work_verbs_en")),
-        ("WORK_STEMS_FR_ER", lexicon::words("work_stems_fr_er")),
-        ("WORK_FORMS_FR", lexicon::words("work_forms_fr")),
-    ] {
+    for &name in lexicon::WORD_SETS {
+        let l = lexicon::words(name);
         assert!(
             l.windows(2).all(|w| w[0] < w[1]),
             "{name} must be sorted and deduplicated"
+        );
+        assert!(
+            l.iter().all(|w| !w.contains(['+', ' '])),
+            "{name} holds a phrase"
         );
     }
 }
@@ -493,9 +494,9 @@ fn the_note_names_classes_quotes_phrases_and_asks_for_bindings() {
 
 #[test]
 fn the_note_stays_under_1500_characters_whatever_the_prompt() {
-    let long_phrase = format!("the previous {} fix", "very ".repeat(200));
+    let long_phrase = format!("the previous {} fix", "very ".repeat(100));
     let mut prompt = String::new();
-    for i in 0..40 {
+    for i in 0..20 {
         prompt.push_str(&format!(
             "Sentence {i}: the previous fix is still broken; use Marc's solution, make it like the other page, do exactly what it did, {long_phrase}. "
         ));
@@ -513,6 +514,39 @@ fn the_note_stays_under_1500_characters_whatever_the_prompt() {
     assert_eq!(v.classes.len(), 7);
     // Quotes are capped in number and length.
     assert!(v.context.matches('"').count() <= 2 * MAX_QUOTES);
+}
+
+#[test]
+fn the_worst_case_note_fits_without_cutting_the_instructions() {
+    let found: Vec<Found> = Class::ALL
+        .iter()
+        .flat_map(|&class| {
+            (0..MAX_QUOTES_PER_CLASS).map(move |n| Found {
+                class,
+                phrase: format!("{n}{}", "x".repeat(MAX_QUOTE_CHARS)),
+            })
+        })
+        .collect();
+    let note = render(&Class::ALL, &found);
+    assert!(
+        note.chars().count() < MAX_CONTEXT,
+        "{}",
+        note.chars().count()
+    );
+    assert!(
+        note.ends_with("just proceed.\n</cairn-refine-gate>"),
+        "{note}"
+    );
+    for c in Class::ALL {
+        assert!(note.contains(c.label()), "{c:?}");
+    }
+    assert!(note.matches('"').count() / 2 <= MAX_QUOTES);
+    // Structural only: its own wording, no talk of "references".
+    let note = render(&[Class::Unanchored], &[]);
+    assert!(
+        note.contains("names no file") && !note.contains("each reference"),
+        "{note}"
+    );
 }
 
 #[test]
@@ -543,9 +577,19 @@ fn huge_prompts_are_cut_and_do_not_panic() {
     let _ = check(&backticks, &on());
     let fences = "```\n".repeat(50_000);
     let _ = check(&fences, &on());
-    // A cut in the middle of a multi-byte character.
-    let multibyte = "é".repeat(MAX_SCAN);
-    let _ = check(&multibyte, &on());
+    // Cuts in the middle of multi-byte characters.
+    for filler in ["é", "€", "👍", "a€"] {
+        let _ = check(&filler.repeat(MAX_SCAN), &on());
+    }
+}
+
+#[test]
+fn a_pasted_log_does_not_hide_the_words_after_it() {
+    let log = "INFO request served in 12ms id=42\n".repeat(5000);
+    let v = check(&format!("Here is the log:\n{log}It's still broken."), &on()).unwrap();
+    assert_eq!(v.classes, [Class::RepeatFailure]);
+    // So long a prompt carries its own material: no structural nudge.
+    assert!(check(&format!("{log}\nAdd a retry."), &on()).is_none());
 }
 
 #[test]
