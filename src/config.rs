@@ -220,6 +220,17 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
             message: e.to_string(),
         });
     }
+    if let Some((pattern, reason)) = crate::gate::invalid_extra_patterns(&config.gate).first() {
+        return Err(ConfigError {
+            source_name: origins
+                .get("gate.extra_patterns")
+                .cloned()
+                .unwrap_or_default(),
+            message: format!(
+                "gate.extra_patterns: invalid regex `{pattern}`: {reason}; fix or remove it"
+            ),
+        });
+    }
     Ok(Loaded { config, origins })
 }
 
