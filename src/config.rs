@@ -227,7 +227,13 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
                 .cloned()
                 .unwrap_or_default(),
             message: format!(
-                "gate.extra_patterns: invalid regex `{pattern}`: {reason}; fix or remove it"
+                "gate.extra_patterns: invalid regex `{pattern}`: {}; fix or remove it",
+                // The regex crate's message spans lines; its last line says what is wrong.
+                reason
+                    .lines()
+                    .map(str::trim)
+                    .rfind(|l| !l.is_empty())
+                    .unwrap_or(reason)
             ),
         });
     }
