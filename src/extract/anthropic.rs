@@ -104,63 +104,49 @@ impl Backend for AnthropicBackend {
     }
 
     fn extract(&self, req: &ExtractRequest) -> anyhow::Result<Answer> {
+        let response = self.post(&self.request_body(req))?;
+        Ok(answer_of(&response, &self.model))
+    }
+
+    fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
+        let body = json!({
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": [{"role": "user", "content": prompt}],
+        });
+        Some(self.post(&body).map(|response| {
+            let a = answer_of(&response, &self.model);
+            Completion {
+                text: a.raw,
+                usage: a.usage,
+            }
+        }))
+    }
+}
+
+impl AnthropicBackend {
+    /// One `POST /v1/messages` with the key, retries and timeouts.
+    fn post(&self, body: &Value) -> anyhow::Result<Value> {
         let key = self.key.as_ref().ok_or_else(|| {
             anyhow!(
                 "anthropic backend: no API key: set {} in the environment (memory.anthropic_api_key_env names the variable), or choose another memory.backend",
                 self.key_env
             )
         })?;
-        let body = self.request_body(req);
         let url = join_url(&self.base_url, "v1/messages");
-        let response = post_json(Post {
+        post_json(Post {
             label: "anthropic",
             url: &url,
             headers: vec![
                 ("x-api-key", key.expose().to_string()),
                 ("anthropic-version", API_VERSION.to_string()),
             ],
-            body: &body,
+            body,
             timeout: self.timeout,
             retry: &self.retry,
             proxy: self.proxy.clone(),
             secret: Some(key),
-        })?;
-        Ok(answer_of(&response, &self.model))
-    }
-
-    fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
-        Some((|| {
-            let key = self.key.as_ref().ok_or_else(|| {
-                anyhow!(
-                    "anthropic backend: no API key: set {} in the environment",
-                    self.key_env
-                )
-            })?;
-            let body = json!({
-                "model": self.model,
-                "max_tokens": self.max_tokens,
-                "messages": [{"role": "user", "content": prompt}],
-            });
-            let url = join_url(&self.base_url, "v1/messages");
-            let response = post_json(Post {
-                label: "anthropic",
-                url: &url,
-                headers: vec![
-                    ("x-api-key", key.expose().to_string()),
-                    ("anthropic-version", API_VERSION.to_string()),
-                ],
-                body: &body,
-                timeout: self.timeout,
-                retry: &self.retry,
-                proxy: self.proxy.clone(),
-                secret: Some(key),
-            })?;
-            let a = answer_of(&response, &self.model);
-            Ok(Completion {
-                text: a.raw,
-                usage: a.usage,
-            })
-        })())
+        })
     }
 }
 
