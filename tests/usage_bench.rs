@@ -109,6 +109,35 @@ fn daily_report_cold_and_warm() {
         first_s,
         times[25]
     );
+
+    // After each new response (what the status line sees turn by turn): a
+    // copy of the main file, one response of two lines appended per round.
+    let scratch = tempfile::tempdir().unwrap();
+    let copy = scratch.path().join("proj").join(big.1.file_name().unwrap());
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&big.1, &copy).unwrap();
+    let before = session_totals(&ctx, &copy).unwrap().responses;
+    let mut times = Vec::new();
+    for i in 0..21 {
+        let line = format!(
+            "{{\"type\":\"assistant\",\"sessionId\":\"x\",\"timestamp\":\"2026-11-30T10:00:00Z\",\"requestId\":\"rb{i}\",\"message\":{{\"id\":\"mb{i}\",\"role\":\"assistant\",\"model\":\"claude-opus-5-5\",\"content\":[{{\"type\":\"text\",\"text\":\"ok\"}}],\"usage\":{{\"input_tokens\":5,\"output_tokens\":50,\"cache_read_input_tokens\":100000}}}}}}\n"
+        );
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&copy)
+            .unwrap();
+        std::io::Write::write_all(&mut f, format!("{line}{line}").as_bytes()).unwrap();
+        drop(f);
+        let t = Instant::now();
+        session_totals(&ctx, &copy).unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    assert_eq!(session_totals(&ctx, &copy).unwrap().responses, before + 21);
+    times.sort_by(f64::total_cmp);
+    println!(
+        "session_totals after one new response ({before} before): p50 {:.3} ms",
+        times[10]
+    );
 }
 
 /// One `daily --json` report into `CAIRN_BENCH_STATE`, for hyperfine:

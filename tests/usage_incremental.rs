@@ -538,3 +538,21 @@ fn fast_mode_is_priced_from_usage_speed() {
     // premium for a request made after 2026-03-13.
     assert!((t.cost - (30.0 + 5.0)).abs() < 1e-9, "{}", t.cost);
 }
+
+#[test]
+fn a_copy_of_a_session_under_another_path_is_read() {
+    // Found by the benchmark: the fast path returned the totals of the
+    // first path without looking at the second.
+    let fx = Fx::new();
+    let ctx = fx.ctx();
+    let p = fx.main("s1");
+    append(&p, &line("s1", "m1", TS, 10, 1, 0, 0, None));
+    assert_eq!(session_totals(&ctx, &p).unwrap().responses, 1);
+    let other = fx.config.join("projects/-elsewhere/s1.jsonl");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::copy(&p, &other).unwrap();
+    assert_eq!(session_totals(&ctx, &other).unwrap().responses, 1);
+    append(&other, &line("s1", "m2", TS, 10, 1, 0, 0, None));
+    let t = session_totals(&ctx, &other).unwrap();
+    assert_eq!((t.responses, t.tokens.input), (2, 20));
+}

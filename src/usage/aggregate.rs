@@ -145,11 +145,17 @@ pub(crate) struct UpdateOptions {
     pub stale_ok: bool,
     /// Read subagents' `.meta.json` for their type (one open per agent).
     pub agent_types: bool,
+    /// The caller already saw a change: skip the unlocked look.
+    pub known_changed: bool,
 }
 
 /// The outcome of updating one session.
 pub(crate) struct Updated {
-    pub summary: Summary,
+    /// `None` when a report found the session unchanged (it reads only the
+    /// summary's file list then).
+    pub summary: Option<Summary>,
+    /// Transcript files that no longer exist.
+    pub missing_files: usize,
     /// The deduplicated records and the log's tables, when asked for or read.
     pub records: Option<(Log, Vec<Rec>)>,
     pub day_changes: BTreeMap<String, Option<DayPart>>,
@@ -244,9 +250,13 @@ pub fn session_totals_with(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let paths = store::session_paths(&ctx.state_dir, &sid);
+    let main = transcript_path.to_string_lossy();
     if let Some(s) = Summary::load(&paths.summary)
         && s.prices == prices.fingerprint()
         && s.tz == tz_key(ctx)
+        // The same session id under another path (a copied or moved
+        // transcript) is not what the summary describes.
+        && s.files.iter().any(|f| f.path == main)
         && dirs_unchanged(&s.dirs)
         && s.files.iter().all(file_unchanged)
     {
@@ -262,9 +272,10 @@ pub fn session_totals_with(
             write_days: true,
             stale_ok: true,
             agent_types: true,
+            known_changed: true,
         },
     )?;
-    Ok(up.summary.totals)
+    Ok(up.summary.map(|s| s.totals).unwrap_or_default())
 }
 
 /// Remembers the context window the status line reported for a session,
@@ -279,7 +290,7 @@ pub fn note_context_window(ctx: &Ctx, transcript_path: &Path, window: u64) -> Re
         return Ok(());
     }
     // Best effort: while a report holds the session, the next render retries.
-    let Some(_guard) = crate::fsutil::try_lock(&paths.lock)? else {
+    let Some(_guard) = paths.lock(false)? else {
         return Ok(());
     };
     let mut s = Summary::load(&paths.summary).unwrap_or_else(|| Summary {
@@ -303,23 +314,28 @@ pub(crate) fn update(
     opts: UpdateOptions,
 ) -> Result<Updated> {
     let paths = store::session_paths(&ctx.state_dir, &files.session_id);
-    if let Some(up) = unchanged(ctx, prices, files, &paths, opts)? {
+    if !opts.known_changed
+        && let Some(up) = unchanged(ctx, prices, files, &paths, opts)?
+    {
         return Ok(up);
     }
-    let guard = match crate::fsutil::try_lock(&paths.lock) {
+    let guard = match paths.lock(false) {
         Ok(Some(g)) => Ok(g),
         Ok(None) => {
             if opts.stale_ok
                 && let Some(s) = Summary::load(&paths.summary)
             {
                 return Ok(Updated {
-                    summary: s,
+                    missing_files: s.files.iter().filter(|f| f.missing).count(),
+                    summary: Some(s),
                     records: None,
                     day_changes: BTreeMap::new(),
                     bytes_read: 0,
                 });
             }
-            crate::fsutil::lock(&paths.lock)
+            paths
+                .lock(true)
+                .map(|g| g.expect("a waiting lock is taken"))
         }
         Err(e) => Err(e),
     };
@@ -331,12 +347,8 @@ pub(crate) fn update(
 
 /// The summary's files, plus newly discovered ones, plus ones it knows
 /// that discovery no longer finds (deleted: kept, so their usage stays).
-fn file_states(old: Option<&Summary>, files: &SessionFiles) -> (Vec<FileState>, bool) {
-    let known: HashMap<&str, &FileState> = old
-        .iter()
-        .flat_map(|s| s.files.iter())
-        .map(|f| (f.path.as_str(), f))
-        .collect();
+fn file_states(old: &[FileState], files: &SessionFiles) -> (Vec<FileState>, bool) {
+    let known: HashMap<&str, &FileState> = old.iter().map(|f| (f.path.as_str(), f)).collect();
     let mut states: Vec<FileState> = Vec::new();
     let mut seen = BTreeSet::new();
     let mut new_files = false;
@@ -358,7 +370,7 @@ fn file_states(old: Option<&Summary>, files: &SessionFiles) -> (Vec<FileState>, 
         };
         states.push(st);
     }
-    for f in old.iter().flat_map(|s| s.files.iter()) {
+    for f in old {
         if seen.insert(f.path.clone()) {
             states.push(f.clone());
         }
@@ -392,46 +404,60 @@ fn unchanged(
     paths: &store::SessionPaths,
     opts: UpdateOptions,
 ) -> Result<Option<Updated>> {
+    let current = |v: u32, p: u64, tz: &str, old: &[FileState]| -> bool {
+        if v != SUMMARY_VERSION || p != prices.fingerprint() || tz != tz_key(ctx) {
+            return false;
+        }
+        let (states, new_files) = file_states(old, files);
+        !new_files
+            && !states
+                .iter()
+                .any(|f| file_changed(f, stat(Path::new(&f.path)).as_ref()))
+    };
+    if opts.need_records {
+        let Some(head) = store::SummaryState::load(&paths.summary) else {
+            return Ok(None);
+        };
+        if !current(head.v, head.prices, &head.tz, &head.files) {
+            return Ok(None);
+        }
+        // Appends by a concurrent writer are whole records or a torn tail
+        // the parser stops at, so no lock is needed to read.
+        let mut log = Log::load(&paths.log)?;
+        if log.disk_len < head.log_len {
+            return Ok(None);
+        }
+        // The log's history, not folded: the report folds every session's
+        // records in one pass, which gives the same set.
+        let recs = std::mem::take(&mut log.recs);
+        return Ok(Some(Updated {
+            summary: None,
+            missing_files: head.files.iter().filter(|f| f.missing).count(),
+            records: Some((log, recs)),
+            day_changes: BTreeMap::new(),
+            bytes_read: 0,
+        }));
+    }
     let Some(mut s) = Summary::load(&paths.summary) else {
         return Ok(None);
     };
-    if s.prices != prices.fingerprint() || s.tz != tz_key(ctx) {
-        return Ok(None);
-    }
-    let (states, new_files) = file_states(Some(&s), files);
-    if new_files
-        || states
-            .iter()
-            .any(|f| file_changed(f, stat(Path::new(&f.path)).as_ref()))
+    if !current(s.v, s.prices, &s.tz, &s.files)
+        || stat(&paths.log).map_or(0, |st| st.size) != s.log_len
     {
         return Ok(None);
     }
-    let records = if opts.need_records {
-        // Appends by a concurrent writer are whole records or a torn tail
-        // the parser stops at, so no lock is needed to read.
-        let log = Log::load(&paths.log)?;
-        if log.disk_len < s.log_len {
-            return Ok(None);
-        }
-        let recs = fold(&log.recs);
-        Some((log, recs))
-    } else {
-        if stat(&paths.log).map_or(0, |st| st.size) != s.log_len {
-            return Ok(None);
-        }
-        // The hot path also refreshes the folder stamps it checks first.
-        let dirs = dir_states(files);
-        if s.dirs != dirs
-            && let Ok(Some(_g)) = crate::fsutil::try_lock(&paths.lock)
-        {
-            s.dirs = dirs;
-            let _ = write_summary(&paths.summary, &s);
-        }
-        None
-    };
+    // The hot path also refreshes the folder stamps it checks first.
+    let dirs = dir_states(files);
+    if s.dirs != dirs
+        && let Ok(Some(_g)) = paths.lock(false)
+    {
+        s.dirs = dirs;
+        let _ = write_summary(&paths.summary, &s);
+    }
     Ok(Some(Updated {
-        summary: s,
-        records,
+        missing_files: s.files.iter().filter(|f| f.missing).count(),
+        summary: Some(s),
+        records: None,
         day_changes: BTreeMap::new(),
         bytes_read: 0,
     }))
@@ -446,10 +472,10 @@ fn update_locked(
     opts: UpdateOptions,
     writable: bool,
 ) -> Result<Updated> {
-    let old = Summary::load(&paths.summary);
+    let old = store::SummaryState::load(&paths.summary);
     let fingerprint = prices.fingerprint();
     let tz = tz_key(ctx);
-    let (mut states, _) = file_states(old.as_ref(), files);
+    let (mut states, _) = file_states(old.as_ref().map_or(&[][..], |s| &s.files), files);
     let stats: Vec<Option<Stat>> = states.iter().map(|f| stat(Path::new(&f.path))).collect();
     let changed: Vec<bool> = states
         .iter()
@@ -566,11 +592,11 @@ fn update_locked(
         }
     }
 
-    let mut totals = totals_of(&files.session_id, &log, &recs, prices);
+    let mut dates = LocalDates::new(ctx);
+    let (mut totals, days) = tally(&files.session_id, &log, &recs, prices, Some(&mut dates));
     let context_window = old.as_ref().and_then(|s| s.context_window);
     totals.context_window = context_window;
     totals.missing_files = states.iter().filter(|f| f.missing).count();
-    let days = days_of(ctx, &log, &recs, prices);
     let mut day_changes = BTreeMap::new();
     let old_days = old.as_ref().map(|s| &s.days);
     for (d, p) in &days {
@@ -621,7 +647,8 @@ fn update_locked(
         }
     }
     Ok(Updated {
-        summary,
+        missing_files: summary.files.iter().filter(|f| f.missing).count(),
+        summary: Some(summary),
         records: Some((log, recs)),
         day_changes,
         bytes_read,
@@ -807,41 +834,6 @@ fn read_file(f: &FileState, log: &mut Log, dedup: &mut Dedup) -> Result<(u64, Ve
     Ok((reader.offset(), head))
 }
 
-/// Prices records, caching the rates of each model of a log.
-pub(crate) struct Pricer<'a> {
-    prices: &'a PriceTable,
-    cache: HashMap<String, Option<Rates>>,
-}
-
-impl<'a> Pricer<'a> {
-    pub fn new(prices: &'a PriceTable) -> Pricer<'a> {
-        Pricer {
-            prices,
-            cache: HashMap::new(),
-        }
-    }
-
-    /// `(cost, known)` of one record of model `model`.
-    pub fn price(&mut self, model: &str, r: &Rec) -> (f64, bool) {
-        if !self.cache.contains_key(model) {
-            self.cache
-                .insert(model.to_string(), self.prices.rates(model));
-        }
-        match &self.cache[model] {
-            Some(rates) => {
-                let c = super::pricing::price_with(
-                    rates,
-                    &r.usage(),
-                    Some(r.ts_ms.div_euclid(1000)),
-                    r.fast(),
-                );
-                (c.total(), true)
-            }
-            None => (0.0, false),
-        }
-    }
-}
-
 /// RFC 3339 in UTC with milliseconds, as the client writes them.
 pub(crate) fn ts_string(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms)
@@ -858,127 +850,198 @@ pub(crate) fn round_cost(x: f64) -> f64 {
 
 /// Totals of a session's kept records.
 pub(crate) fn totals_of(sid: &str, log: &Log, recs: &[Rec], prices: &PriceTable) -> SessionTotals {
-    let mut pricer = Pricer::new(prices);
-    let mut agents: BTreeMap<&str, (AgentTotals, i64, BTreeSet<String>)> = BTreeMap::new();
-    let mut models = BTreeSet::new();
-    let mut unknown = BTreeSet::new();
+    tally(sid, log, recs, prices, None).0
+}
+
+/// One agent's running sums, by the log's indexes.
+#[derive(Default)]
+struct AgentAcc {
+    tokens: Tokens,
+    cost: f64,
+    responses: u64,
+    first_ms: i64,
+    models: BTreeSet<u16>,
+}
+
+/// Totals and, when `dates` is given, cost by local date: one pass over
+/// the records, each priced once, grouped by table index (this runs on the
+/// status line's path after every new response).
+fn tally(
+    sid: &str,
+    log: &Log,
+    recs: &[Rec],
+    prices: &PriceTable,
+    mut dates: Option<&mut LocalDates>,
+) -> (SessionTotals, BTreeMap<String, DayPart>) {
+    let mut rates: Vec<Option<Option<Rates>>> = vec![None; log.models.len()];
+    let mut agents: Vec<Option<AgentAcc>> = Vec::new();
+    agents.resize_with(log.agents.len().max(1), || None);
+    let mut used: BTreeSet<u16> = BTreeSet::new();
+    let mut unknown: BTreeSet<u16> = BTreeSet::new();
+    let mut by_date: BTreeMap<jiff::civil::Date, DayPart> = BTreeMap::new();
     let (mut first, mut last) = (i64::MAX, i64::MIN);
     for r in recs {
-        let model = log.model(r);
-        let (cost, known) = pricer.price(model, r);
-        let label = if model.is_empty() { "unknown" } else { model };
-        models.insert(label.to_string());
-        if !known {
-            unknown.insert(label.to_string());
+        let mi = usize::from(r.model);
+        let cost = match rates.get_mut(mi) {
+            Some(slot) => {
+                let model = &log.models[mi];
+                match slot.get_or_insert_with(|| prices.rates(model)) {
+                    Some(rt) => super::pricing::price_with(
+                        rt,
+                        &r.usage(),
+                        Some(r.ts_ms.div_euclid(1000)),
+                        r.fast(),
+                    )
+                    .total(),
+                    None => {
+                        unknown.insert(r.model);
+                        0.0
+                    }
+                }
+            }
+            None => {
+                unknown.insert(r.model);
+                0.0
+            }
+        };
+        used.insert(r.model);
+        let ai = usize::from(r.agent);
+        if agents.len() <= ai {
+            agents.resize_with(ai + 1, || None);
         }
-        let agent = log.agent(r);
-        let e = agents
-            .entry(agent)
-            .or_insert_with(|| (AgentTotals::default(), i64::MAX, BTreeSet::new()));
-        e.0.tokens.add(&Tokens::of(r));
-        e.0.cost += cost;
-        e.0.responses += 1;
-        e.1 = e.1.min(r.ts_ms);
-        e.2.insert(label.to_string());
+        let a = agents[ai].get_or_insert_with(|| AgentAcc {
+            first_ms: i64::MAX,
+            ..AgentAcc::default()
+        });
+        a.tokens.add(&Tokens::of(r));
+        a.cost += cost;
+        a.responses += 1;
+        a.first_ms = a.first_ms.min(r.ts_ms);
+        a.models.insert(r.model);
         first = first.min(r.ts_ms);
         last = last.max(r.ts_ms);
+        if let Some(d) = dates.as_deref_mut() {
+            let p = by_date.entry(d.date(r.ts_ms)).or_default();
+            p.cost += cost;
+            p.tokens += r.total_tokens();
+            p.responses += 1;
+        }
     }
+    let name = |i: &u16| -> String {
+        match log.models.get(usize::from(*i)).map(String::as_str) {
+            None | Some("") => "unknown".to_string(),
+            Some(m) => m.to_string(),
+        }
+    };
+    let sorted = |set: &BTreeSet<u16>| -> Vec<String> {
+        let names: BTreeSet<String> = set.iter().map(name).collect();
+        names.into_iter().collect()
+    };
     let mut main = AgentTotals::default();
     let mut subagents = Vec::new();
-    for (a, _, _) in agents.values_mut() {
-        a.cost = round_cost(a.cost);
-    }
     let mut all = Tokens::default();
-    let mut cost = 0.0;
-    let mut responses = 0;
-    for (id, (mut a, first_ms, ms)) in agents {
-        a.agent_id = id.to_string();
-        a.models = ms.into_iter().collect();
-        a.first = ts_string(first_ms);
-        a.agent_type = log
-            .meta
-            .get(&format!("agent_type:{id}"))
-            .filter(|t| !t.is_empty())
-            .cloned();
+    let (mut cost, mut responses) = (0.0, 0);
+    for (i, acc) in agents.into_iter().enumerate() {
+        let Some(acc) = acc else { continue };
+        let id = log.agents.get(i).map_or("", String::as_str);
+        let a = AgentTotals {
+            agent_id: id.to_string(),
+            agent_type: log
+                .meta
+                .get(&format!("agent_type:{id}"))
+                .filter(|t| !t.is_empty())
+                .cloned(),
+            tokens: acc.tokens,
+            cost: round_cost(acc.cost),
+            responses: acc.responses,
+            models: sorted(&acc.models),
+            first: ts_string(acc.first_ms),
+        };
         all.add(&a.tokens);
         cost += a.cost;
         responses += a.responses;
         if id.is_empty() {
-            main = a;
+            // Several indexes may name the main thread after a table was
+            // rebuilt; they are one agent.
+            main.tokens.add(&a.tokens);
+            main.cost = round_cost(main.cost + a.cost);
+            main.responses += a.responses;
+            let mut m: BTreeSet<String> = main.models.drain(..).collect();
+            m.extend(a.models);
+            main.models = m.into_iter().collect();
+            if main.first.is_empty() || a.first < main.first {
+                main.first = a.first;
+            }
         } else {
-            subagents.push((first_ms, a));
+            subagents.push((acc.first_ms, a));
         }
     }
     subagents.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.agent_id.cmp(&b.1.agent_id)));
-    SessionTotals {
-        cost: round_cost(cost),
+    let stamp = |ms: i64| {
+        if recs.is_empty() {
+            String::new()
+        } else {
+            ts_string(ms)
+        }
+    };
+    let totals = SessionTotals {
         session_id: sid.to_string(),
         project: log.meta.get("project").cloned().unwrap_or_default(),
         cwd: log.meta.get("cwd").cloned().unwrap_or_default(),
         tokens: all,
+        cost: round_cost(cost),
         responses,
         main,
         subagents: subagents.into_iter().map(|(_, a)| a).collect(),
-        models: models.into_iter().collect(),
-        unknown_models: unknown.into_iter().collect(),
-        first: if recs.is_empty() {
-            String::new()
-        } else {
-            ts_string(first)
-        },
-        last: if recs.is_empty() {
-            String::new()
-        } else {
-            ts_string(last)
-        },
+        models: sorted(&used),
+        unknown_models: sorted(&unknown),
+        first: stamp(first),
+        last: stamp(last),
         context_window: None,
         missing_files: 0,
-    }
+    };
+    let days = by_date
+        .into_iter()
+        .map(|(d, mut p)| {
+            p.cost = round_cost(p.cost);
+            (d.to_string(), p)
+        })
+        .collect();
+    (totals, days)
 }
 
 /// Local dates of timestamps, cached by quarter hour: every zone's offset
 /// is a multiple of 15 minutes, so one conversion serves a whole quarter.
+/// Records come mostly in time order, so the last quarter answers first.
 pub(crate) struct LocalDates {
     tz: jiff::tz::TimeZone,
-    cache: HashMap<i64, jiff::civil::Date>,
+    cache: HashMap<i64, jiff::civil::Date, std::hash::BuildHasherDefault<super::dedupe::KeyHasher>>,
+    last: Option<(i64, jiff::civil::Date)>,
 }
 
 impl LocalDates {
     pub fn new(ctx: &Ctx) -> LocalDates {
         LocalDates {
             tz: ctx.tz(),
-            cache: HashMap::new(),
+            cache: HashMap::default(),
+            last: None,
         }
     }
     pub fn date(&mut self, ms: i64) -> jiff::civil::Date {
         let q = ms.div_euclid(900_000);
-        *self.cache.entry(q).or_insert_with(|| {
+        if let Some((lq, d)) = self.last
+            && lq == q
+        {
+            return d;
+        }
+        let d = *self.cache.entry(q).or_insert_with(|| {
             jiff::Timestamp::from_millisecond(q * 900_000)
                 .map(|t| t.to_zoned(self.tz.clone()).date())
                 .unwrap_or_default()
-        })
+        });
+        self.last = Some((q, d));
+        d
     }
-}
-
-/// A session's cost and tokens by local date.
-fn days_of(ctx: &Ctx, log: &Log, recs: &[Rec], prices: &PriceTable) -> BTreeMap<String, DayPart> {
-    let mut dates = LocalDates::new(ctx);
-    let mut pricer = Pricer::new(prices);
-    let mut by_date: BTreeMap<jiff::civil::Date, DayPart> = BTreeMap::new();
-    for r in recs {
-        let (cost, _) = pricer.price(log.model(r), r);
-        let p = by_date.entry(dates.date(r.ts_ms)).or_default();
-        p.cost += cost;
-        p.tokens += r.total_tokens();
-        p.responses += 1;
-    }
-    by_date
-        .into_iter()
-        .map(|(d, mut p)| {
-            p.cost = round_cost(p.cost);
-            (d.to_string(), p)
-        })
-        .collect()
 }
 
 /// Sessions that exist only in the state folder (their transcripts are

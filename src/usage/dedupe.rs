@@ -10,6 +10,28 @@
 
 use super::store::Rec;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The keys are already FNV hashes: spread them with one multiply instead
+/// of hashing them again with SipHash (a report merges every record).
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(26);
+    }
+}
+
+type KeyMap = HashMap<u64, usize, BuildHasherDefault<KeyHasher>>;
 
 /// What an offered record did to the set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +48,8 @@ pub enum Offer {
 /// report; unused within one session).
 #[derive(Debug, Clone, Default)]
 pub struct Dedup {
-    by_key: HashMap<u64, usize>,
-    by_msg: HashMap<u64, usize>,
+    by_key: KeyMap,
+    by_msg: KeyMap,
     pub recs: Vec<Rec>,
     pub owners: Vec<u32>,
 }
@@ -49,8 +71,8 @@ impl Dedup {
 
     pub fn with_capacity(n: usize) -> Dedup {
         Dedup {
-            by_key: HashMap::with_capacity(n),
-            by_msg: HashMap::with_capacity(n),
+            by_key: KeyMap::with_capacity_and_hasher(n, Default::default()),
+            by_msg: KeyMap::with_capacity_and_hasher(n, Default::default()),
             recs: Vec::with_capacity(n),
             owners: Vec::with_capacity(n),
         }

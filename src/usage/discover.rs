@@ -127,7 +127,9 @@ fn sweep_session_dir(
         .filter_map(Result::ok)
         .filter_map(|e| Some((e.path(), e.file_type().ok()?)))
         .collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    // Byte order of the names: the same order as paths within one folder,
+    // without comparing component by component.
+    entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
     for (path, ft) in entries {
         if ft.is_dir() {
             // Spilled tool outputs and file snapshots hold no usage.
@@ -222,7 +224,9 @@ fn scan_project(
         .filter_map(Result::ok)
         .filter_map(|e| Some((e.path(), e.file_type().ok()?)))
         .collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    // Byte order of the names: the same order as paths within one folder,
+    // without comparing component by component.
+    entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
     let new_session = |sid: &str| SessionFiles {
         session_id: sid.to_string(),
         project: project.clone(),

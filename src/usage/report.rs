@@ -176,6 +176,7 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
         write_days: false,
         stale_ok: false,
         agent_types: false,
+        known_changed: false,
     };
     std::thread::scope(|s| {
         for _ in 0..threads_for(opts).min(found.len().max(1)) {
@@ -265,7 +266,7 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
                 .cloned()
                 .unwrap_or(files.project.clone()),
             cwd: log.meta.get("cwd").cloned().unwrap_or_default(),
-            ledger_only: up.summary.totals.missing_files > 0
+            ledger_only: up.missing_files > 0
                 && files.files.first().is_none_or(|f| !f.path.exists()),
             agents: log.agents.clone(),
         };

@@ -4,8 +4,11 @@
 //! ```text
 //! <state>/usage/sessions/<session>.rec    one record per API response kept
 //! <state>/usage/sessions/<session>.json   offsets, file stats, totals
-//! <state>/usage/sessions/<session>.lock   held while the two are updated
 //! ```
+//!
+//! Updates hold an advisory lock on the record log itself (no lock file:
+//! a first report creates state for hundreds of sessions, and every file
+//! created costs).
 //!
 //! The record log outlives the transcripts (the client deletes them after
 //! 30 days), so it is never thrown away: it is append-only, versioned by a
@@ -469,12 +472,99 @@ impl Summary {
     }
 }
 
+/// A summary without its totals: what an update and a report's check
+/// need, parsed without the per-agent figures (a session with a hundred
+/// subagents has a long summary, read after every new response).
+#[derive(Debug, Clone, Deserialize)]
+pub struct SummaryState {
+    pub v: u32,
+    pub log_len: u64,
+    pub prices: u64,
+    #[serde(default)]
+    pub tz: String,
+    pub files: Vec<FileState>,
+    #[serde(default)]
+    pub context_window: Option<u64>,
+    #[serde(default)]
+    pub days: BTreeMap<String, crate::usage::ledger::DayPart>,
+}
+
+impl SummaryState {
+    pub fn load(path: &Path) -> Option<SummaryState> {
+        let bytes = fs::read(path).ok()?;
+        let s: SummaryState = serde_json::from_slice(&bytes).ok()?;
+        (s.v == SUMMARY_VERSION).then_some(s)
+    }
+}
+
 /// Where a session's state lives.
 #[derive(Debug, Clone)]
 pub struct SessionPaths {
     pub log: PathBuf,
     pub summary: PathBuf,
-    pub lock: PathBuf,
+}
+
+/// A session's lock: an exclusive advisory lock on its record log,
+/// released on drop.
+#[derive(Debug)]
+pub struct SessionLock {
+    file: fs::File,
+}
+
+impl Drop for SessionLock {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(unix)]
+fn same_file(f: &fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (f.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &fs::File, path: &Path) -> bool {
+    path.exists()
+}
+
+impl SessionPaths {
+    /// Takes the session's lock, waiting when `wait`; `Ok(None)` when it is
+    /// held elsewhere and `wait` is false. A log rewritten (renamed over)
+    /// while this process waited is a new file: the lock is taken again on
+    /// the file the path names now.
+    pub fn lock(&self, wait: bool) -> Result<Option<SessionLock>> {
+        if let Some(d) = self.log.parent() {
+            fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        }
+        loop {
+            let file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .append(true)
+                .open(&self.log)
+                .with_context(|| format!("cannot open {}", self.log.display()))?;
+            if wait {
+                file.lock()
+                    .with_context(|| format!("cannot lock {}", self.log.display()))?;
+            } else {
+                match file.try_lock() {
+                    Ok(()) => {}
+                    Err(fs::TryLockError::WouldBlock) => return Ok(None),
+                    Err(fs::TryLockError::Error(e)) => {
+                        return Err(e)
+                            .with_context(|| format!("cannot lock {}", self.log.display()));
+                    }
+                }
+            }
+            if same_file(&file, &self.log) {
+                return Ok(Some(SessionLock { file }));
+            }
+        }
+    }
 }
 
 pub fn usage_dir(state_dir: &Path) -> PathBuf {
@@ -507,7 +597,6 @@ pub fn session_paths(state_dir: &Path, session_id: &str) -> SessionPaths {
     SessionPaths {
         log: dir.join(format!("{stem}.rec")),
         summary: dir.join(format!("{stem}.json")),
-        lock: dir.join(format!("{stem}.lock")),
     }
 }
 
@@ -580,6 +669,33 @@ mod tests {
         assert!(e.contains("version 9"), "{e}");
         assert!(Log::parse(b"hello world, not a log").is_err());
         assert!(Log::parse(b"").unwrap().recs.is_empty());
+    }
+
+    #[test]
+    fn the_lock_follows_a_log_rewritten_while_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = session_paths(dir.path(), "s1");
+        let held = paths.lock(false).unwrap().unwrap();
+        assert!(paths.lock(false).unwrap().is_none());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p2 = paths.clone();
+        let waiter = std::thread::spawn(move || {
+            let g = p2.lock(true).unwrap().unwrap();
+            tx.send(()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            drop(g);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        // Rewrite: a new file renamed over the one the waiter has open.
+        let mut log = Log::default();
+        log.push(Rec::default());
+        log.rewrite(&paths.log).unwrap();
+        drop(held);
+        rx.recv().unwrap();
+        // The waiter holds the new file's lock, not the old inode's.
+        assert!(paths.lock(false).unwrap().is_none());
+        waiter.join().unwrap();
+        assert!(paths.lock(false).unwrap().is_some());
     }
 
     #[test]
