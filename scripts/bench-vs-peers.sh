@@ -132,7 +132,7 @@ fi
 if [ "$TIMER_KIND" = auto ] && command -v hyperfine >/dev/null 2>&1; then
   TIMER_KIND=hyperfine; TIMER=$(hyperfine --version)
 else
-  TIMER_KIND=python; TIMER="python scripts/bench/peers/time_cmd.py"
+  TIMER_KIND=python; TIMER="python scripts/bench/time_cmd.py"
 fi
 if ! /usr/bin/time -f '%M' true >/dev/null 2>&1; then
   step "installing GNU time (Debian package)"
@@ -273,7 +273,7 @@ time_it() { # KEY NAME RUNS WARMUP STDIN PREPARE -- CMD...   (STDIN, PREPARE: ""
     fi
     "${hf[@]}" || die "hyperfine failed for $name"
   else
-    local -a py=(python3 "$PEERS/time_cmd.py" --name "$name" --warmup "$warmup" --runs "$runs" --export-json "$out")
+    local -a py=(python3 "$PEERS/../time_cmd.py" --name "$name" --warmup "$warmup" --runs "$runs" --export-json "$out")
     [ -z "$stdin" ] || py+=(--input "$stdin")
     [ -z "$prepare" ] || py+=(--prepare "$prepare")
     "${py[@]}" -- "$@" || die "timing failed for $name"
