@@ -535,7 +535,7 @@ impl FireCtx<'_> {
             open_items: &open_items,
             subagents,
         });
-        let text = crate::memory::capture::redactor(self.config).redact(&text);
+        let text = crate::redact::for_config(self.config).redact(&text);
         crate::fsutil::atomic_write(path, text.as_bytes())
             .with_context(|| format!("guard: cannot write the checkpoint {}", path.display()))
     }

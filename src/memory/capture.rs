@@ -162,37 +162,12 @@ fn redact_exchange(r: &Redactor, ex: &Exchange) -> Exchange {
     ex
 }
 
-/// The built-in rules plus `redact.extra_patterns` (validated when the
-/// config was loaded, so the fallback only guards against a race).
-pub fn redactor(config: &Config) -> ActiveRedactor {
-    match Redactor::new(&config.redact.extra_patterns) {
-        Ok(r) if !config.redact.extra_patterns.is_empty() => ActiveRedactor::Custom(Box::new(r)),
-        _ => ActiveRedactor::Builtin(Redactor::builtin()),
-    }
-}
-
-/// The shared built-in redactor, or one with the user's extra patterns.
-pub enum ActiveRedactor {
-    Builtin(&'static Redactor),
-    Custom(Box<Redactor>),
-}
-
-impl std::ops::Deref for ActiveRedactor {
-    type Target = Redactor;
-    fn deref(&self) -> &Redactor {
-        match self {
-            ActiveRedactor::Builtin(r) => r,
-            ActiveRedactor::Custom(r) => r,
-        }
-    }
-}
-
 /// The worker's work for one job: extract, keep the raw answer in `.debug/`,
 /// merge under the repository lock. `Err` means "retry later".
 pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
     let store = Store::discover(&job.project_root, config);
     let date = turn_date(ctx, &job.timestamp);
-    let redactor = redactor(config);
+    let redactor = crate::redact::for_config(config);
     let r: &Redactor = &redactor;
     let exchange = redact_exchange(r, &job.exchange);
     let default_project = store.project_for_dir(&job.cwd).to_string();

@@ -109,7 +109,7 @@ fn rewrite_with(
 ) -> String {
     let lang = config.memory.language;
     let max = config.memory.long_memory_max_lines;
-    let r = crate::memory::capture::redactor(config);
+    let r = crate::redact::for_config(config);
     let redacted = promote::Plan {
         long_memory_before: r.redact(&plan.long_memory_before),
         knowledge: plan.knowledge.iter().map(|s| r.redact(s)).collect(),

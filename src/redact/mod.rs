@@ -469,5 +469,30 @@ fn one_line(e: &regex::Error) -> String {
     }
 }
 
+/// The built-in rules plus `redact.extra_patterns` (validated when the
+/// config was loaded, so the fallback only guards against a race).
+pub fn for_config(config: &crate::config::Config) -> ActiveRedactor {
+    match Redactor::new(&config.redact.extra_patterns) {
+        Ok(r) if !config.redact.extra_patterns.is_empty() => ActiveRedactor::Custom(Box::new(r)),
+        _ => ActiveRedactor::Builtin(Redactor::builtin()),
+    }
+}
+
+/// The shared built-in redactor, or one with the user's extra patterns.
+pub enum ActiveRedactor {
+    Builtin(&'static Redactor),
+    Custom(Box<Redactor>),
+}
+
+impl std::ops::Deref for ActiveRedactor {
+    type Target = Redactor;
+    fn deref(&self) -> &Redactor {
+        match self {
+            ActiveRedactor::Builtin(r) => r,
+            ActiveRedactor::Custom(r) => r,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;
