@@ -3,18 +3,48 @@
 //! `main.rs` only parses arguments; everything else lives here so it can be
 //! tested without spawning the binary. See `docs/ARCHITECTURE.md`.
 
+pub mod audit;
 pub mod config;
 pub mod context;
 pub mod demo;
 pub mod diag;
+pub mod doctor;
 pub mod extract;
 pub mod fsutil;
 pub mod gate;
 pub mod guard;
 pub mod hook;
 pub mod install;
+pub mod mcp;
 pub mod memory;
+pub mod merge;
 pub mod redact;
+pub mod search;
 pub mod statusline;
 pub mod transcript;
 pub mod usage;
+
+/// What a command prints and the status it exits with. Most commands only
+/// print; `doctor` (something broken) and `audit skill` without a name (a
+/// list and a hint) exit non-zero without it being an error.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: u8,
+}
+
+impl Output {
+    pub fn ok(stdout: impl Into<String>) -> Output {
+        Output {
+            stdout: stdout.into(),
+            ..Output::default()
+        }
+    }
+}
+
+impl From<String> for Output {
+    fn from(stdout: String) -> Output {
+        Output::ok(stdout)
+    }
+}

@@ -1,6 +1,7 @@
 //! The `cairn` command line: parse arguments, dispatch, print. Nothing else
 //! lives here; see `lib.rs` for the parts.
 
+use cairn::Output;
 use cairn::context::Ctx;
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -41,6 +42,21 @@ enum Command {
     /// Show the merged configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// What a skill costs, estimated step by step and measured from real runs.
+    #[command(subcommand)]
+    Audit(cairn::audit::AuditCommand),
+    /// Check the installation and say what to fix.
+    Doctor(cairn::doctor::DoctorArgs),
+    /// Serve the memory tools over MCP on stdio.
+    Mcp,
+    /// Git merge driver for memory files (registered by `cairn install`).
+    #[command(hide = true)]
+    MergeDriver(cairn::merge::DriverArgs),
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Replay a bundled session through `cairn hook` in a scratch project, offline.
     Demo {
         /// Keep the scratch project in this folder instead of a temporary one.
@@ -64,6 +80,8 @@ enum MemoryCommand {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Search logs, archives, checkpoints and long memory (ranked).
+    Search(cairn::search::SearchArgs),
     /// Move logs older than N days to logs/archives/.
     Archive {
         project: Option<String>,
@@ -133,8 +151,11 @@ fn main() -> ExitCode {
     }
     match run(&ctx, cli.command) {
         Ok(out) => {
-            print_out(&out);
-            ExitCode::SUCCESS
+            print_out(&out.stdout);
+            if !out.stderr.is_empty() {
+                eprint!("{}", out.stderr);
+            }
+            ExitCode::from(out.code)
         }
         Err(e) => {
             eprintln!("cairn: {e:#}");
@@ -157,25 +178,26 @@ fn print_out(s: &str) {
     let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
 }
 
-fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
+fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
     use cairn::memory::commands as mem;
     let cwd = std::env::current_dir()?;
     match command {
         Command::Hook | Command::Statusline => unreachable!("handled before"),
-        Command::Worker { drain } => mem::worker(ctx, drain),
+        Command::Worker { drain } => mem::worker(ctx, drain).map(Output::ok),
         Command::Memory(m) => {
             let root = mem::root_from(ctx, &cwd)?;
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;
             match m {
                 MemoryCommand::Load { project, json } => {
-                    mem::load(ctx, &config, &root, project.as_deref(), json)
+                    mem::load(ctx, &config, &root, project.as_deref(), json).map(Output::ok)
                 }
                 MemoryCommand::Promote { project, dry_run } => {
-                    mem::promote(ctx, &config, &root, project.as_deref(), dry_run)
+                    mem::promote(ctx, &config, &root, project.as_deref(), dry_run).map(Output::ok)
                 }
                 MemoryCommand::Archive { project, days } => {
-                    mem::archive(ctx, &config, &root, project.as_deref(), days)
+                    mem::archive(ctx, &config, &root, project.as_deref(), days).map(Output::ok)
                 }
+                MemoryCommand::Search(args) => cairn::search::run(ctx, &config, &root, args),
             }
         }
         Command::Usage(a) => cairn::usage::report(
@@ -184,23 +206,38 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<String> {
             a.since.as_deref(),
             a.until.as_deref(),
             a.json,
-        ),
+        )
+        .map(Output::ok),
         Command::Install(a) => {
             let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;
             let out = cairn::install::run_install(&root, &install_options(ctx, a.dry_run))?;
-            Ok(out + &mem::backend_summary(ctx, &config))
+            Ok(Output::ok(out + &mem::backend_summary(ctx, &config)))
         }
         Command::Uninstall(a) => {
             let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
-            cairn::install::run_uninstall(&root, &install_options(ctx, a.dry_run))
+            cairn::install::run_uninstall(&root, &install_options(ctx, a.dry_run)).map(Output::ok)
         }
         Command::Config(ConfigCommand::Show) => {
             let root =
                 cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
             let loaded = cairn::config::load(&ctx.env, root.as_deref())?;
-            Ok(cairn::config::show(&loaded))
+            Ok(Output::ok(cairn::config::show(&loaded)))
         }
-        Command::Demo { dir } => cairn::demo::run(ctx, dir.as_deref()),
+        Command::Demo { dir } => cairn::demo::run(ctx, dir.as_deref()).map(Output::ok),
+        Command::Audit(a) => cairn::audit::run(ctx, &cwd, a),
+        Command::Doctor(a) => cairn::doctor::run(ctx, &cwd, a),
+        Command::Mcp => cairn::mcp::serve(ctx, &cwd),
+        Command::MergeDriver(a) => cairn::merge::run_driver(ctx, a),
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "cairn",
+                &mut buf,
+            );
+            Ok(Output::ok(String::from_utf8_lossy(&buf).into_owned()))
+        }
     }
 }
