@@ -24,6 +24,9 @@
 //! - `memory_sessions/` with `logs/` and a `.gitkeep` (never removed: it is
 //!   the user's data).
 //! - a marked block in `.gitignore` for `**/.debug/`.
+//! - in a git repository, the merge driver for memory files: a marked block
+//!   in `.gitattributes` and `merge.cairn-memory.*` in the local git config
+//!   (`gitattributes.rs`).
 //! - the skills `memory_load` and `memory_promotion` under `.claude/skills/`.
 //!
 //! Uninstall removes cairn's hook entries and any group, event list or
@@ -35,6 +38,7 @@
 //! text before uninstall is backed up like install does. `memory_sessions/`
 //! always stays.
 
+mod gitattributes;
 mod gitignore;
 mod jsonspan;
 mod settings;
@@ -49,6 +53,12 @@ use std::path::{Path, PathBuf};
 /// The events cairn registers: only those 1.0.x clients know, because naming
 /// any other makes such a client ignore every hook in the file.
 pub use settings::EVENTS as HOOK_EVENTS;
+
+/// The merge driver's registration (`.gitattributes` and git config).
+pub use gitattributes::{
+    Registration as MergeDriverRegistration, driver_command as merge_driver_command,
+    registration as merge_driver_registration,
+};
 
 /// Is `cmd` a hook command that runs cairn (`cairn hook`, possibly by an
 /// absolute or quoted path)? For `cairn doctor`.
@@ -103,6 +113,9 @@ pub enum EntryKind {
     /// A copy of a file cairn is about to edit: applied like a file, shown in
     /// a diff as one line rather than the whole file again.
     Backup,
+    /// A key of the repository's local git config (`path` is the project
+    /// root; `before`/`after` are the values).
+    GitConfig(&'static str),
 }
 
 /// One planned change. `None` means absent; a folder that exists is
@@ -350,6 +363,7 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
             "ignore **/.debug/ (raw extractor output)",
         ));
     }
+    gitattributes::plan_install(root, &opts.command, verb, &mut changes, &mut notes)?;
 
     for (name, content) in SKILLS {
         let path = skill_path(root, name);
@@ -456,6 +470,7 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
         };
         changes.push(file(gitignore_path, Some(before), after, why));
     }
+    gitattributes::plan_uninstall(root, verb, &mut changes, &mut removed)?;
 
     for (name, content) in SKILLS {
         let path = skill_path(root, name);
@@ -551,6 +566,7 @@ fn display(root: &Path, path: &Path) -> String {
 
 fn current_state(change: &FileChange) -> anyhow::Result<Option<String>> {
     match change.kind {
+        EntryKind::GitConfig(key) => Ok(gitattributes::current(change, key)),
         EntryKind::Dir => Ok(change.path.is_dir().then(String::new)),
         EntryKind::File | EntryKind::Backup => match fs::read(&change.path) {
             Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
@@ -571,6 +587,10 @@ impl Plan {
         for c in &self.changes {
             let rel = display(&self.root, &c.path);
             match (c.kind, &c.after) {
+                (EntryKind::GitConfig(key), after) => {
+                    let _ = writeln!(out, "{}", gitattributes::describe(key, after.as_deref()));
+                    continue;
+                }
                 (EntryKind::Dir, Some(_)) => {
                     let _ = writeln!(out, "mkdir {rel}/");
                     continue;
@@ -639,6 +659,9 @@ impl Plan {
         for c in &self.changes {
             let p = &c.path;
             match (c.kind, &c.after) {
+                (EntryKind::GitConfig(key), after) => {
+                    gitattributes::git_config_set(p, key, after.as_deref())?
+                }
                 (EntryKind::File | EntryKind::Backup, Some(text)) => {
                     crate::fsutil::atomic_write(&write_target(p), text.as_bytes())?
                 }
@@ -660,6 +683,9 @@ impl Plan {
 impl FileChange {
     /// `created .claude/skills/memory_load/SKILL.md: skill /memory_load`.
     pub fn describe(&self, root: &Path) -> String {
+        if let EntryKind::GitConfig(key) = self.kind {
+            return gitattributes::describe(key, self.after.as_deref());
+        }
         let verb = match (&self.before, &self.after) {
             (None, _) => "created",
             (_, None) => "removed",

@@ -53,7 +53,7 @@ pub(crate) fn hook_command(program: &str) -> String {
     format!("{} hook", shell_quote(program))
 }
 
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=~".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
         return s.to_string();
