@@ -552,14 +552,16 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
     })
 }
 
-/// The settings text with cairn's status line, the line describing the
-/// change, and a note for a status line kept.
+/// The settings text with cairn's status line (`None`: unchanged), the line
+/// describing the change, and a note for a status line kept.
+type StatusPlan = (Option<String>, Option<String>, Option<String>);
+
 fn plan_statusline(
     text: Option<&str>,
     program: &str,
     path: &Path,
     verb: &'static str,
-) -> Result<(Option<String>, Option<String>, Option<String>), InstallError> {
+) -> Result<StatusPlan, InstallError> {
     let done = statusline::install(text.unwrap_or(""), program)
         .map_err(|p| settings_error(path, p, verb))?;
     Ok(match done {
