@@ -92,8 +92,8 @@ enum MemoryCommand {
 
 #[derive(Args)]
 struct UsageArgs {
-    /// daily, monthly, session or blocks (5-hour billing blocks).
-    #[arg(value_parser = ["daily", "monthly", "session", "blocks"])]
+    /// daily, monthly, session, project or blocks (5-hour billing blocks).
+    #[arg(value_parser = ["daily", "monthly", "session", "project", "blocks"])]
     kind: String,
     /// First local date included (YYYY-MM-DD or YYYYMMDD).
     #[arg(long)]
@@ -220,6 +220,8 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
         }
         Command::Usage(a) => cairn::usage::report(
             ctx,
+            cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd))
+                .as_deref(),
             a.kind.parse()?,
             a.since.as_deref(),
             a.until.as_deref(),
