@@ -440,6 +440,16 @@ if [ "$MODE" = cairn ]; then
     { grep -vE '^.. (\.claude/|memory_sessions/|\.gitignore$|\.gitattributes$|notes\.md$)' || true; })"
   [ -z "$stray" ] || fail "files changed in the project" \
     "only .claude/, memory_sessions/, .gitignore, .gitattributes and notes.md (the model's)" "$stray"
+  # Further scenarios (scripts/e2e.d/*.sh, in name order) are sourced here,
+  # with everything above in scope: run_env, run_claude, drain, fail, log,
+  # section, $CAIRN, $CLAUDE, $W, $P, $OUT, $API, $INSPECT. Each one works in
+  # its own project under $W unless it says otherwise, and fails with `fail`.
+  for scenario in "$ROOT"/scripts/e2e.d/*.sh; do
+    [ -f "$scenario" ] || continue
+    log "scenario ${scenario##*/}"
+    # shellcheck source=/dev/null
+    source "$scenario"
+  done
   BULLETS="$(grep -c '^- ' "$LOG")"
   echo "E2E OK: $RUNS prompts, $HOOK_CALLS hook calls, log has $BULLETS bullets ($((SECONDS - START)) s)"
 else

@@ -151,3 +151,31 @@ fn the_status_line_command_always_prints_one_line_and_exits_0() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn the_checkpoint_prices_subagents_from_the_usage_aggregate() {
+    let p = Project::new();
+    let t = transcript_with_fill(&p, "t3", 130_000);
+    let sub = t.with_extension("").join("subagents");
+    std::fs::create_dir_all(&sub).unwrap();
+    // Sonnet 4.5: $3 per million input tokens, $15 per million output
+    // (under the 200K long-context line): 100K input + 10K output = $0.45,
+    // written twice (one line per content block, as the client does):
+    // counted once.
+    let rec = json!({"type":"assistant","isSidechain":true,"agentId":"a1","sessionId":"t3","requestId":"req_sub",
+        "timestamp":"2026-11-30T10:00:30.000Z",
+        "message":{"id":"msg_sub","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Found it."}],
+        "usage":{"input_tokens":100_000,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":10_000}}});
+    std::fs::write(sub.join("agent-a1.jsonl"), format!("{rec}\n{rec}\n")).unwrap();
+    let o = p.hook(&p.stop(&t, Some("Refactored.")));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block at warn");
+    assert_eq!(v["decision"], "block");
+    let dir = p.root.join("memory_sessions/checkpoints");
+    let note = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .next()
+        .unwrap();
+    assert!(note.contains(", dépense : $0.45\n"), "{note}");
+    assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
+}

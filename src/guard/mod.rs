@@ -90,8 +90,8 @@ pub struct SessionStartInfo {
     pub cwd: Option<PathBuf>,
 }
 
-/// Prices a session's subagents for the note. The usage module's aggregate
-/// implements it once it exists; until then [`Unpriced`] leaves the dollar
+/// Prices a session's subagents for the note: `usage::SessionSpend` (the
+/// aggregate) in the hook; [`Unpriced`] leaves the dollar
 /// figure out and the note says so.
 pub trait SpendSource {
     /// Dollars spent by the session's subagents, `None` when unknown.
@@ -171,7 +171,8 @@ impl Outcome {
 
 /// `Stop`: `Ok(Some(json))` to print, `Ok(None)` to stay silent.
 pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, info: &StopInfo) -> Result<Option<String>> {
-    Ok(check(ctx, config, root, info, &Unpriced)?.hook_output())
+    let spend = crate::usage::SessionSpend::new(ctx, &config.usage);
+    Ok(check(ctx, config, root, info, &spend)?.hook_output())
 }
 
 /// `SubagentStop`: never blocks and records nothing. The subagent's spend
