@@ -14,7 +14,7 @@ use crate::context::Ctx;
 
 /// The tool the model is made to call; its input is the record.
 const TOOL: &str = "record_session_memory";
-const API_VERSION: &str = "2023-06-01";
+pub(crate) const API_VERSION: &str = "2023-06-01";
 
 pub struct AnthropicBackend {
     pub base_url: String,

@@ -28,6 +28,10 @@ use record::Extraction;
 pub use anthropic::AnthropicBackend;
 pub use claude_cli::ClaudeCliBackend;
 pub use http::Retry;
+// What `cairn doctor` needs to check a backend without calling it.
+pub(crate) use anthropic::API_VERSION as ANTHROPIC_API_VERSION;
+pub(crate) use claude_cli::find_program;
+pub(crate) use http::{join_url, proxy_for};
 pub use offline::OfflineBackend;
 pub use openai::OpenAiBackend;
 pub use parse::{parse_answer, parse_value};

@@ -1,0 +1,84 @@
+//! The project's memory: long memory against its cap, and the merge driver
+//! that keeps two people's memory files mergeable.
+
+use super::{Finding, Scene, program_of, resolve_program};
+use crate::memory::store::Store;
+
+pub(super) fn check(scene: &Scene) -> Vec<Finding> {
+    let Some(root) = &scene.root else {
+        return vec![Finding::info(
+            "project",
+            "not inside a project (no memory_sessions/, .cairn.toml or .git above here): project checks skipped",
+        )];
+    };
+    let mut out = Vec::new();
+    let cap = scene.config.memory.long_memory_max_lines;
+    let store = Store::discover(root, &scene.config);
+    for p in &store.projects {
+        let path = p.long_memory_path();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let lines = text.lines().count();
+        let what = format!(
+            "{} long memory: {lines} lines of {cap} (memory.long_memory_max_lines)",
+            p.name
+        );
+        if lines > cap {
+            out.push(Finding::warn(
+                "long-memory",
+                what,
+                format!(
+                    "run `cairn memory promote {}` to bring it under the cap",
+                    p.name
+                ),
+            ));
+        } else {
+            out.push(Finding::ok("long-memory", what));
+        }
+    }
+    if out.is_empty() {
+        out.push(Finding::info("long-memory", "no long_memory.md yet"));
+    }
+    out.push(merge_driver(scene, root));
+    out
+}
+
+fn merge_driver(scene: &Scene, root: &std::path::Path) -> Finding {
+    let reg = crate::install::merge_driver_registration(root);
+    if !reg.git_repo {
+        return Finding::info(
+            "merge-driver",
+            "not a git repository: no merge driver needed",
+        );
+    }
+    match (reg.attributes, reg.driver) {
+        (true, Some(driver)) => {
+            let program = program_of(&driver);
+            if resolve_program(&program, &scene.ctx.env).is_none() {
+                Finding::broken(
+                    "merge-driver",
+                    format!(
+                        "git runs `{program}` to merge memory files, and it is not found: merges of memory files will fail"
+                    ),
+                    "run `cairn install` again with cairn on PATH",
+                )
+            } else {
+                Finding::ok(
+                    "merge-driver",
+                    format!("memory files merge with `{driver}`"),
+                )
+            }
+        }
+        (true, None) => Finding::warn(
+            "merge-driver",
+            ".gitattributes names the cairn-memory driver but git config does not define it: git merges memory files line by line",
+            "run `cairn install` in this clone (git config is not shared by git)",
+        ),
+        (false, _) => Finding::warn(
+            "merge-driver",
+            "memory files are merged line by line by git: two people's logs of the same day conflict",
+            "run `cairn install` to register cairn's merge driver",
+        ),
+    }
+}
