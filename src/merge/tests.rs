@@ -229,3 +229,11 @@ fn trivial_cases_return_a_side_verbatim() {
     assert_eq!(ok(BASE, BASE, &ours), ours);
     assert_eq!(ok(BASE, &ours, &ours), ours);
 }
+
+#[test]
+fn two_different_titles_are_a_conflict() {
+    let ours = "# Log session — 2026-11-30\n\n## Contexte\n- a\n";
+    let theirs = "# Session log — 2026-11-30\n\n## Context\n- b\n";
+    let err = merge("", ours, theirs).unwrap_err();
+    assert_eq!(err.0, "the title differs on the two sides");
+}

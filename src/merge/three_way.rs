@@ -43,6 +43,7 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Result<String, Conflict> {
     }
     let (o, a, b) = (Doc::parse(base), Doc::parse(ours), Doc::parse(theirs));
     let mut sections = merge_sections(&o, &a, &b)?;
+    one_title(&sections, &a, &b)?;
     finalise_todos(&mut sections, &a, &b);
     drop_duplicates(&mut sections, &o, &a, &b)?;
     drop_emptied(&mut sections, &a, &b);
@@ -125,7 +126,14 @@ fn pick<T: PartialEq + Clone>(base: &T, ours: &T, theirs: &T) -> T {
 }
 
 fn merge_units(o: &[Unit], a: &[Unit], b: &[Unit]) -> Result<Vec<(Unit, Origin)>, String> {
-    let find = |units: &'_ [Unit], id: &UnitId| units.iter().position(|u| u.id == *id);
+    let index = |units: &[Unit]| -> HashMap<UnitId, usize> {
+        units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.id.clone(), i))
+            .collect()
+    };
+    let (io, ia, ib) = (index(o), index(a), index(b));
     let ids = |units: &[Unit]| units.iter().map(|u| u.id.clone()).collect::<Vec<_>>();
     let base_ids: HashSet<UnitId> = ids(o).into_iter().collect();
 
@@ -141,7 +149,7 @@ fn merge_units(o: &[Unit], a: &[Unit], b: &[Unit]) -> Result<Vec<(Unit, Origin)>
     };
     let rewritten_on_both = o
         .iter()
-        .any(|u| is_text(&u.id) && find(a, &u.id).is_none() && find(b, &u.id).is_none());
+        .any(|u| is_text(&u.id) && !ia.contains_key(&u.id) && !ib.contains_key(&u.id));
     let (added_a, added_b) = (added(a), added(b));
     if rewritten_on_both && !added_a.is_empty() && !added_b.is_empty() && added_a != added_b {
         return Err("the same lines were rewritten differently on both sides".to_string());
@@ -149,8 +157,8 @@ fn merge_units(o: &[Unit], a: &[Unit], b: &[Unit]) -> Result<Vec<(Unit, Origin)>
 
     let mut out = Vec::new();
     for id in merge_order(&ids(a), &ids(b), &base_ids) {
-        let uo = find(o, &id).map(|i| &o[i]);
-        let (ua, ub) = (find(a, &id).map(|i| &a[i]), find(b, &id).map(|i| &b[i]));
+        let uo = io.get(&id).map(|&i| &o[i]);
+        let (ua, ub) = (ia.get(&id).map(|&i| &a[i]), ib.get(&id).map(|&i| &b[i]));
         match (ua, ub) {
             (Some(ua), Some(ub)) => out.push((merge_unit(uo, ua, ub), Origin::Both)),
             // Added on one side, or changed there while the other deleted it.
@@ -225,26 +233,37 @@ fn merge_lines(o: &[String], a: &[String], b: &[String]) -> Vec<String> {
 /// it on their side, past what only we added there (so two sides appending
 /// to the same list give ours then theirs).
 fn merge_order<K: Clone + Eq + Hash>(a: &[K], b: &[K], base: &HashSet<K>) -> Vec<K> {
-    let mut out: Vec<K> = a.to_vec();
-    let mut placed: HashSet<K> = a.iter().cloned().collect();
+    let in_a: HashSet<&K> = a.iter().collect();
     let in_b: HashSet<&K> = b.iter().collect();
-    let ours_only_new = |k: &K| !base.contains(k) && !in_b.contains(k);
-    let ours_only_new: HashSet<K> = a.iter().filter(|k| ours_only_new(k)).cloned().collect();
-    for (j, k) in b.iter().enumerate() {
-        if placed.contains(k) {
-            continue;
+    // Each item only theirs has hangs from the last item before it on
+    // their side that we also have (or from the start).
+    let mut front: Vec<&K> = Vec::new();
+    let mut attached: HashMap<&K, Vec<&K>> = HashMap::new();
+    let mut anchor: Option<&K> = None;
+    let mut seen: HashSet<&K> = HashSet::new();
+    for k in b {
+        if in_a.contains(k) {
+            anchor = Some(k);
+        } else if seen.insert(k) {
+            match anchor {
+                Some(x) => attached.entry(x).or_default().push(k),
+                None => front.push(k),
+            }
         }
-        let after = b[..j]
-            .iter()
-            .rev()
-            .find_map(|p| out.iter().position(|x| x == p));
-        let mut at = after.map_or(0, |p| p + 1);
-        while at < out.len() && ours_only_new.contains(&out[at]) {
-            at += 1;
-        }
-        out.insert(at, k.clone());
-        placed.insert(k.clone());
     }
+    let ours_only_new = |k: &K| !base.contains(k) && !in_b.contains(k);
+    let mut out: Vec<K> = Vec::with_capacity(a.len() + seen.len());
+    let mut waiting: Vec<&K> = front;
+    for k in a {
+        if !waiting.is_empty() && !ours_only_new(k) {
+            out.extend(waiting.drain(..).cloned());
+        }
+        out.push(k.clone());
+        if let Some(list) = attached.get(k) {
+            waiting.extend(list.iter().copied());
+        }
+    }
+    out.extend(waiting.into_iter().cloned());
     out
 }
 
@@ -441,4 +460,28 @@ fn close_blocks(sections: &mut Merged) {
             }
         }
     }
+}
+
+/// A file has one title: two different ones (both sides created the file
+/// with their own, or retitled it) is for a person to settle.
+fn one_title(sections: &Merged, a: &Doc, b: &Doc) -> Result<(), Conflict> {
+    let titles = |s: Option<&Section>| {
+        s.map_or(0, |s| {
+            s.units
+                .iter()
+                .filter(|u| u.lines[0].starts_with("# ") || u.lines[0] == "#")
+                .count()
+        })
+    };
+    let merged = titles(
+        sections
+            .iter()
+            .map(|(s, _)| s)
+            .find(|s| s.id == SectionId::Head),
+    );
+    let allowed = titles(a.section(&SectionId::Head)).max(titles(b.section(&SectionId::Head)));
+    if merged > allowed {
+        return Err(Conflict("the title differs on the two sides".to_string()));
+    }
+    Ok(())
 }
