@@ -489,3 +489,25 @@ fn recent_diagnostics_stale_spool_and_long_memory_over_cap_are_warnings() {
     );
     assert_eq!(out.lines().last(), Some("cairn doctor: works, 3 warnings"));
 }
+
+#[test]
+fn outside_a_project_only_user_wide_registrations_are_checked() {
+    let p = Project::new();
+    std::fs::create_dir_all(&p.state).unwrap();
+    let o = p
+        .cairn()
+        .arg("doctor")
+        .current_dir(&p.home)
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    has_line(
+        &out,
+        "info hooks: no cairn hook in the user's settings or a plugin; run the doctor inside a project to check its own registration",
+    );
+    has_line(
+        &out,
+        "info project: not inside a project (no memory_sessions/, .cairn.toml or .git above here): project checks skipped",
+    );
+}

@@ -315,6 +315,13 @@ fn hooks_findings(scene: &Scene, settings: &[Source], plugins: &[Source]) -> Vec
             }
         }
     }
+    if places.is_empty() && scene.root.is_none() {
+        out.push(Finding::info(
+            "hooks",
+            "no cairn hook in the user's settings or a plugin; run the doctor inside a project to check its own registration",
+        ));
+        return out;
+    }
     if places.is_empty() {
         out.push(Finding::broken(
             "hooks",
@@ -447,5 +454,95 @@ fn statusline_finding(scene: &Scene, settings: &[Source]) -> Finding {
             "statusline",
             format!("the status line is `{cmd}` (from {}), not cairn's", s.label),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::{Clock, Ctx, Env};
+
+    fn scene(home: &Path, root: Option<&Path>) -> Scene<'static> {
+        let ctx = Ctx::new(
+            Env::from_pairs([("HOME", home.to_str().unwrap())]),
+            Clock::System,
+        );
+        let ctx: &'static Ctx = Box::leak(Box::new(ctx));
+        Scene {
+            ctx,
+            root: root.map(Path::to_path_buf),
+            claude_dir: ctx.claude_config_dir(),
+            config: Default::default(),
+            offline: true,
+        }
+    }
+
+    #[test]
+    fn both_formats_of_installed_plugins_and_scopes() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let project = home.join("proj");
+        std::fs::create_dir_all(&project).unwrap();
+        let file = home.join(".claude/plugins/installed_plugins.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(
+            &file,
+            r#"{"version":1,"plugins":{"cairn@m":{"version":"0.1.0","installPath":"/p/1"}}}"#,
+        )
+        .unwrap();
+        let got = installed_plugins(&scene(home, None));
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            (got[0].scope.as_str(), got[0].install_path.as_path()),
+            ("user", Path::new("/p/1"))
+        );
+
+        let v2 = serde_json::json!({"version":2,"plugins":{"cairn@m":[
+            {"scope":"project","projectPath": project, "installPath":"/p/here"},
+            {"scope":"local","projectPath":"/elsewhere","installPath":"/p/there"},
+            {"scope":"user","installPath":"/p/user","version":"0.1.0"}
+        ]}});
+        std::fs::write(&file, v2.to_string()).unwrap();
+        let paths = |s: &Scene| -> Vec<PathBuf> {
+            installed_plugins(s)
+                .into_iter()
+                .map(|p| p.install_path)
+                .collect()
+        };
+        assert_eq!(
+            paths(&scene(home, Some(&project))),
+            [PathBuf::from("/p/here"), PathBuf::from("/p/user")]
+        );
+        assert_eq!(paths(&scene(home, None)), [PathBuf::from("/p/user")]);
+    }
+
+    #[test]
+    fn plugin_hooks_come_from_the_manifest_or_hooks_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+        std::fs::create_dir_all(root.join("hooks")).unwrap();
+        let group =
+            r#"[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/bin/cairn hook"}]}]"#;
+        std::fs::write(
+            root.join("hooks/hooks.json"),
+            format!(r#"{{"hooks":{{"Stop":{group}}}}}"#),
+        )
+        .unwrap();
+        std::fs::write(
+            root.join(".claude-plugin/plugin.json"),
+            r#"{"name":"cairn"}"#,
+        )
+        .unwrap();
+        let (per_event, commands) = cairn_hooks(&plugin_hooks(root).unwrap(), Some(root));
+        assert_eq!(per_event.get("Stop"), Some(&1));
+        assert_eq!(commands, [format!("{}/bin/cairn hook", root.display())]);
+        std::fs::write(
+            root.join(".claude-plugin/plugin.json"),
+            format!(r#"{{"name":"cairn","hooks":{{"SessionStart":{group},"Stop":{group}}}}}"#),
+        )
+        .unwrap();
+        let (per_event, _) = cairn_hooks(&plugin_hooks(root).unwrap(), Some(root));
+        assert_eq!(per_event.len(), 2);
     }
 }
