@@ -54,7 +54,7 @@ pub fn run_driver(_ctx: &Ctx, args: DriverArgs) -> anyhow::Result<Output> {
         std::str::from_utf8(&theirs),
     );
     let why = match texts {
-        (Ok(o), Ok(a), Ok(b)) => match three_way::merge(o, a, b) {
+        (Ok(o), Ok(a), Ok(b)) => match merge_guarded(o, a, b) {
             Ok(merged) => {
                 if merged.as_bytes() != ours {
                     crate::fsutil::atomic_write(&args.ours, merged.as_bytes())?;
@@ -83,6 +83,20 @@ pub fn run_driver(_ctx: &Ctx, args: DriverArgs) -> anyhow::Result<Output> {
             ..Output::default()
         })
     }
+}
+
+/// The section merge, with a bug in it turned into a fallback: exiting on a
+/// panic would leave `%A` as ours alone, their side only in git's index.
+fn merge_guarded(o: &str, a: &str, b: &str) -> Result<String, three_way::Conflict> {
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(|| three_way::merge(o, a, b));
+    std::panic::set_hook(quiet);
+    result.unwrap_or_else(|_| {
+        Err(three_way::Conflict(
+            "cairn's section merge failed (a bug: please report it)".to_string(),
+        ))
+    })
 }
 
 /// Git's ordinary three-way line merge of the three versions, and whether it
