@@ -378,6 +378,25 @@ fn the_api_backend_is_probed_and_its_failures_said() {
         "info backend: memory spend today $0.0000 of $0.50 (memory.daily_budget_usd)",
     );
     let req = server.join().unwrap();
+    write(
+        &p.state.join("ledger/memory.jsonl"),
+        r#"{"ts":"t","date":"2026-11-30","kind":"memory","backend":"anthropic/memory","model":"claude-haiku-4-5","input_tokens":1,"output_tokens":1,"usd":0.002}
+{"ts":"t","date":"2026-11-29","kind":"memory","backend":"anthropic/memory","model":"claude-haiku-4-5","input_tokens":1,"output_tokens":1,"usd":0.004}
+"#,
+    );
+    let (out, _) = doctor(&p, &["--offline"]);
+    has_line(
+        &out,
+        "info backend: memory spend today $0.0020 of $0.50 (memory.daily_budget_usd); $0.0030 per turn on average over 2 calls",
+    );
+    p.env("CAIRN_MEMORY_DAILY_BUDGET_USD", "0.001");
+    let (out, code) = doctor(&p, &["--offline"]);
+    assert_eq!(code, 0, "a warning: {out}");
+    has_line(
+        &out,
+        "warn backend: today's memory spend $0.0020 reached memory.daily_budget_usd ($0.00): the offline extractor runs until tomorrow; raise memory.daily_budget_usd if that is not what you want",
+    );
+    p.extra_env.retain(|(k, _)| k != "CAIRN_MEMORY_DAILY_BUDGET_USD");
     assert!(req.starts_with("GET /v1/models HTTP/1.1\r\n"), "{req}");
     assert!(
         req.contains("x-api-key: sk-ant-test-key-123456\r\n"),

@@ -84,9 +84,23 @@ pub(super) fn check(scene: &Scene) -> Vec<Finding> {
                 "raise memory.daily_budget_usd if that is not what you want",
             ));
         } else {
+            let calls: Vec<f64> = crate::usage::ledger::entries(&ctx.state_dir)
+                .iter()
+                .filter(|e| e.kind == "memory")
+                .filter_map(|e| e.usd)
+                .collect();
+            let per_turn = if calls.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; ${:.4} per turn on average over {} calls",
+                    calls.iter().sum::<f64>() / calls.len() as f64,
+                    calls.len()
+                )
+            };
             out.push(Finding::info(
                 "backend",
-                format!("memory spend today ${spent:.4} of ${budget:.2} (memory.daily_budget_usd)"),
+                format!("memory spend today ${spent:.4} of ${budget:.2} (memory.daily_budget_usd){per_turn}"),
             ));
         }
     }
