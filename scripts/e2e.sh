@@ -33,6 +33,8 @@
 #   CAIRN_E2E_CC_VERSION client version (default 2.1.332, the one the lab
 #                        observed; other versions are not supported here)
 #   CAIRN_E2E_KEEP=1     keep the work dir (its path is printed) for debugging
+#   CAIRN_E2E_ONLY=GLOB  run only the scripts/e2e.d scenarios matching GLOB
+#                        (e.g. '40-*'; the memory scenario always runs)
 #   CI=true              a missing prerequisite (npm, python3, failed
 #                        install) fails the run instead of skipping it
 #
@@ -450,6 +452,7 @@ if [ "$MODE" = cairn ]; then
   # its own project under $W unless it says otherwise, and fails with `fail`.
   for scenario in "$ROOT"/scripts/e2e.d/*.sh; do
     [ -f "$scenario" ] || continue
+    case "${scenario##*/}" in ${CAIRN_E2E_ONLY:-*}) ;; *) log "scenario ${scenario##*/} skipped (CAIRN_E2E_ONLY)"; continue ;; esac
     log "scenario ${scenario##*/}"
     # shellcheck source=/dev/null
     source "$scenario"
