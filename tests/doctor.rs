@@ -126,7 +126,10 @@ fn install_plugin(p: &Project, version: &str) -> std::path::PathBuf {
         &serde_json::json!({ "hooks": events }).to_string(),
     );
     let launcher = plugin.join("bin/cairn");
-    write(&launcher, "#!/bin/sh\nexec cairn \"$@\"\n");
+    // The repository's own launcher, as the plugin ships it.
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bin/cairn")).unwrap();
+    write(&launcher, &shipped);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -154,10 +157,29 @@ fn install_plugin(p: &Project, version: &str) -> std::path::PathBuf {
 
 #[test]
 fn the_plugin_alone_is_fine_and_with_a_project_install_runs_twice() {
-    let p = Project::new();
+    let mut p = Project::new();
     let plugin = install_plugin(&p, env!("CARGO_PKG_VERSION"));
     std::fs::create_dir_all(&p.state).unwrap();
+    // Without a binary to find, the launcher's hooks do nothing (quietly).
+    let (out, code) = doctor(&p, &[]);
+    assert_eq!(code, 1, "{out}");
+    has_line(
+        &out,
+        &format!(
+            "FAIL hooks: the plugin's launcher {} finds no cairn binary: its hooks do nothing; install it: `cargo install --locked cairn` (or set CAIRN_BIN)",
+            plugin.join("bin/cairn").display()
+        ),
+    );
+    p.env("CAIRN_BIN", &exe());
     let (out, _) = doctor(&p, &[]);
+    has_line(
+        &out,
+        &format!(
+            "ok   hooks: the plugin's launcher {} runs {}",
+            plugin.join("bin/cairn").display(),
+            exe()
+        ),
+    );
     has_line(
         &out,
         &format!(
@@ -396,7 +418,8 @@ fn the_api_backend_is_probed_and_its_failures_said() {
         &out,
         "warn backend: today's memory spend $0.0020 reached memory.daily_budget_usd ($0.00): the offline extractor runs until tomorrow; raise memory.daily_budget_usd if that is not what you want",
     );
-    p.extra_env.retain(|(k, _)| k != "CAIRN_MEMORY_DAILY_BUDGET_USD");
+    p.extra_env
+        .retain(|(k, _)| k != "CAIRN_MEMORY_DAILY_BUDGET_USD");
     assert!(req.starts_with("GET /v1/models HTTP/1.1\r\n"), "{req}");
     assert!(
         req.contains("x-api-key: sk-ant-test-key-123456\r\n"),

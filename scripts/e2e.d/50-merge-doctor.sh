@@ -12,7 +12,7 @@ for want in \
   'ok   merge-driver: memory files merge with `cairn merge-driver %O %A %B %P`'; do
   grep -qxF -- "$want" "$OUT/doctor.out" || fail "cairn doctor" "a line: $want" "$(cat "$OUT/doctor.out")"
 done
-log "cairn doctor: $(tail -n 1 "$OUT/doctor.out")"
+log "doctor in the e2e project: $(tail -n 1 "$OUT/doctor.out")"
 
 # 2. Two branches edit the same day's log; git merges it through the driver.
 M="$W/merge-project"
@@ -92,3 +92,26 @@ section "$merged" 'Finalisé' | grep -qxF '✅ Publier la release 1.0.' ||
 ! section "$merged" 'À suivre' | grep -qxF 'Publier la release 1.0.' ||
   fail "merged log: to-do left open by bob" "gone from ## À suivre" "$(cat "$merged")"
 log "team merge: $(grep -c '^- ' "$merged") bullets merged without conflict"
+
+# 3. cairn doctor over the real client's plugin records: 40-plugin.sh added
+#    the local marketplace; install the plugin again for this check.
+if declare -F plug >/dev/null && [ -n "${PLUG_P:-}" ]; then
+  plug reinstall install cairn@cairn
+  rc=0; (cd "$PLUG_P" && run_env "$CAIRN" doctor --offline) </dev/null >"$OUT/doctor.plugin.out" 2>&1 || rc=$?
+  CONTEXT_FILES+=("$OUT/doctor.plugin.out" "$W/home/.claude/plugins/installed_plugins.json")
+  [ "$rc" = 0 ] || fail "cairn doctor with the plugin installed" "exit status 0" "status $rc"
+  grep -qE '^ok   plugin: plugin cairn@cairn [0-9.]+ \(user scope, .+\)$' "$OUT/doctor.plugin.out" ||
+    fail "cairn doctor: the plugin" "ok   plugin: plugin cairn@cairn <version> (user scope, <path>)" "$(cat "$OUT/doctor.plugin.out")"
+  for want in "ok   hooks: cairn hook for every event in plugin cairn@cairn" \
+              "ok   hooks: the plugin's launcher "; do
+    grep -qF -- "$want" "$OUT/doctor.plugin.out" || fail "cairn doctor: plugin hooks" "$want" "$(cat "$OUT/doctor.plugin.out")"
+  done
+  # The scenario's project also ran `cairn install`: every hook twice.
+  rc=0; (cd "$P" && run_env "$CAIRN" doctor --offline) </dev/null >"$OUT/doctor.twice.out" 2>&1 || rc=$?
+  CONTEXT_FILES+=("$OUT/doctor.twice.out")
+  [ "$rc" = 1 ] || fail "cairn doctor with plugin and project install" "exit status 1" "status $rc: $(cat "$OUT/doctor.twice.out")"
+  want="FAIL hooks: cairn hook is registered more than once for every event (in plugin cairn@cairn and project .claude/settings.json)"
+  grep -qF -- "$want" "$OUT/doctor.twice.out" || fail "cairn doctor: double registration" "$want" "$(cat "$OUT/doctor.twice.out")"
+  plug reuninstall uninstall cairn@cairn
+  log "cairn doctor: plugin found in the client's records; plugin + project install reported as hooks run twice"
+fi

@@ -407,7 +407,29 @@ fn hooks_findings(scene: &Scene, settings: &[Source], plugins: &[Source]) -> Vec
     }
     let me = std::env::current_exe().ok().map(|p| canonical(&p));
     for program in programs {
-        match resolve_program(&program, &scene.ctx.env) {
+        let found = resolve_program(&program, &scene.ctx.env);
+        if let Some(launcher) = found.as_deref().filter(|p| is_launcher(p)) {
+            match launcher_target(&scene.ctx.env) {
+                Some(bin) => out.push(Finding::ok(
+                    "hooks",
+                    format!(
+                        "the plugin's launcher {} runs {}",
+                        launcher.display(),
+                        bin.display()
+                    ),
+                )),
+                None => out.push(Finding::broken(
+                    "hooks",
+                    format!(
+                        "the plugin's launcher {} finds no cairn binary: its hooks do nothing",
+                        launcher.display()
+                    ),
+                    "install it: `cargo install --locked cairn` (or set CAIRN_BIN)",
+                )),
+            }
+            continue;
+        }
+        match found {
             None => out.push(Finding::broken(
                 "hooks",
                 format!("the hooks run `{program}`, which is not found"),
@@ -425,6 +447,52 @@ fn hooks_findings(scene: &Scene, settings: &[Source], plugins: &[Source]) -> Vec
         }
     }
     out
+}
+
+/// The plugin's `bin/cairn` shell launcher (it says so in its first lines).
+fn is_launcher(path: &Path) -> bool {
+    let mut head = [0u8; 200];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    const MARK: &[u8] = b"cairn plugin launcher";
+    head[..n].starts_with(b"#!") && head[..n].windows(MARK.len()).any(|w| w == MARK)
+}
+
+/// The binary the launcher would run, searched as it searches: `CAIRN_BIN`,
+/// `cairn` on PATH, then the usual install folders; never a launcher.
+fn launcher_target(env: &crate::context::Env) -> Option<PathBuf> {
+    let usable = |p: &Path| p.is_file() && !is_launcher(p);
+    if let Some(bin) = env
+        .get("CAIRN_BIN")
+        .map(PathBuf::from)
+        .filter(|p| usable(p))
+    {
+        return Some(bin);
+    }
+    let on_path = env
+        .get("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .map(|d| Path::new(d).join("cairn"))
+        .find(|p| usable(p));
+    if on_path.is_some() {
+        return on_path;
+    }
+    let home = env.get("HOME").filter(|h| !h.is_empty());
+    let cargo = env
+        .get("CARGO_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home.map(|h| Path::new(h).join(".cargo")));
+    [
+        cargo.map(|c| c.join("bin/cairn")),
+        home.map(|h| Path::new(h).join(".local/bin/cairn")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| usable(p))
 }
 
 fn statusline_finding(scene: &Scene, settings: &[Source]) -> Finding {
