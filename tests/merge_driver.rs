@@ -447,3 +447,34 @@ fn outside_a_git_repository_install_says_so_and_writes_no_gitattributes() {
     let out = r.install();
     assert!(out.contains("created .gitattributes"), "{out}");
 }
+
+#[test]
+fn doctor_checks_the_registration_in_this_clone() {
+    let r = Repo::new();
+    r.install();
+    let doctor = || {
+        let o = r.cairn(&["doctor", "--offline"]);
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let exe = assert_cmd::cargo::cargo_bin("cairn")
+        .canonicalize()
+        .unwrap();
+    let out = doctor();
+    assert!(
+        out.lines().any(|l| l
+            == format!(
+                "ok   merge-driver: memory files merge with `{} merge-driver %O %A %B %P`",
+                exe.display()
+            )),
+        "{out}"
+    );
+    // A fresh clone has the .gitattributes but not the local config.
+    r.git(&["config", "--local", "--unset", "merge.cairn-memory.driver"]);
+    let out = doctor();
+    assert!(
+        out.lines().any(|l| l.starts_with(
+            "warn merge-driver: .gitattributes names the cairn-memory driver but git config does not define it: git merges memory files line by line; git config is not shared by git: run `cairn install` in this clone"
+        )),
+        "{out}"
+    );
+}

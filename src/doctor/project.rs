@@ -4,6 +4,10 @@
 use super::{Finding, Scene, program_of, resolve_program};
 use crate::memory::store::Store;
 
+/// The driver registered by hand, for projects that take cairn's hooks from
+/// the plugin and so must not run `cairn install`.
+const SET_DRIVER: &str = "git config merge.cairn-memory.driver 'cairn merge-driver %O %A %B %P'";
+
 pub(super) fn check(scene: &Scene) -> Vec<Finding> {
     let Some(root) = &scene.root else {
         return vec![Finding::info(
@@ -73,12 +77,16 @@ fn merge_driver(scene: &Scene, root: &std::path::Path) -> Finding {
         (true, None) => Finding::warn(
             "merge-driver",
             ".gitattributes names the cairn-memory driver but git config does not define it: git merges memory files line by line",
-            "run `cairn install` in this clone (git config is not shared by git)",
+            format!(
+                "git config is not shared by git: run `cairn install` in this clone (plugin route: {SET_DRIVER})"
+            ),
         ),
         (false, _) => Finding::warn(
             "merge-driver",
             "memory files are merged line by line by git: two people's logs of the same day conflict",
-            "run `cairn install` to register cairn's merge driver",
+            format!(
+                "run `cairn install` (plugin route, where install would register the hooks twice: {SET_DRIVER}, and add `memory_sessions/**/*.md merge=cairn-memory` to .gitattributes)"
+            ),
         ),
     }
 }
