@@ -237,3 +237,14 @@ fn two_different_titles_are_a_conflict() {
     let err = merge("", ours, theirs).unwrap_err();
     assert_eq!(err.0, "the title differs on the two sides");
 }
+
+#[test]
+fn a_block_left_open_is_closed_when_the_merge_puts_text_after_it() {
+    let base = "# T\n\n## Notes\n- a\n";
+    let ours = "# T\n\n## Notes\n- a\n\n```\ncode never closed\n";
+    let theirs = "# T\n\n## Notes\n- a\n\n## Liens\n";
+    assert_eq!(
+        ok(base, ours, theirs),
+        "# T\n\n## Notes\n- a\n\n```\ncode never closed\n```\n\n## Liens\n"
+    );
+}

@@ -446,14 +446,15 @@ fn order_log_sections(sections: &mut Merged, a: &Doc, b: &Doc) {
 /// A code block or comment that ran to the end of its file is closed when
 /// the merge put something after it, which it would otherwise swallow.
 fn close_blocks(sections: &mut Merged) {
-    let last = sections
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(i, (s, _))| (!s.units.is_empty()).then(|| (i, s.units.len() - 1)));
-    for (i, (s, _)) in sections.iter_mut().enumerate() {
-        for (j, u) in s.units.iter_mut().enumerate() {
-            if Some((i, j)) != last
+    let n = sections.len();
+    for i in 0..n {
+        let more_sections = sections[i + 1..]
+            .iter()
+            .any(|(s, _)| s.heading.is_some() || !s.units.is_empty());
+        let units = &mut sections[i].0.units;
+        let count = units.len();
+        for (j, u) in units.iter_mut().enumerate() {
+            if (j + 1 < count || more_sections)
                 && let Some(closing) = u.unclosed.take()
             {
                 u.lines.push(closing);
