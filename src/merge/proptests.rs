@@ -207,6 +207,18 @@ proptest! {
                     prop_assert!(pm.contains_key(k), "{:?} lost:\n{}\n--\n{}\n--\n{}\n==\n{}", k, o, a, b, merged);
                 }
             }
+            // Nor any other line either side added (bullets are the same by
+            // key, checked above), but the heading of a log section, which
+            // both sides may spell their own way.
+            let lines = |t: &str| -> HashSet<String> { t.lines().map(str::to_string).collect() };
+            let (lo, lm) = (lines(&o), lines(&merged));
+            for l in lines(&a).union(&lines(&b)) {
+                let known_heading = l.starts_with("##") && SectionKey::from_heading(l).is_some();
+                let bullet = super::doc::bullet_text(l).is_some();
+                if !lo.contains(l) && !l.trim().is_empty() && !known_heading && !bullet {
+                    prop_assert!(lm.contains(l), "line {:?} lost:\n{}\n--\n{}\n--\n{}\n==\n{}", l, o, a, b, merged);
+                }
+            }
             // Merging the result with itself is the result.
             prop_assert_eq!(merge(&o, &merged, &merged).unwrap(), merged.clone());
         }

@@ -355,7 +355,8 @@ fn drop_duplicates(sections: &mut Merged, o: &Doc, a: &Doc, b: &Doc) -> Result<(
     if excess.is_empty() {
         return Ok(());
     }
-    // Drop their copies, last first.
+    // Drop their copies, last first; lines hanging from them move to ours.
+    let mut orphans: Vec<(String, Vec<String>)> = Vec::new();
     for (section, origins) in sections.iter_mut().rev() {
         let mut i = section.units.len();
         while i > 0 {
@@ -368,8 +369,22 @@ fn drop_duplicates(sections: &mut Merged, o: &Doc, a: &Doc, b: &Doc) -> Result<(
                 && *n > 0
             {
                 *n -= 1;
-                section.units.remove(i);
+                let unit = section.units.remove(i);
                 origins.remove(i);
+                orphans.push((k_owned(&unit), unit.lines[1..].to_vec()));
+            }
+        }
+    }
+    for (key, lines) in orphans {
+        let keeper = sections
+            .iter_mut()
+            .flat_map(|(s, _)| s.units.iter_mut())
+            .find(|u| u.id.bullet_key() == Some(key.as_str()));
+        if let Some(unit) = keeper {
+            for line in lines {
+                if !unit.lines[1..].contains(&line) {
+                    unit.lines.push(line);
+                }
             }
         }
     }
@@ -379,6 +394,10 @@ fn drop_duplicates(sections: &mut Merged, o: &Doc, a: &Doc, b: &Doc) -> Result<(
         )));
     }
     Ok(())
+}
+
+fn k_owned(unit: &Unit) -> String {
+    unit.id.bullet_key().unwrap_or_default().to_string()
 }
 
 /// A log section left with nothing under it goes, as the log writer never
