@@ -563,3 +563,68 @@ fn the_default_source_is_the_usage_module() {
         "{out}"
     );
 }
+
+/// Same size, same mtime, other bytes: what a file looks like to a reader
+/// that trusts its `stat`.
+fn blank_behind_its_back(p: &Path) {
+    let meta = std::fs::metadata(p).unwrap();
+    std::fs::write(p, "\n".repeat(meta.len() as usize)).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(p)
+        .unwrap()
+        .set_modified(meta.modified().unwrap())
+        .unwrap();
+}
+
+#[test]
+fn a_warm_render_reads_no_transcript_bytes() {
+    // What keeps a render on a 100 MB session cheap once it was aggregated
+    // (`cargo bench --bench statusline`): unchanged files are not opened.
+    let w = World::new();
+    let sid = "0ac84ade-4b41-4c80-8e17-cb18a7650ec5";
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transcripts/v2.1.332/print");
+    let project = w.base.join("claude/projects/-tmp-cclab-proj-print");
+    std::fs::create_dir_all(&project).unwrap();
+    copy_tree(
+        &src.join(format!("{sid}.jsonl")),
+        &project.join(format!("{sid}.jsonl")),
+    );
+    copy_tree(&src.join(sid), &project.join(sid));
+    let transcript = project.join(format!("{sid}.jsonl"));
+    let mut p = w.localise(example());
+    p["session_id"] = sid.into();
+    p["transcript_path"] = transcript.to_str().unwrap().into();
+    let render = || {
+        cairn::statusline::main(
+            &w.ctx(&no_color()),
+            &Config::default(),
+            &StatuslineConfig::default(),
+            p.to_string().as_bytes(),
+        )
+    };
+    let first = render();
+    assert!(first.contains("| session $"), "{first}");
+
+    blank_behind_its_back(&transcript);
+    assert_eq!(render(), first);
+
+    // The control: once the main file's mtime moves, its blank bytes are
+    // read and the session's dollars change.
+    std::thread::sleep(std::time::Duration::from_millis(15));
+    std::fs::File::options()
+        .write(true)
+        .open(&transcript)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    let session = |line: &str| {
+        line.split(" | ")
+            .find(|s| s.starts_with("session "))
+            .map(String::from)
+    };
+    let after = render();
+    assert!(session(&first).is_some());
+    assert_ne!(session(&after), session(&first), "{after}");
+}

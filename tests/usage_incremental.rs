@@ -192,6 +192,47 @@ fn a_truncated_or_rewritten_file_is_read_again() {
     assert_eq!((t.tokens.input, t.responses), (3000, 2));
 }
 
+/// The status line's warm render and a warm report rest on this: a file
+/// whose size, mtime and inode are unchanged is not opened again. Its
+/// content is blanked behind the aggregate's back (same size, same mtime):
+/// read again, it would count nothing.
+#[test]
+fn an_unchanged_transcript_is_not_read_again() {
+    let fx = Fx::new();
+    let ctx = fx.ctx();
+    let p = fx.main("s1");
+    append(&p, &user("s1", "hello"));
+    append(&p, &line("s1", "m1", TS, 10, 50, 1000, 20000, None));
+    append(&p, &line("s1", "m2", TS, 5, 7, 0, 21000, None));
+    let mut o = ReportOptions::new(ReportKind::Daily);
+    o.json = true;
+    let report = report_with(&ctx, &o).unwrap();
+    let totals = session_totals(&ctx, &p).unwrap();
+    assert_eq!(totals.responses, 2);
+
+    let meta = std::fs::metadata(&p).unwrap();
+    let blank = "\n".repeat(meta.len() as usize);
+    std::fs::write(&p, blank).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_modified(meta.modified().unwrap())
+        .unwrap();
+    assert_eq!(session_totals(&ctx, &p).unwrap(), totals);
+    assert_eq!(report_with(&ctx, &o).unwrap(), report);
+
+    // The control: once the mtime moves, the blank file is read.
+    tick();
+    std::fs::File::options()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    assert_eq!(session_totals(&ctx, &p).unwrap().responses, 0);
+}
+
 #[test]
 fn subagent_files_are_swept_and_kept_apart() {
     let fx = Fx::new();

@@ -211,8 +211,8 @@ fn since_and_until_select_local_dates() {
 fn a_second_run_reads_only_state_and_gives_the_same_report() {
     let f = fx();
     let first = run(&f, ReportKind::Session, true, None, None);
-    // Make the transcripts unreadable as content but keep their stats: a
-    // warm run must not open them.
+    // That the warm run opens no transcript is checked in
+    // `usage_incremental.rs` (an_unchanged_transcript_is_not_read_again).
     let second = run(&f, ReportKind::Session, true, None, None);
     assert_eq!(first, second);
 }
