@@ -18,6 +18,8 @@ pub const CACHE_READ_FACTOR: f64 = 0.1;
 pub const SMALL: u64 = 300;
 pub const MEDIUM: u64 = 2_000;
 pub const LARGE: u64 = 8_000;
+/// A plain reply, with no tool and no reasoning verb.
+pub const ANSWER: u64 = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -361,9 +363,10 @@ const WEB_WORDS: &[&str] = &["webfetch", "websearch", "télécharger", "fetch"];
 const AGENT_EXACT: &[&str] = &["Agent", "Task"];
 const AGENT_WORDS: &[&str] = &["subagent", "sous", "subagents"];
 const REASON_WORDS: &[&str] = &[
-    "analyser", "analyse", "classifier", "classer", "résumer", "synthèse", "synthétiser",
-    "décider", "analyze", "analyse", "classify", "summarize", "summarise", "evaluate", "évaluer",
+    "analyser", "classifier", "classer", "résumer", "synthèse", "synthétiser",
+    "décider", "analyze", "classify", "summarize", "summarise", "evaluate", "évaluer",
     "identifier", "identify", "calculer", "compute", "comparer", "compare", "vérifier", "check",
+    "réfléchir", "think", "raisonner", "choisir", "choose", "trier", "sort",
 ];
 const REGEN_WORDS: &[&str] = &[
     "régénérer", "regenerate", "réécrire", "rewrite", "regénérer", "régénération", "mettre",
@@ -464,7 +467,9 @@ fn is_pattern(s: &str) -> bool {
 enum Target {
     File(PathBuf, u64),
     /// Every file of a folder (or matching a pattern), non-recursive.
-    Family(String, Vec<(PathBuf, u64)>),
+    /// The flag is set when the text named a pattern (`<name>.md`): one
+    /// file of the family per use, not all of them.
+    Family(String, Vec<(PathBuf, u64)>, bool),
 }
 
 fn resolve(root: &Path, skill_dir: &Path, r: &str) -> Option<Target> {
@@ -491,7 +496,11 @@ fn resolve(root: &Path, skill_dir: &Path, r: &str) -> Option<Target> {
                         && ext.as_deref().is_none_or(|e| p.extension().is_some_and(|x| x.to_string_lossy() == e))
                 });
                 if !files.is_empty() {
-                    return Some(Target::Family(format!("{}/", dir_part.trim_end_matches('/')), files));
+                    return Some(Target::Family(
+                        format!("{}/", dir_part.trim_end_matches('/')),
+                        files,
+                        true,
+                    ));
                 }
             }
         }
@@ -506,7 +515,7 @@ fn resolve(root: &Path, skill_dir: &Path, r: &str) -> Option<Target> {
         if m.is_dir() {
             let files = family(&p, |_| true);
             if !files.is_empty() {
-                return Some(Target::Family(format!("{}/", r.trim_end_matches('/')), files));
+                return Some(Target::Family(format!("{}/", r.trim_end_matches('/')), files, false));
             }
         }
     }
@@ -665,8 +674,25 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
 
     let steps = split_steps(skill.body());
     for step in &steps {
-        let kinds = kinds_of(&step.text);
-        let kinds = if kinds.is_empty() { vec![Kind::Reasoning] } else { kinds };
+        let body_text = step.text.lines().skip(1).collect::<Vec<_>>().join("\n");
+        if body_text.trim().is_empty() {
+            // A heading whose sub-steps carry the work.
+            continue;
+        }
+        let mut kinds = kinds_of(&step.text);
+        let title_kinds = kinds_of(&step.title);
+        let w = words(&step.text);
+        // A script does the writing when the step runs one and names no
+        // writing tool; reasoning counts apart when it is the step's point.
+        if kinds.contains(&Kind::Bash) && !w.iter().any(|x| WRITE_EXACT.contains(&x.as_str())) {
+            kinds.retain(|k| *k != Kind::Write);
+        }
+        if kinds.len() > 1 && !title_kinds.contains(&Kind::Reasoning) {
+            kinds.retain(|k| *k != Kind::Reasoning);
+        }
+        let plain = kinds.is_empty();
+        let kinds = if plain { vec![Kind::Reasoning] } else { kinds };
+        let step_regen = w.iter().any(|x| REGEN_WORDS.contains(&x.to_lowercase().as_str()));
         // Paths go to the operation of their line: a line with a write verb
         // names an output, any other line an input.
         let mut reads: Vec<Target> = Vec::new();
@@ -693,7 +719,7 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
                     regen |= line_regen || exists_whole;
                     writes.push((t, exists_whole));
                 } else {
-                    if matches!(t, Target::Family(..)) && (line_all || r.ends_with('/') || is_pattern(&r)) {
+                    if matches!(t, Target::Family(_, _, false)) && (line_all || r.ends_with('/')) {
                         read_all = true;
                     }
                     reads.push(t);
@@ -703,11 +729,13 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
         let h = hints(&step.text);
         let times = h.times.unwrap_or(1);
         let multi = kinds.len() > 1;
+        // `0` is the system context's row: a step 0 becomes 0b (the seed's way).
+        let step_id = if step.id == "0" { "0b".to_string() } else { step.id.clone() };
         for (n, kind) in kinds.iter().enumerate() {
             let id = if multi {
-                format!("{}{}", step.id, (b'a' + n.min(25) as u8) as char)
+                format!("{}{}", step_id, (b'a' + n.min(25) as u8) as char)
             } else {
-                step.id.clone()
+                step_id.clone()
             };
             let mut row = Row {
                 id,
@@ -724,7 +752,11 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
             match kind {
                 Kind::Read => {
                     if !reads.is_empty() {
-                        let f = measure(cfg, &reads);
+                        let mut f = measure(cfg, &reads);
+                        // Named by a pattern: one file like the average, per use.
+                        if !read_all && reads.iter().all(|t| matches!(t, Target::Family(_, _, true))) {
+                            f.tokens = f.tokens / f.count.max(1) * times;
+                        }
                         row.input = f.tokens;
                         row.files = f;
                         row.basis = Basis::Measured;
@@ -745,7 +777,7 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
                         row.output = avg * times;
                         row.files = f;
                         row.basis = Basis::Measured;
-                        row.regenerates = regen;
+                        row.regenerates = regen || step_regen;
                         example_based = true;
                     } else {
                         row.output = h.tokens.or(h.class).unwrap_or(MEDIUM) * times;
@@ -771,7 +803,9 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
                 }
                 Kind::Reasoning => {
                     // Hints in a mixed step describe its reads or writes.
-                    row.output = if multi { SMALL } else { h.class.unwrap_or(SMALL) } * times;
+                    // A plain answer (no tool, no reasoning verb) is short.
+                    let base = if plain { ANSWER } else if multi { SMALL } else { h.class.unwrap_or(SMALL) };
+                    row.output = base * times;
                 }
                 Kind::System | Kind::Accumulated => {}
             }
@@ -853,7 +887,7 @@ fn measure(cfg: &AuditConfig, targets: &[Target]) -> Files {
                 f.bytes += len;
                 f.tokens += tokens(cfg, content_of(p), *len);
             }
-            Target::Family(folder, files) => {
+            Target::Family(folder, files, _) => {
                 f.folder.get_or_insert_with(|| folder.clone());
                 // One content class for the family, from its first file.
                 let c = files.first().map_or(Content::Markdown, |(p, _)| content_of(p));
@@ -879,7 +913,7 @@ pub fn referenced(root: &Path, skill: &Skill) -> Vec<(String, u64, u64)> {
         }
         match resolve(root, &dir, &r) {
             Some(Target::File(p, len)) if p != skill.found.path => out.push((r, 1, len)),
-            Some(Target::Family(_, files)) => {
+            Some(Target::Family(_, files, _)) => {
                 out.push((r, files.len() as u64, files.iter().map(|(_, l)| l).sum()))
             }
             _ => {}
@@ -943,7 +977,7 @@ mod tests {
     #[test]
     fn references_are_code_spans_and_links() {
         let r = references("Lire `notes/a.md` puis [doc](docs/x.md#top), `git status`, `v1.2`, `x`");
-        assert_eq!(r, ["notes/a.md", "docs/x.md", "v1.2"]);
+        assert_eq!(r, ["notes/a.md", "v1.2", "docs/x.md"]);
     }
 
     #[test]

@@ -264,6 +264,7 @@ fn skill(
         previous: previous.as_ref(),
         references: &references,
         lang,
+        ratios: &config.audit,
     };
     let text = report::render(&audit);
     std::fs::create_dir_all(index::dir(root))

@@ -12,6 +12,8 @@ pub const SHARE: f64 = 0.15;
 pub const MIN_UNITS: u64 = 1_500;
 /// Inline templates above this belong in their own file.
 pub const TEMPLATE_BYTES: u64 = 2 * 1024;
+/// The skill body size Anthropic recommends staying under.
+pub const SKILL_TOKENS: u64 = 5_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
@@ -81,7 +83,11 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
             && r.units() as f64 >= SHARE * total
     };
 
-    for r in est.rows.iter().filter(|r| costly(r)) {
+    // The concrete patterns are looked for on every step that weighs
+    // something; the general strategies only on the costly ones.
+    let weighs = |r: &Row| r.units() >= MIN_UNITS;
+    for r in est.rows.iter().filter(|r| !matches!(r.kind, Kind::System | Kind::Accumulated) && weighs(r)) {
+        let is_costly = costly(r);
         let mut push = |strategy, saved: u64, saved_output: u64, complexity, conf, facts: Facts| {
             let key = format!("{}:{}", key_of(strategy), r.id);
             out.push(Optimisation {
@@ -99,7 +105,7 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
         let facts = Facts {
             files: r.files.count,
             bytes: r.files.bytes,
-            tokens: r.files.tokens.max(r.input),
+            tokens: if r.kind == Kind::Write { r.output } else { r.files.tokens.max(r.input) },
             folder: r.files.folder.clone(),
             ..Facts::default()
         };
@@ -111,7 +117,7 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
                 let kept = per * 2 + per;
                 push(Strategy::ConditionalRead, r.input.saturating_sub(kept), 0, Level::Medium, confidence(r), facts);
             }
-            Kind::Read | Kind::WebFetch => {
+            Kind::Read | Kind::WebFetch if is_costly => {
                 // Read only the sections needed: half, on a rule of thumb.
                 push(Strategy::ReduceInput, r.input / 2, 0, Level::Low, Level::Low.max_with(confidence(r), Level::Medium), facts);
             }
@@ -120,11 +126,11 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
                 let saved_out = r.output * 55 / 100;
                 push(Strategy::DiffPatch, saved_out * OUTPUT_WEIGHT, saved_out, Level::Medium, confidence(r).min_with(Level::Medium), facts);
             }
-            Kind::Write | Kind::Reasoning if mechanical(&r.text) => {
+            Kind::Write | Kind::Reasoning if is_costly && mechanical(&r.text) => {
                 let saved_out = r.output * 9 / 10;
                 push(Strategy::Script, saved_out * OUTPUT_WEIGHT, saved_out, Level::Medium, Level::Medium, facts);
             }
-            Kind::Bash => {
+            Kind::Bash if is_costly => {
                 push(Strategy::ReduceInput, r.input * 7 / 10, 0, Level::Low, Level::Medium, facts);
             }
             _ => {}
@@ -206,6 +212,30 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
         });
     }
 
+    // A SKILL.md over the ~5 000 tokens Anthropic recommends for a skill
+    // body is paid on every request while the skill runs.
+    if let Some(sys) = est.rows.iter().find(|r| r.kind == Kind::System)
+        && est.system_tokens > SKILL_TOKENS
+        && sys.units() >= MIN_UNITS
+    {
+        let saved = est.system_tokens - SKILL_TOKENS;
+        out.push(Optimisation {
+            key: "skill-size".into(),
+            strategy: Strategy::ReduceInput,
+            step: Some("0".into()),
+            saved_units: saved,
+            saved_output: 0,
+            gain_pct: pct(saved),
+            complexity: Level::Low,
+            confidence: Level::High,
+            facts: Facts {
+                bytes: skill.size,
+                tokens: est.system_tokens,
+                ..Facts::default()
+            },
+        });
+    }
+
     // A model stronger than the steps need: same tokens, lower price.
     if let Some(cur) = current
         && cur > recommended
@@ -226,7 +256,6 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
             },
         });
     }
-    let _ = skill;
     out.sort_by(|a, b| {
         b.gain_pct
             .partial_cmp(&a.gain_pct)

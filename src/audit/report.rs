@@ -49,6 +49,7 @@ pub struct Audit<'a> {
     pub previous: Option<&'a Parsed>,
     pub references: &'a [(String, u64, u64)],
     pub lang: Lang,
+    pub ratios: &'a super::AuditConfig,
 }
 
 pub fn int(n: u64) -> String {
@@ -98,6 +99,11 @@ fn tr<'a>(lang: Lang, fr: &'a str, en: &'a str) -> &'a str {
     }
 }
 
+/// French puts a space before a colon, English does not.
+fn colon(lang: Lang) -> &'static str {
+    tr(lang, " :", ":")
+}
+
 fn units_word(lang: Lang) -> &'static str {
     tr(lang, "unités", "units")
 }
@@ -135,8 +141,10 @@ fn confidence(lang: Lang, l: Level, proof: Proof) -> String {
     };
     let basis = match (l, proof) {
         (Level::High, _) => tr(lang, "volumes mesurés sur disque", "volumes measured on disk"),
+        (Level::Low, _) => tr(lang, "règle empirique", "rule of thumb"),
         (_, Proof::Measured) => tr(lang, "exécutions réelles mesurées, gain estimé", "real runs measured, gain estimated"),
-        _ => tr(lang, "estimation statique", "static estimate"),
+        (_, Proof::ExampleBased) => tr(lang, "volumes mesurés, gain selon une règle empirique", "volumes measured, gain by a rule of thumb"),
+        (_, Proof::StaticEstimate) => tr(lang, "estimation statique", "static estimate"),
     };
     format!("{word} ({basis})")
 }
@@ -266,7 +274,7 @@ pub fn render(a: &Audit) -> String {
     let _ = writeln!(s);
 
     // Measurement basis.
-    let _ = writeln!(s, "**{}** : {}", tr(lang, "Base de mesure", "Measurement basis").trim(), basis(a));
+    let _ = writeln!(s, "**{}**{} {}", tr(lang, "Base de mesure", "Measurement basis"), colon(lang), basis(a));
     let _ = writeln!(s);
     if !a.references.is_empty() || a.skill.doc.is_some() {
         let _ = writeln!(s, "{}", tr(lang, "Fichiers associés mesurés :", "Related files measured:"));
@@ -367,19 +375,20 @@ pub fn render(a: &Audit) -> String {
         } else {
             format!("{} ({} {})", pct(lang, o.gain_pct), int(o.saved_units), units_word(lang))
         };
-        let _ = writeln!(s, "### {}. {} — {} : {}", i + 1, title, tr(lang, "Gain estimé", "Estimated gain"), gain);
+        let _ = writeln!(s, "### {}. {} — {}{} {}", i + 1, title, tr(lang, "Gain estimé", "Estimated gain"), colon(lang), gain);
         let _ = writeln!(s);
-        let _ = writeln!(s, "- **{}** : {}", tr(lang, "Problème", "Problem"), problem);
-        let _ = writeln!(s, "- **Solution** : {solution}");
-        let _ = writeln!(s, "- **{}** : {}", tr(lang, "Complexité", "Complexity"), level(lang, o.complexity));
-        let _ = writeln!(s, "- **{}** : {}", tr(lang, "Confiance", "Confidence"), confidence(lang, o.confidence, a.proof));
+        let _ = writeln!(s, "- **{}**{} {}", tr(lang, "Problème", "Problem"), colon(lang), problem);
+        let _ = writeln!(s, "- **Solution**{} {solution}", colon(lang));
+        let _ = writeln!(s, "- **{}**{} {}", tr(lang, "Complexité", "Complexity"), colon(lang), level(lang, o.complexity));
+        let _ = writeln!(s, "- **{}**{} {}", tr(lang, "Confiance", "Confidence"), colon(lang), confidence(lang, o.confidence, a.proof));
         let _ = writeln!(
             s,
-            "- **{}** : {}",
+            "- **{}**{} {}",
             tr(lang, "Modèle recommandé", "Recommended model"),
+            colon(lang),
             o.facts.to_model.unwrap_or(a.choice.model).name()
         );
-        let _ = writeln!(s, "- **{}** : `{}`", tr(lang, "Clé", "Key"), o.key);
+        let _ = writeln!(s, "- **{}**{} `{}`", tr(lang, "Clé", "Key"), colon(lang), o.key);
         let _ = writeln!(s);
     }
 
@@ -445,23 +454,35 @@ pub fn savings(a: &Audit) -> (u64, u64, u64) {
     t
 }
 
+fn fr_num(x: f64) -> String {
+    x.to_string().replace('.', ",")
+}
+
 fn basis(a: &Audit) -> String {
     let lang = a.lang;
     let est = a.est;
     let mut parts = Vec::new();
     parts.push(match lang {
         Lang::Fr => format!(
-            "SKILL.md {}{}o (~{} tokens de contexte), {} étapes numérotées repérées, ratios octets/token : prose française 5, JSON 2,5, code 3,5, Markdown mixte 4",
+            "SKILL.md {}{}o (~{} tokens de contexte), {} étapes numérotées repérées, ratios octets/token : prose française {}, JSON {}, code {}, Markdown mixte {}",
             int(a.skill.size),
             THIN,
             int(est.rows.first().map_or(0, |r| r.input)),
-            est.steps
+            est.steps,
+            fr_num(a.ratios.bytes_per_token_prose),
+            fr_num(a.ratios.bytes_per_token_json),
+            fr_num(a.ratios.bytes_per_token_code),
+            fr_num(a.ratios.bytes_per_token_markdown),
         ),
         Lang::En => format!(
-            "SKILL.md {} B (~{} context tokens), {} numbered steps found, bytes per token: French prose 5, JSON 2.5, code 3.5, mixed Markdown 4",
+            "SKILL.md {} B (~{} context tokens), {} numbered steps found, bytes per token: French prose {}, JSON {}, code {}, mixed Markdown {}",
             int(a.skill.size),
             int(est.rows.first().map_or(0, |r| r.input)),
-            est.steps
+            est.steps,
+            a.ratios.bytes_per_token_prose,
+            a.ratios.bytes_per_token_json,
+            a.ratios.bytes_per_token_code,
+            a.ratios.bytes_per_token_markdown,
         ),
     });
     let measured_rows = est.rows.iter().filter(|r| r.kind != Kind::System && r.basis == Basis::Measured).count();
@@ -510,7 +531,7 @@ fn basis(a: &Audit) -> String {
     if sk.truncated {
         parts.push(tr(lang, "SKILL.md lu en partie (trop gros), taille comptée en entier", "SKILL.md read in part (too large), size counted in full").to_string());
     }
-    let mut s = parts.join(" ; ");
+    let mut s = parts.join(tr(lang, " ; ", "; "));
     s.push('.');
     s
 }
@@ -707,6 +728,22 @@ fn describe(a: &Audit, o: &Optimisation) -> (String, String, String) {
                 int(f.files), int(f.bytes), int(f.tokens), f.template_line
             ),
             "move these templates to files beside the skill and read them only in the step that uses them.".to_string(),
+        ),
+        (Strategy::ReduceInput, Lang::Fr) if o.key == "skill-size" => (
+            "Alléger le SKILL.md".to_string(),
+            format!(
+                "le SKILL.md fait {}{}o (~{} tokens), au-delà des ~5 000 tokens recommandés pour le corps d'un skill ; il est relu à chaque requête tant que le skill tourne.",
+                int(f.bytes), THIN, int(f.tokens)
+            ),
+            "garder dans le SKILL.md les étapes et les règles, et déplacer le détail (exemples, gabarits, cas particuliers) dans des fichiers lus à la demande.".to_string(),
+        ),
+        (Strategy::ReduceInput, Lang::En) if o.key == "skill-size" => (
+            "Slim down SKILL.md".to_string(),
+            format!(
+                "SKILL.md is {} B (~{} tokens), over the ~5,000 tokens recommended for a skill body; it is re-read with every request while the skill runs.",
+                int(f.bytes), int(f.tokens)
+            ),
+            "keep the steps and rules in SKILL.md and move the details (examples, templates, special cases) to files read on demand.".to_string(),
         ),
         (Strategy::ReduceInput, Lang::Fr) => (
             format!("Réduire l'input (étape {step})"),
