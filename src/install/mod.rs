@@ -62,7 +62,7 @@ const SETTINGS_LOCAL: &str = ".claude/settings.local.json";
 const MEMORY_DIR: &str = "memory_sessions";
 const GITIGNORE: &str = ".gitignore";
 
-const SKILLS: [(&str, &str); 2] = [
+const SKILLS: [(&str, &str); 3] = [
     (
         "memory_load",
         include_str!("../../assets/skills/memory_load/SKILL.md"),
@@ -70,6 +70,10 @@ const SKILLS: [(&str, &str); 2] = [
     (
         "memory_promotion",
         include_str!("../../assets/skills/memory_promotion/SKILL.md"),
+    ),
+    (
+        "token_audit",
+        include_str!("../../assets/skills/token_audit/SKILL.md"),
     ),
 ];
 
