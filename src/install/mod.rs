@@ -24,7 +24,7 @@
 //! - `memory_sessions/` with `logs/` and a `.gitkeep` (never removed: it is
 //!   the user's data).
 //! - a marked block in `.gitignore` for `**/.debug/`.
-//! - the skills `memory_load` and `memory_promotion` under `.claude/skills/`.
+//! - the skills `memory_load`, `memory_promotion` and `token_audit` under `.claude/skills/`.
 //!
 //! Uninstall removes cairn's hook entries and any group, event list or
 //! `hooks` object that removal left empty (unless the backup shows the user
@@ -730,10 +730,7 @@ mod tests {
                 .unwrap();
             assert!(front.contains(&format!("name: {name}\n")), "{name}");
             assert!(front.contains("description: "), "{name}");
-            assert!(
-                front.contains("allowed-tools: Bash(cairn memory "),
-                "{name}"
-            );
+            assert!(front.contains("allowed-tools: Bash(cairn "), "{name}");
         }
         assert!(SKILLS[0].1.contains("cairn memory load $ARGUMENTS"));
         assert!(
@@ -741,6 +738,7 @@ mod tests {
                 .1
                 .contains("cairn memory promote $ARGUMENTS --dry-run")
         );
+        assert!(SKILLS[2].1.contains("cairn audit skill $ARGUMENTS"));
     }
 
     #[test]
