@@ -77,6 +77,7 @@ fn pct(lang: Lang, x: f64) -> String {
 }
 
 fn signed_pct(lang: Lang, x: f64) -> String {
+    let x = if x.abs() < 0.5 { 0.0 } else { x };
     let s = if x >= 0.5 { "+" } else { "" };
     match lang {
         Lang::Fr => format!("{s}{x:.0}{THIN}%"),
@@ -172,6 +173,7 @@ fn row_label(a: &Audit, r: &Row) -> String {
             let mut s = clean_title(&r.label);
             if r.files.count > 0 {
                 let what = match &r.files.folder {
+                    Some(f) if r.files.count == 1 => format!("{f}, {}", tr(lang, "1 fichier", "1 file")),
                     Some(f) => format!("{f}, {} {}", int(r.files.count), tr(lang, "fichiers", "files")),
                     None if r.files.count == 1 => tr(lang, "1 fichier", "1 file").to_string(),
                     None => format!("{} {}", int(r.files.count), tr(lang, "fichiers", "files")),
@@ -601,6 +603,16 @@ fn measured_section(s: &mut String, a: &Audit, m: &Measured) {
             int(mu.round() as u64)
         );
     }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{}",
+        tr(
+            lang,
+            "Les tokens mesurés comprennent ce que le client renvoie à chaque requête (son propre prompt système, la définition des outils, l'historique de la conversation), que l'estimation statique ne compte pas : l'essentiel en est lu en cache.",
+            "Measured tokens include what the client re-sends with every request (its own system prompt, tool definitions, the conversation so far), which the static estimate does not count: most of it is read from cache."
+        )
+    );
     let _ = writeln!(s);
     // Costliest steps as they happened, over all runs.
     let mut steps: BTreeMap<&str, (u64, u64, u64)> = BTreeMap::new();
