@@ -51,8 +51,14 @@ fn large() -> Large {
     let ctx = Ctx::new(
         Env::from_pairs([
             ("HOME", dir.path().display().to_string()),
-            ("CLAUDE_CONFIG_DIR", dir.path().join("cfg").display().to_string()),
-            ("CAIRN_STATE_DIR", dir.path().join("state").display().to_string()),
+            (
+                "CLAUDE_CONFIG_DIR",
+                dir.path().join("cfg").display().to_string(),
+            ),
+            (
+                "CAIRN_STATE_DIR",
+                dir.path().join("state").display().to_string(),
+            ),
         ]),
         Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()),
     );
@@ -103,19 +109,22 @@ fn corpus(dir: &Path, mb: usize, sessions: usize) {
     let per = mb * 1024 * 1024 / sessions;
     let big = "x".repeat(4_000);
     for s in 0..sessions {
-        let mut f =
-            std::io::BufWriter::new(std::fs::File::create(projects.join(format!("s{s}.jsonl"))).unwrap());
+        let mut f = std::io::BufWriter::new(
+            std::fs::File::create(projects.join(format!("s{s}.jsonl"))).unwrap(),
+        );
         let (mut written, mut i) = (0usize, 0u64);
         while written < per {
             i += 1;
             let mut lines = Vec::new();
             let attr = if i % 40 == 0 {
-                lines.push(format!(
-                    r#"{{"type":"user","timestamp":"2026-11-29T10:00:00Z","message":{{"role":"user","content":"<command-message>competitor_analyze</command-message>\n<command-name>/competitor_analyze</command-name>"}}}}"#
-                ));
-                lines.push(format!(
-                    r#"{{"type":"user","isMeta":true,"timestamp":"2026-11-29T10:00:00Z","message":{{"role":"user","content":[{{"type":"text","text":"Base directory for this skill: /p\n\n# /competitor_analyze"}}]}}}}"#
-                ));
+                lines.push(
+                    r#"{"type":"user","timestamp":"2026-11-29T10:00:00Z","message":{"role":"user","content":"<command-message>competitor_analyze</command-message>\n<command-name>/competitor_analyze</command-name>"}}"#
+                        .to_string(),
+                );
+                lines.push(
+                    r#"{"type":"user","isMeta":true,"timestamp":"2026-11-29T10:00:00Z","message":{"role":"user","content":[{"type":"text","text":"Base directory for this skill: /p\n\n# /competitor_analyze"}]}}"#
+                        .to_string(),
+                );
                 r#","attributionSkill":"competitor_analyze""#
             } else {
                 lines.push(format!(

@@ -83,7 +83,10 @@ fn golden(name: &str, actual: &str) {
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!("no golden file {}; run with CAIRN_BLESS=1 to write it", path.display())
+        panic!(
+            "no golden file {}; run with CAIRN_BLESS=1 to write it",
+            path.display()
+        )
     });
     if expected != actual {
         let diff: Vec<String> = expected
@@ -121,10 +124,15 @@ fn without_a_name_skills_are_listed_with_their_always_on_cost_and_exit_2() {
     let p = project("mid");
     let r = audit(&p, &["skill"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("hint: cairn audit skill NAME"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("hint: cairn audit skill NAME"),
+        "{}",
+        r.stderr
+    );
     assert!(
         r.stdout.contains("rapport_hebdo  project")
-            && r.stdout.contains("tokens always on  .claude/skills/rapport_hebdo/SKILL.md"),
+            && r.stdout
+                .contains("tokens always on  .claude/skills/rapport_hebdo/SKILL.md"),
         "{}",
         r.stdout
     );
@@ -139,7 +147,11 @@ fn user_plugin_and_legacy_command_skills_are_found() {
     let p = project("trivial");
     let cfg = p.home.join(".claude");
     std::fs::create_dir_all(cfg.join("skills/perso")).unwrap();
-    std::fs::write(cfg.join("skills/perso/SKILL.md"), "---\nname: perso\ndescription: Mon skill.\n---\nCorps.\n").unwrap();
+    std::fs::write(
+        cfg.join("skills/perso/SKILL.md"),
+        "---\nname: perso\ndescription: Mon skill.\n---\nCorps.\n",
+    )
+    .unwrap();
     let plug = cfg.join("plugins/cache/mk/outils/1.0.0");
     std::fs::create_dir_all(plug.join("skills/nettoyer")).unwrap();
     std::fs::write(plug.join("skills/nettoyer/SKILL.md"), "Nettoie.\n").unwrap();
@@ -160,7 +172,10 @@ fn mid_size_skill_report_matches_golden_in_french_and_english() {
     let p = project("mid");
     let out = ok(&p, &["skill", "rapport_hebdo", "--no-measured"]);
     assert!(out.contains("level of proof example_based"), "{out}");
-    assert!(out.contains("report: docs/audits/token/token_audit_rapport_hebdo.md"), "{out}");
+    assert!(
+        out.contains("report: docs/audits/token/token_audit_rapport_hebdo.md"),
+        "{out}"
+    );
     let fr = report(&p, "rapport_hebdo");
     golden("rapport_hebdo.fr.md", &fr);
     // What a reader checks, beyond the snapshot.
@@ -171,9 +186,15 @@ fn mid_size_skill_report_matches_golden_in_french_and_english() {
     assert!(fr.contains("Choisir un modèle adapté"), "{fr}");
     // The doc and the referenced files are measured.
     assert!(fr.contains("`docs/skills/rapport-hebdo.md`"), "{fr}");
-    assert!(fr.contains(&format!("`notes/semaine.md` — 6{THIN}395{THIN}o")), "{fr}");
+    assert!(
+        fr.contains(&format!("`notes/semaine.md` — 6{THIN}395{THIN}o")),
+        "{fr}"
+    );
 
-    let out = ok(&p, &["skill", "rapport_hebdo", "--no-measured", "--lang", "en"]);
+    let out = ok(
+        &p,
+        &["skill", "rapport_hebdo", "--no-measured", "--lang", "en"],
+    );
     assert!(out.contains("token audit of rapport_hebdo"), "{out}");
     let en = report(&p, "rapport_hebdo");
     // The French report is now the previous audit: the English one shows
@@ -201,7 +222,10 @@ fn large_skill_report_matches_golden_and_finds_the_costly_patterns() {
     assert!(out.contains("level of proof example_based"), "{out}");
     // 140 analyses measured, read in full on every run: the incremental
     // read is proposed for that step, with a high confidence.
-    assert!(fr.contains(&format!("projects/competitors/analyses/, 140 fichiers")), "{fr}");
+    assert!(
+        fr.contains("projects/competitors/analyses/, 140 fichiers"),
+        "{fr}"
+    );
     assert!(fr.contains("Lecture incrémentale (étape 5a)"), "{fr}");
     assert!(fr.contains("Externaliser les gabarits du SKILL.md"), "{fr}");
     assert!(fr.contains("Diff/patch au lieu de régénérer"), "{fr}");
@@ -210,7 +234,16 @@ fn large_skill_report_matches_golden_and_finds_the_costly_patterns() {
     assert!(fr.contains("Coût pondéré en régime établi") || !fr.contains("× 0,1) :"));
 
     let p = large();
-    ok(&p, &["skill", "competitor_analyze", "--no-measured", "--lang", "en"]);
+    ok(
+        &p,
+        &[
+            "skill",
+            "competitor_analyze",
+            "--no-measured",
+            "--lang",
+            "en",
+        ],
+    );
     let en = report(&p, "competitor_analyze");
     golden("competitor_analyze.en.md", &en);
     assert!(en.contains("Incremental read (step 5a)"), "{en}");
@@ -248,9 +281,18 @@ fn a_second_audit_shows_the_evolution_and_the_optimisations_implemented() {
     assert!(r.status.success());
     let fr = report(&p, "competitor_analyze");
     assert!(fr.contains("date_creation: 2026-12-07"), "{fr}");
-    assert!(fr.contains("## Évolution depuis l'audit 2026-11-30"), "{fr}");
-    assert!(fr.contains("| Opt. `templates` | proposée | ✓ semble implémentée |"), "{fr}");
-    assert!(fr.contains("| Opt. `incremental:5a` | proposée | non implémentée |"), "{fr}");
+    assert!(
+        fr.contains("## Évolution depuis l'audit 2026-11-30"),
+        "{fr}"
+    );
+    assert!(
+        fr.contains("| Opt. `templates` | proposée | ✓ semble implémentée |"),
+        "{fr}"
+    );
+    assert!(
+        fr.contains("| Opt. `incremental:5a` | proposée | non implémentée |"),
+        "{fr}"
+    );
 }
 
 #[test]
@@ -261,13 +303,21 @@ fn bad_skill_files_never_crash_the_audit() {
         std::fs::create_dir_all(skills.join(name)).unwrap();
         std::fs::write(skills.join(name).join("SKILL.md"), bytes).unwrap();
     };
-    put("sans_entete", "# Sans frontmatter\n\n## Étape 1 — Lire\n\nLire `x.md`.\n".as_bytes());
+    put(
+        "sans_entete",
+        "# Sans frontmatter\n\n## Étape 1 — Lire\n\nLire `x.md`.\n".as_bytes(),
+    );
     put("yaml_casse", b"---\nname: yaml_casse\ndescription: \"jamais ferm\xc3\xa9e\nmetadata: [a, b\n  - orphelin\n---\n## 1. Lire\n\nLire tout.\n");
     put("vide", b"");
-    put("pas_utf8", b"---\nname: pas_utf8\n---\n## \xc9tape 1\n\nLire \xff\xfe le fichier.\n");
+    put(
+        "pas_utf8",
+        b"---\nname: pas_utf8\n---\n## \xc9tape 1\n\nLire \xff\xfe le fichier.\n",
+    );
     let mut huge = b"---\nname: enorme\n---\n".to_vec();
     while huge.len() < 5 * 1024 * 1024 {
-        huge.extend_from_slice("## Étape 1 — Lire\n\nLire `notes.md` avec Read. Écrire le résultat.\n\n".as_bytes());
+        huge.extend_from_slice(
+            "## Étape 1 — Lire\n\nLire `notes.md` avec Read. Écrire le résultat.\n\n".as_bytes(),
+        );
     }
     put("enorme", &huge);
     for name in ["sans_entete", "yaml_casse", "vide", "pas_utf8"] {
@@ -282,7 +332,11 @@ fn bad_skill_files_never_crash_the_audit() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let rep = report(&p, "enorme");
     assert!(rep.contains("SKILL.md lu en partie"), "{}", &rep[..2000]);
-    assert!(rep.contains("Alléger le SKILL.md"), "{}", &rep[rep.len().saturating_sub(3000)..]);
+    assert!(
+        rep.contains("Alléger le SKILL.md"),
+        "{}",
+        &rep[rep.len().saturating_sub(3000)..]
+    );
     let listed = audit(&p, &["skill"]);
     assert_eq!(listed.code, 2);
     for name in ["sans_entete", "yaml_casse", "vide", "pas_utf8", "enorme"] {
@@ -302,7 +356,11 @@ fn index_is_rebuilt_from_valid_reports_and_names_the_invalid_ones() {
     )
     .unwrap();
     std::fs::write(dir.join("token_audit_casse.md"), b"\xff\xfe garbage").unwrap();
-    std::fs::write(dir.join("token_audit_vide.md"), "---\nskill_audite: vide\n---\n").unwrap();
+    std::fs::write(
+        dir.join("token_audit_vide.md"),
+        "---\nskill_audite: vide\n---\n",
+    )
+    .unwrap();
     let out = ok(&p, &["index"]);
     assert!(out.contains("index: docs/audits/token/README.md (2 reports; skipped token_audit_casse.md (not UTF-8), token_audit_vide.md (no date_creation))"), "{out}");
     let idx = std::fs::read_to_string(dir.join("README.md")).unwrap();
@@ -315,7 +373,7 @@ fn index_is_rebuilt_from_valid_reports_and_names_the_invalid_ones() {
         let s = n.to_string();
         let mut o = String::new();
         for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
                 o.push_str(THIN);
             }
             o.push(c);
@@ -329,21 +387,41 @@ fn index_is_rebuilt_from_valid_reports_and_names_the_invalid_ones() {
     );
     assert_eq!(idx, expected);
     // The corrupt files are left as they were.
-    assert_eq!(std::fs::read(dir.join("token_audit_casse.md")).unwrap(), b"\xff\xfe garbage");
+    assert_eq!(
+        std::fs::read(dir.join("token_audit_casse.md")).unwrap(),
+        b"\xff\xfe garbage"
+    );
 }
 
 #[test]
 fn audit_ratios_come_from_the_config_and_bad_values_name_the_key() {
     let p = project("mid");
-    std::fs::write(p.root.join(".cairn.toml"), "[audit]\nbytes_per_token_markdown = 2.0\n").unwrap();
+    std::fs::write(
+        p.root.join(".cairn.toml"),
+        "[audit]\nbytes_per_token_markdown = 2.0\n",
+    )
+    .unwrap();
     ok(&p, &["skill", "rapport_hebdo", "--no-measured"]);
     let rep = report(&p, "rapport_hebdo");
     // 1 718 bytes of SKILL.md at 2 bytes per token.
-    assert!(rep.contains("| 0 | Contexte système (SKILL.md 1\u{202f}718\u{202f}o) | Contexte système | 859 |"), "{rep}");
-    std::fs::write(p.root.join(".cairn.toml"), "[audit]\nbytes_per_token_json = 0\n").unwrap();
+    assert!(
+        rep.contains(
+            "| 0 | Contexte système (SKILL.md 1\u{202f}718\u{202f}o) | Contexte système | 859 |"
+        ),
+        "{rep}"
+    );
+    std::fs::write(
+        p.root.join(".cairn.toml"),
+        "[audit]\nbytes_per_token_json = 0\n",
+    )
+    .unwrap();
     let r = audit(&p, &["skill", "rapport_hebdo", "--no-measured"]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("audit.bytes_per_token_json"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("audit.bytes_per_token_json"),
+        "{}",
+        r.stderr
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -364,7 +442,10 @@ fn usage(i: u64, cr: u64, out: u64) -> serde_json::Value {
 
 impl Tx {
     fn new() -> Tx {
-        Tx { lines: Vec::new(), t: 0 }
+        Tx {
+            lines: Vec::new(),
+            t: 0,
+        }
     }
     fn ts(&mut self) -> String {
         self.t += 1;
@@ -375,8 +456,10 @@ impl Tx {
     }
     fn prompt(&mut self, text: &str) {
         let ts = self.ts();
-        self.push(json!({"type":"user","promptSource":"sdk","version":"2.1.332","timestamp":ts,
-            "message":{"role":"user","content":text}}));
+        self.push(
+            json!({"type":"user","promptSource":"sdk","version":"2.1.332","timestamp":ts,
+            "message":{"role":"user","content":text}}),
+        );
     }
     fn slash(&mut self, name: &str) {
         let ts = self.ts();
@@ -395,7 +478,13 @@ impl Tx {
     /// first line with the stream's placeholder output count, as older
     /// clients did).
     #[allow(clippy::too_many_arguments)]
-    fn response(&mut self, id: &str, attr: Option<&str>, u: serde_json::Value, blocks: &[serde_json::Value]) {
+    fn response(
+        &mut self,
+        id: &str,
+        attr: Option<&str>,
+        u: serde_json::Value,
+        blocks: &[serde_json::Value],
+    ) {
         let ts = self.ts();
         for (k, b) in blocks.iter().enumerate() {
             let mut uu = u.clone();
@@ -450,19 +539,54 @@ fn measured_runs_equal_the_deduplicated_usage_sum_and_are_not_rescanned() {
     tx.prompt("Bonjour");
     tx.response("a0", None, usage(5, 1000, 10), &[Tx::text()]);
     tx.slash(name);
-    tx.response("a1", Some(name), usage(3, 20_000, 300), &[Tx::text(), Tx::tool("a1", "Read", json!({"file_path":"/p/notes/semaine.md"}))]);
+    tx.response(
+        "a1",
+        Some(name),
+        usage(3, 20_000, 300),
+        &[
+            Tx::text(),
+            Tx::tool("a1", "Read", json!({"file_path":"/p/notes/semaine.md"})),
+        ],
+    );
     tx.tool_result("a1", "notes…", None);
-    tx.response("a2", Some(name), usage(4, 22_000, 1_500), &[Tx::tool("a2", "Write", json!({"file_path":"/p/rapports/2026-W48.md","content":"x"}))]);
+    tx.response(
+        "a2",
+        Some(name),
+        usage(4, 22_000, 1_500),
+        &[Tx::tool(
+            "a2",
+            "Write",
+            json!({"file_path":"/p/rapports/2026-W48.md","content":"x"}),
+        )],
+    );
     tx.tool_result("a2", "written", None);
     tx.response("a3", Some(name), usage(2, 23_000, 80), &[Tx::text()]);
     // A client command is not a run; the next prompt ends run 1.
     tx.client_command("compact");
     tx.prompt("Et maintenant la suite. ");
     // The model calls the skill: the calling response is not the run's.
-    tx.response("b0", None, usage(6, 24_000, 40), &[Tx::text(), Tx::tool("b0", "Skill", json!({"skill": name}))]);
-    tx.tool_result("b0", &format!("Launching skill: {name}"), Some(json!({"success":true,"commandName":name})));
+    tx.response(
+        "b0",
+        None,
+        usage(6, 24_000, 40),
+        &[Tx::text(), Tx::tool("b0", "Skill", json!({"skill": name}))],
+    );
+    tx.tool_result(
+        "b0",
+        &format!("Launching skill: {name}"),
+        Some(json!({"success":true,"commandName":name})),
+    );
     tx.skill_body("b0", name);
-    tx.response("b1", Some(name), usage(1, 25_000, 200), &[Tx::tool("b1", "Agent", json!({"subagent_type":"general-purpose","prompt":"x"}))]);
+    tx.response(
+        "b1",
+        Some(name),
+        usage(1, 25_000, 200),
+        &[Tx::tool(
+            "b1",
+            "Agent",
+            json!({"subagent_type":"general-purpose","prompt":"x"}),
+        )],
+    );
     tx.tool_result("b1", "report", None);
     tx.response("b2", Some(name), usage(1, 26_000, 90), &[Tx::text()]);
     tx.prompt("Merci");
@@ -472,7 +596,15 @@ fn measured_runs_equal_the_deduplicated_usage_sum_and_are_not_rescanned() {
     // The subagent of run 2 inherits the attribution.
     let mut sub = Tx::new();
     sub.t = 13;
-    sub.response("s1", Some(name), usage(7, 3_000, 400), &[Tx::text(), Tx::tool("s1", "Read", json!({"file_path":"/p/x.md"}))]);
+    sub.response(
+        "s1",
+        Some(name),
+        usage(7, 3_000, 400),
+        &[
+            Tx::text(),
+            Tx::tool("s1", "Read", json!({"file_path":"/p/x.md"})),
+        ],
+    );
     sub.response("s2", Some(name), usage(2, 4_000, 100), &[Tx::text()]);
     sub.write(&sessions.join("s1/subagents/agent-x1.jsonl"));
     // An older client (no attribution): the interval rule.
@@ -487,7 +619,10 @@ fn measured_runs_equal_the_deduplicated_usage_sum_and_are_not_rescanned() {
     old.write(&sessions.join("s2.jsonl"));
 
     let run1 = tokens(3, 20_000, 300) + tokens(4, 22_000, 1_500) + tokens(2, 23_000, 80);
-    let run2 = tokens(1, 25_000, 200) + tokens(1, 26_000, 90) + tokens(7, 3_000, 400) + tokens(2, 4_000, 100);
+    let run2 = tokens(1, 25_000, 200)
+        + tokens(1, 26_000, 90)
+        + tokens(7, 3_000, 400)
+        + tokens(2, 4_000, 100);
     let run3 = tokens(10, 5_000, 700) + tokens(11, 6_000, 50);
     let all = run1 + run2 + run3;
 
@@ -496,21 +631,30 @@ fn measured_runs_equal_the_deduplicated_usage_sum_and_are_not_rescanned() {
     let mut sorted = [run1, run2, run3];
     sorted.sort();
     assert!(
-        out.contains(&format!("measured: 3 runs, {all} tokens in all, median {} tokens (p90 {})", sorted[1], sorted[2])),
+        out.contains(&format!(
+            "measured: 3 runs, {all} tokens in all, median {} tokens (p90 {})",
+            sorted[1], sorted[2]
+        )),
         "{out}\nexpected runs {run1} {run2} {run3}"
     );
     let rep = report(&p, name);
     assert!(rep.contains("niveau_de_preuve: measured"), "{rep}");
     assert!(rep.contains("| Exécutions trouvées | 3 (2 par /rapport_hebdo, 1 par l'outil Skill, 0 par attribution) |"), "{rep}");
     assert!(rep.contains("| Écart de l'estimation statique |"), "{rep}");
-    assert!(rep.contains("| Write 2026-W48.md | 1 | 23\u{202f}604 |"), "{rep}");
+    assert!(
+        rep.contains("| Write 2026-W48.md | 1 | 23\u{202f}604 |"),
+        "{rep}"
+    );
     assert!(rep.contains("| Agent general-purpose | 1 |"), "{rep}");
     assert!(out.contains("transcripts: 3 files in 2 sessions"), "{out}");
 
     // Nothing changed: nothing is read again.
     let out = ok(&p, &["skill", name]);
     assert!(out.contains(" 0 B read this time"), "{out}");
-    assert!(out.contains(&format!("measured: 3 runs, {all} tokens in all")), "{out}");
+    assert!(
+        out.contains(&format!("measured: 3 runs, {all} tokens in all")),
+        "{out}"
+    );
 
     // Appended: only the new bytes are read, the new run is found.
     let before = std::fs::metadata(&main).unwrap().len();
@@ -519,12 +663,18 @@ fn measured_runs_equal_the_deduplicated_usage_sum_and_are_not_rescanned() {
     more.slash(name);
     more.response("d1", Some(name), usage(1, 30_000, 10), &[Tx::text()]);
     let appended = more.lines.join("\n") + "\n";
-    let mut f = std::fs::OpenOptions::new().append(true).open(&main).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&main)
+        .unwrap();
     std::io::Write::write_all(&mut f, appended.as_bytes()).unwrap();
     drop(f);
     let out = ok(&p, &["skill", name]);
     let run4 = tokens(1, 30_000, 10);
-    assert!(out.contains(&format!("measured: 4 runs, {} tokens in all", all + run4)), "{out}");
+    assert!(
+        out.contains(&format!("measured: 4 runs, {} tokens in all", all + run4)),
+        "{out}"
+    );
     let read_line = out.lines().find(|l| l.starts_with("transcripts:")).unwrap();
     let expected_read = format!("{:.1} KiB read this time", appended.len() as f64 / 1024.0);
     let expected_b = format!("{} B read this time", appended.len());
@@ -536,5 +686,62 @@ fn measured_runs_equal_the_deduplicated_usage_sum_and_are_not_rescanned() {
 
     // --no-measured skips the scan.
     let out = ok(&p, &["skill", name, "--no-measured"]);
-    assert!(!out.contains("transcripts:") && out.contains("example_based"), "{out}");
+    assert!(
+        !out.contains("transcripts:") && out.contains("example_based"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_skill_called_inside_a_subagent_is_a_run_too() {
+    let p = project("mid");
+    let sessions = p.home.join(".claude/projects/-tmp-proj");
+    let name = "rapport_hebdo";
+    let mut main = Tx::new();
+    main.prompt("Délègue le rapport à un agent.");
+    main.response(
+        "p0",
+        None,
+        usage(5, 1_000, 30),
+        &[Tx::tool(
+            "p0",
+            "Agent",
+            json!({"subagent_type":"general-purpose","prompt":"x"}),
+        )],
+    );
+    main.tool_result("p0", "fait", None);
+    main.response("p1", None, usage(5, 2_000, 20), &[Tx::text()]);
+    main.write(&sessions.join("s9.jsonl"));
+    let mut sub = Tx::new();
+    sub.t = 2;
+    sub.prompt("Fais le rapport hebdomadaire.");
+    sub.response(
+        "q0",
+        None,
+        usage(1, 500, 10),
+        &[Tx::tool("q0", "Skill", json!({"skill": name}))],
+    );
+    sub.tool_result(
+        "q0",
+        &format!("Launching skill: {name}"),
+        Some(json!({"success":true,"commandName":name})),
+    );
+    sub.skill_body("q0", name);
+    sub.response(
+        "q1",
+        Some(name),
+        usage(2, 600, 700),
+        &[
+            Tx::text(),
+            Tx::tool("q1", "Write", json!({"file_path":"/p/r.md","content":"x"})),
+        ],
+    );
+    sub.response("q2", Some(name), usage(3, 700, 50), &[Tx::text()]);
+    sub.write(&sessions.join("s9/subagents/agent-a9.jsonl"));
+    let expected = tokens(2, 600, 700) + tokens(3, 700, 50);
+    let out = ok(&p, &["skill", name]);
+    assert!(
+        out.contains(&format!("measured: 1 run, {expected} tokens in all")),
+        "{out}"
+    );
 }

@@ -231,9 +231,15 @@ fn strip_id(title: &str) -> String {
         }
     }
     let rest = rest.trim_start_matches(|c: char| c.is_alphanumeric() || matches!(c, '.' | '-'));
-    let rest = rest.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '—' | '–' | '-' | ':' | '.' | ')'));
+    let rest = rest.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '—' | '–' | '-' | ':' | '.' | ')')
+    });
     let rest = rest.trim().trim_end_matches(['*', '_']);
-    if rest.is_empty() { title.trim().to_string() } else { rest.to_string() }
+    if rest.is_empty() {
+        title.trim().to_string()
+    } else {
+        rest.to_string()
+    }
 }
 
 fn split_steps(body: &str) -> Vec<Step> {
@@ -254,13 +260,19 @@ fn split_steps(body: &str) -> Vec<Step> {
         if (1..=4).contains(&level) && l[level..].starts_with(' ') {
             let title = l[level..].trim().to_string();
             let id = step_id(&title);
-            let title = if id.is_some() { strip_id(&title) } else { title };
+            let title = if id.is_some() {
+                strip_id(&title)
+            } else {
+                title
+            };
             heads.push((i, level, id, title));
             continue;
         }
         // Top-level numbered list items: `1. Lire …`.
         let digits: String = l.chars().take_while(char::is_ascii_digit).collect();
-        if !digits.is_empty() && (l[digits.len()..].starts_with(". ") || l[digits.len()..].starts_with(") ")) {
+        if !digits.is_empty()
+            && (l[digits.len()..].starts_with(". ") || l[digits.len()..].starts_with(") "))
+        {
             let title = l[digits.len() + 2..].trim().to_string();
             items.push((i, digits, title));
         }
@@ -342,19 +354,63 @@ fn has_any(words: &[String], exact: &[&str], lower: &[&str]) -> bool {
 
 const READ_EXACT: &[&str] = &["Read", "Glob", "Grep", "NotebookRead"];
 const READ_WORDS: &[&str] = &[
-    "lire", "lit", "relire", "lis", "charger", "read", "reads", "load", "ouvrir", "open", "parcourir",
+    "lire",
+    "lit",
+    "relire",
+    "lis",
+    "charger",
+    "read",
+    "reads",
+    "load",
+    "ouvrir",
+    "open",
+    "parcourir",
     "consulter",
 ];
 const WRITE_EXACT: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 const WRITE_WORDS: &[&str] = &[
-    "écrire", "écrit", "rédiger", "rédige", "générer", "génère", "generate", "write", "writes",
-    "régénérer", "regenerate", "réécrire", "rewrite", "créer", "create", "produire", "produce",
-    "enregistrer", "save", "mettre", "update", "ajouter", "append",
+    "écrire",
+    "écrit",
+    "rédiger",
+    "rédige",
+    "générer",
+    "génère",
+    "generate",
+    "write",
+    "writes",
+    "régénérer",
+    "regenerate",
+    "réécrire",
+    "rewrite",
+    "créer",
+    "create",
+    "produire",
+    "produce",
+    "enregistrer",
+    "save",
+    "mettre",
+    "update",
+    "ajouter",
+    "append",
 ];
 const BASH_EXACT: &[&str] = &["Bash"];
 const BASH_WORDS: &[&str] = &[
-    "bash", "python", "python3", "script", "scripts", "git", "wc", "npm", "cargo", "make", "cairn",
-    "exécuter", "execute", "lancer", "shell", "jq",
+    "bash",
+    "python",
+    "python3",
+    "script",
+    "scripts",
+    "git",
+    "wc",
+    "npm",
+    "cargo",
+    "make",
+    "cairn",
+    "exécuter",
+    "execute",
+    "lancer",
+    "shell",
+    "jq",
 ];
 const ASK_EXACT: &[&str] = &["AskUserQuestion"];
 const ASK_WORDS: &[&str] = &["demander", "ask", "confirmer", "confirm"];
@@ -363,14 +419,48 @@ const WEB_WORDS: &[&str] = &["webfetch", "websearch", "télécharger", "fetch"];
 const AGENT_EXACT: &[&str] = &["Agent", "Task"];
 const AGENT_WORDS: &[&str] = &["subagent", "sous", "subagents"];
 const REASON_WORDS: &[&str] = &[
-    "analyser", "classifier", "classer", "résumer", "synthèse", "synthétiser",
-    "décider", "analyze", "classify", "summarize", "summarise", "evaluate", "évaluer",
-    "identifier", "identify", "calculer", "compute", "comparer", "compare", "vérifier", "check",
-    "réfléchir", "think", "raisonner", "choisir", "choose", "trier", "sort",
+    "analyser",
+    "classifier",
+    "classer",
+    "résumer",
+    "synthèse",
+    "synthétiser",
+    "décider",
+    "analyze",
+    "classify",
+    "summarize",
+    "summarise",
+    "evaluate",
+    "évaluer",
+    "identifier",
+    "identify",
+    "calculer",
+    "compute",
+    "comparer",
+    "compare",
+    "vérifier",
+    "check",
+    "réfléchir",
+    "think",
+    "raisonner",
+    "choisir",
+    "choose",
+    "trier",
+    "sort",
 ];
 const REGEN_WORDS: &[&str] = &[
-    "régénérer", "regenerate", "réécrire", "rewrite", "regénérer", "régénération", "mettre",
-    "update", "remplacer", "replace", "écraser", "overwrite",
+    "régénérer",
+    "regenerate",
+    "réécrire",
+    "rewrite",
+    "regénérer",
+    "régénération",
+    "mettre",
+    "update",
+    "remplacer",
+    "replace",
+    "écraser",
+    "overwrite",
 ];
 const ALL_WORDS: &[&str] = &[
     "tous", "toutes", "all", "every", "chaque", "each", "ensemble", "whole", "entier", "entière",
@@ -393,7 +483,11 @@ fn kinds_of(text: &str) -> Vec<Kind> {
     if has_any(&w, WEB_EXACT, WEB_WORDS) {
         k.push(Kind::WebFetch);
     }
-    if has_any(&w, AGENT_EXACT, AGENT_WORDS) && (w.iter().any(|x| x == "Agent" || x == "Task") || lower.contains("sous-agent") || lower.contains("subagent")) {
+    if has_any(&w, AGENT_EXACT, AGENT_WORDS)
+        && (w.iter().any(|x| x == "Agent" || x == "Task")
+            || lower.contains("sous-agent")
+            || lower.contains("subagent"))
+    {
         k.push(Kind::Agent);
     }
     if has_any(&w, ASK_EXACT, ASK_WORDS) {
@@ -420,7 +514,12 @@ pub fn references(text: &str) -> Vec<String> {
             && !s.contains("://")
             && !s.starts_with('-')
             && !s.starts_with('$')
-            && (s.contains('/') || s.rsplit_once('.').is_some_and(|(a, e)| !a.is_empty() && (1..=5).contains(&e.len()) && e.chars().all(|c| c.is_ascii_alphanumeric())));
+            && (s.contains('/')
+                || s.rsplit_once('.').is_some_and(|(a, e)| {
+                    !a.is_empty()
+                        && (1..=5).contains(&e.len())
+                        && e.chars().all(|c| c.is_ascii_alphanumeric())
+                }));
         if looks && !out.iter().any(|o| o == s) {
             out.push(s.to_string());
         }
@@ -428,10 +527,10 @@ pub fn references(text: &str) -> Vec<String> {
     let mut rest = text;
     while let Some(i) = rest.find('`') {
         let after = &rest[i + 1..];
-        if after.starts_with("``") {
+        if let Some(fence) = after.strip_prefix("``") {
             // A fence: skip to its end.
-            match after[2..].find("```") {
-                Some(j) => rest = &after[2 + j + 3..],
+            match fence.find("```") {
+                Some(j) => rest = &fence[j + 3..],
                 None => break,
             }
             continue;
@@ -486,14 +585,21 @@ fn resolve(root: &Path, skill_dir: &Path, r: &str) -> Option<Target> {
         if dir_part.contains(['<', '{', '*']) {
             return None;
         }
-        let ext = Path::new(r).extension().map(|e| e.to_string_lossy().into_owned());
+        let ext = Path::new(r)
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned());
         for b in bases {
             let d = b.join(dir_part);
             if d.is_dir() {
                 let files = family(&d, |p| {
-                    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
                     name.starts_with(prefix)
-                        && ext.as_deref().is_none_or(|e| p.extension().is_some_and(|x| x.to_string_lossy() == e))
+                        && ext
+                            .as_deref()
+                            .is_none_or(|e| p.extension().is_some_and(|x| x.to_string_lossy() == e))
                 });
                 if !files.is_empty() {
                     return Some(Target::Family(
@@ -515,7 +621,11 @@ fn resolve(root: &Path, skill_dir: &Path, r: &str) -> Option<Target> {
         if m.is_dir() {
             let files = family(&p, |_| true);
             if !files.is_empty() {
-                return Some(Target::Family(format!("{}/", r.trim_end_matches('/')), files, false));
+                return Some(Target::Family(
+                    format!("{}/", r.trim_end_matches('/')),
+                    files,
+                    false,
+                ));
             }
         }
     }
@@ -566,10 +676,15 @@ fn hints(text: &str) -> Hints {
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if (c == '×' || c == 'x') && i + 1 < chars.len() && chars[i + 1].is_ascii_digit()
+        if (c == '×' || c == 'x')
+            && i + 1 < chars.len()
+            && chars[i + 1].is_ascii_digit()
             && (i == 0 || !chars[i - 1].is_alphanumeric())
         {
-            let n: String = chars[i + 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
+            let n: String = chars[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
             if h.times.is_none() {
                 h.times = n.parse().ok().filter(|&n: &u64| (1..=10_000).contains(&n));
             }
@@ -585,7 +700,11 @@ fn hints(text: &str) -> Hints {
                     || (matches!(chars[j], ' ' | '\u{202f}' | '\u{2009}' | '\u{a0}' | ',')
                         && j + 3 < chars.len() + 1
                         && chars.get(j + 1).is_some_and(char::is_ascii_digit)
-                        && chars[j + 1..].iter().take_while(|c| c.is_ascii_digit()).count() == 3))
+                        && chars[j + 1..]
+                            .iter()
+                            .take_while(|c| c.is_ascii_digit())
+                            .count()
+                            == 3))
             {
                 if chars[j].is_ascii_digit() {
                     digits.push(chars[j]);
@@ -624,7 +743,15 @@ fn hints(text: &str) -> Hints {
     }
     let w = words(&text.to_lowercase());
     let any = |l: &[&str]| w.iter().any(|x| l.contains(&x.as_str()));
-    h.class = if any(&["gros", "grosse", "large", "big", "volumineux", "volumineuse", "huge"]) {
+    h.class = if any(&[
+        "gros",
+        "grosse",
+        "large",
+        "big",
+        "volumineux",
+        "volumineuse",
+        "huge",
+    ]) {
         Some(LARGE)
     } else if any(&["moyen", "moyenne", "medium"]) {
         Some(MEDIUM)
@@ -647,7 +774,9 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
 
     // 0 — system context: the SKILL.md as injected, and CLAUDE.md, always loaded.
     let md_ratio = ratio(cfg, Content::Markdown);
-    let claude_md = fs::metadata(root.join("CLAUDE.md")).map(|m| m.len()).unwrap_or(0);
+    let claude_md = fs::metadata(root.join("CLAUDE.md"))
+        .map(|m| m.len())
+        .unwrap_or(0);
     let system_tokens = (skill.size as f64 / md_ratio).round() as u64
         + if claude_md > 0 {
             tokens(cfg, content_of(&root.join("CLAUDE.md")), claude_md)
@@ -692,7 +821,9 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
         }
         let plain = kinds.is_empty();
         let kinds = if plain { vec![Kind::Reasoning] } else { kinds };
-        let step_regen = w.iter().any(|x| REGEN_WORDS.contains(&x.to_lowercase().as_str()));
+        let step_regen = w
+            .iter()
+            .any(|x| REGEN_WORDS.contains(&x.to_lowercase().as_str()));
         // Paths go to the operation of their line: a line with a write verb
         // names an output, any other line an input.
         let mut reads: Vec<Target> = Vec::new();
@@ -709,7 +840,9 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
             let line_all = w.iter().any(|x| ALL_WORDS.contains(&x.as_str()));
             let line_regen = w.iter().any(|x| REGEN_WORDS.contains(&x.as_str()));
             for r in refs {
-                let Some(t) = resolve(root, &skill_dir, &r) else { continue };
+                let Some(t) = resolve(root, &skill_dir, &r) else {
+                    continue;
+                };
                 if same_file(&t, &skill.found.path) {
                     continue;
                 }
@@ -730,7 +863,11 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
         let times = h.times.unwrap_or(1);
         let multi = kinds.len() > 1;
         // `0` is the system context's row: a step 0 becomes 0b (the seed's way).
-        let step_id = if step.id == "0" { "0b".to_string() } else { step.id.clone() };
+        let step_id = if step.id == "0" {
+            "0b".to_string()
+        } else {
+            step.id.clone()
+        };
         for (n, kind) in kinds.iter().enumerate() {
             let id = if multi {
                 format!("{}{}", step_id, (b'a' + n.min(25) as u8) as char)
@@ -754,7 +891,11 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
                     if !reads.is_empty() {
                         let mut f = measure(cfg, &reads);
                         // Named by a pattern: one file like the average, per use.
-                        if !read_all && reads.iter().all(|t| matches!(t, Target::Family(_, _, true))) {
+                        if !read_all
+                            && reads
+                                .iter()
+                                .all(|t| matches!(t, Target::Family(_, _, true)))
+                        {
                             f.tokens = f.tokens / f.count.max(1) * times;
                         }
                         row.input = f.tokens;
@@ -786,7 +927,11 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
                 }
                 Kind::Bash => {
                     let quiet = step_is_quiet(&step.text);
-                    row.input = if quiet { 0 } else { h.class.unwrap_or(SMALL).min(MEDIUM) * times };
+                    row.input = if quiet {
+                        0
+                    } else {
+                        h.class.unwrap_or(SMALL).min(MEDIUM) * times
+                    };
                     row.basis = Basis::Class;
                 }
                 Kind::WebFetch => {
@@ -804,7 +949,13 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
                 Kind::Reasoning => {
                     // Hints in a mixed step describe its reads or writes.
                     // A plain answer (no tool, no reasoning verb) is short.
-                    let base = if plain { ANSWER } else if multi { SMALL } else { h.class.unwrap_or(SMALL) };
+                    let base = if plain {
+                        ANSWER
+                    } else if multi {
+                        SMALL
+                    } else {
+                        h.class.unwrap_or(SMALL)
+                    };
                     row.output = base * times;
                 }
                 Kind::System | Kind::Accumulated => {}
@@ -839,7 +990,8 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
     let input: u64 = rows.iter().map(|r| r.input).sum();
     let output: u64 = rows.iter().map(|r| r.output).sum();
     let units = input + OUTPUT_WEIGHT * output;
-    let cached_units = units - system_tokens + (system_tokens as f64 * CACHE_READ_FACTOR).round() as u64;
+    let cached_units =
+        units - system_tokens + (system_tokens as f64 * CACHE_READ_FACTOR).round() as u64;
     Estimate {
         rows,
         steps: steps.len(),
@@ -856,7 +1008,11 @@ pub fn estimate(cfg: &AuditConfig, root: &Path, skill: &Skill) -> Estimate {
 }
 
 fn basis_of(h: &Hints) -> Basis {
-    if h.tokens.is_some() { Basis::Hint } else { Basis::Class }
+    if h.tokens.is_some() {
+        Basis::Hint
+    } else {
+        Basis::Class
+    }
 }
 
 fn same_file(t: &Target, p: &Path) -> bool {
@@ -871,8 +1027,11 @@ fn step_is_quiet(text: &str) -> bool {
         .map(str::trim)
         .filter(|l| {
             let first = l.split_whitespace().next().unwrap_or("");
-            ["mv", "mkdir", "chmod", "rm", "cp", "touch", "git", "python3", "python", "wc", "cairn", "bash", "sh"]
-                .contains(&first)
+            [
+                "mv", "mkdir", "chmod", "rm", "cp", "touch", "git", "python3", "python", "wc",
+                "cairn", "bash", "sh",
+            ]
+            .contains(&first)
         })
         .collect();
     !cmds.is_empty() && cmds.iter().all(|l| quiet.iter().any(|q| l.starts_with(q)))
@@ -890,7 +1049,9 @@ fn measure(cfg: &AuditConfig, targets: &[Target]) -> Files {
             Target::Family(folder, files, _) => {
                 f.folder.get_or_insert_with(|| folder.clone());
                 // One content class for the family, from its first file.
-                let c = files.first().map_or(Content::Markdown, |(p, _)| content_of(p));
+                let c = files
+                    .first()
+                    .map_or(Content::Markdown, |(p, _)| content_of(p));
                 for (_, len) in files {
                     f.count += 1;
                     f.bytes += len;
@@ -958,9 +1119,15 @@ mod tests {
         assert_eq!(kinds_of("Lire `a.md` avec Read"), [Kind::Read]);
         assert_eq!(kinds_of("Run `python3 x.py`"), [Kind::Bash]);
         assert_eq!(kinds_of("Écrire le rapport"), [Kind::Write]);
-        assert_eq!(kinds_of("Demander à l'utilisateur avec AskUserQuestion"), [Kind::Ask]);
+        assert_eq!(
+            kinds_of("Demander à l'utilisateur avec AskUserQuestion"),
+            [Kind::Ask]
+        );
         assert_eq!(kinds_of("WebFetch de la page"), [Kind::WebFetch]);
-        assert_eq!(kinds_of("Lancer un sous-agent Agent"), [Kind::Bash, Kind::Agent]);
+        assert_eq!(
+            kinds_of("Lancer un sous-agent Agent"),
+            [Kind::Bash, Kind::Agent]
+        );
         assert!(kinds_of("Réfléchir.").is_empty());
     }
 
@@ -976,13 +1143,20 @@ mod tests {
 
     #[test]
     fn references_are_code_spans_and_links() {
-        let r = references("Lire `notes/a.md` puis [doc](docs/x.md#top), `git status`, `v1.2`, `x`");
+        let r =
+            references("Lire `notes/a.md` puis [doc](docs/x.md#top), `git status`, `v1.2`, `x`");
         assert_eq!(r, ["notes/a.md", "v1.2", "docs/x.md"]);
     }
 
     #[test]
     fn prose_and_markdown_are_told_apart() {
-        assert_eq!(classify_text("Une phrase.\nUne autre phrase.\n"), Content::Prose);
-        assert_eq!(classify_text("| a | b |\n| 1 | 2 |\ntext\n"), Content::Markdown);
+        assert_eq!(
+            classify_text("Une phrase.\nUne autre phrase.\n"),
+            Content::Prose
+        );
+        assert_eq!(
+            classify_text("| a | b |\n| 1 | 2 |\ntext\n"),
+            Content::Markdown
+        );
     }
 }

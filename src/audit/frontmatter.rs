@@ -73,7 +73,10 @@ pub fn parse(header: &str) -> Frontmatter {
             continue;
         }
         let indent = raw.len() - raw.trim_start_matches([' ', '\t']).len();
-        if let Some(item) = trimmed.strip_prefix("- ").or((trimmed == "-").then_some("")) {
+        if let Some(item) = trimmed
+            .strip_prefix("- ")
+            .or((trimmed == "-").then_some(""))
+        {
             // A list item under the last key that had no inline value.
             if let Some((_, key)) = stack.last() {
                 let entry = fm.fields.entry(key.clone()).or_default();
@@ -82,7 +85,8 @@ pub fn parse(header: &str) -> Frontmatter {
                 }
                 entry.push_str(&scalar(item));
             } else {
-                fm.problems.push(format!("line {i}: list item without a key"));
+                fm.problems
+                    .push(format!("line {i}: list item without a key"));
             }
             continue;
         }
@@ -206,7 +210,8 @@ mod tests {
 
     #[test]
     fn broken_headers_keep_what_they_can_and_never_panic() {
-        let (fm, body) = split("---\nname: x\n: nope\n  - orphan\ndescription: \"open\nmodel: [a, b\n---\nbody");
+        let (fm, body) =
+            split("---\nname: x\n: nope\n  - orphan\ndescription: \"open\nmodel: [a, b\n---\nbody");
         assert!(fm.present);
         assert_eq!(body, "body");
         assert_eq!(fm.get("name"), Some("x"));
@@ -221,7 +226,14 @@ mod tests {
         assert!(!fm.present && fm.problems.is_empty());
         assert_eq!(body, "# Just a body\n");
 
-        for weird in ["", "---", "---\n", "---\n---", "\u{feff}---\na: b\n---\n", "---\n- a\n:\n---\n"] {
+        for weird in [
+            "",
+            "---",
+            "---\n",
+            "---\n---",
+            "\u{feff}---\na: b\n---\n",
+            "---\n- a\n:\n---\n",
+        ] {
             let _ = split(weird);
         }
     }

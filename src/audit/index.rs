@@ -26,8 +26,11 @@ pub struct Rebuilt {
     pub invalid: Vec<(String, String)>,
 }
 
+/// (file name, what it says) and (file name, why it is not a report).
+pub type Reports = (Vec<(String, Parsed)>, Vec<(String, String)>);
+
 /// Every report of the folder, parsed or with the reason it is not one.
-pub fn read_all(root: &Path) -> (Vec<(String, Parsed)>, Vec<(String, String)>) {
+pub fn read_all(root: &Path) -> Reports {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
     let Ok(rd) = std::fs::read_dir(dir(root)) else {
@@ -92,7 +95,12 @@ fn cell(s: &str) -> String {
     s.replace('|', "/").replace('\n', " ")
 }
 
-pub fn render(lang: Lang, today: &str, rows: &[(String, Parsed)], bad: &[(String, String)]) -> String {
+pub fn render(
+    lang: Lang,
+    today: &str,
+    rows: &[(String, Parsed)],
+    bad: &[(String, String)],
+) -> String {
     let fr = lang == Lang::Fr;
     let mut s = String::new();
     let _ = writeln!(s, "# Token Audit");
@@ -126,7 +134,15 @@ pub fn render(lang: Lang, today: &str, rows: &[(String, Parsed)], bad: &[(String
     let mut by_cost: Vec<&(String, Parsed)> = rows.iter().collect();
     by_cost.sort_by(|a, b| b.1.cost.cmp(&a.1.cost).then(a.1.skill.cmp(&b.1.skill)));
     let _ = writeln!(s);
-    let _ = writeln!(s, "{}", if fr { "## Par coût décroissant" } else { "## By cost, highest first" });
+    let _ = writeln!(
+        s,
+        "{}",
+        if fr {
+            "## Par coût décroissant"
+        } else {
+            "## By cost, highest first"
+        }
+    );
     let _ = writeln!(s);
     let _ = writeln!(s, "{head}");
     let _ = writeln!(s, "| --- | --- | --- | --- | --- |");
@@ -145,7 +161,15 @@ pub fn render(lang: Lang, today: &str, rows: &[(String, Parsed)], bad: &[(String
     }
     if !bad.is_empty() {
         let _ = writeln!(s);
-        let _ = writeln!(s, "{}", if fr { "## Rapports ignorés" } else { "## Reports skipped" });
+        let _ = writeln!(
+            s,
+            "{}",
+            if fr {
+                "## Rapports ignorés"
+            } else {
+                "## Reports skipped"
+            }
+        );
         let _ = writeln!(s);
         for (name, why) in bad {
             let _ = writeln!(s, "- `{}` : {}", name, cell(why));

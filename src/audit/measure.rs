@@ -78,6 +78,9 @@ struct FileScan {
     pending_tool: Option<(String, u64)>,
     /// Subagent files: every response (they are attributed at report time).
     agent: Vec<Resp>,
+    /// Whether `agent` is being filled (only for sessions that ran a skill).
+    #[serde(default)]
+    full: bool,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -158,22 +161,30 @@ pub fn measure_sessions(
         let key = main.path.display().to_string();
         live.insert(key.clone());
         let scan = cache.files.entry(key).or_default();
-        changed |= refresh(&main.path, scan, false, &mut stats);
-        if scan.runs.is_empty() {
-            continue;
-        }
+        changed |= refresh(&main.path, scan, Mode::Main, &mut stats);
         let runs = scan.runs.clone();
-        // Subagents are read only for sessions that ran a skill.
+        // Every response of a subagent is kept only for sessions whose main
+        // thread ran a skill (they join its runs); elsewhere a subagent file
+        // is only searched for runs of its own (a skill the agent called).
+        let full = !runs.is_empty();
         let mut agents: Vec<Resp> = Vec::new();
+        let mut agent_runs: Vec<Run> = Vec::new();
         for f in s.files.iter().filter(|f| !f.agent.is_empty()) {
             let k = f.path.display().to_string();
             live.insert(k.clone());
             let a = cache.files.entry(k).or_default();
-            changed |= refresh(&f.path, a, true, &mut stats);
-            agents.extend(a.agent.iter().cloned());
+            changed |= refresh(&f.path, a, Mode::Agent { full }, &mut stats);
+            if full {
+                agents.extend(a.agent.iter().cloned());
+            } else {
+                agent_runs.extend(a.runs.iter().cloned());
+            }
         }
         for run in runs.iter().filter(|r| same_skill(&r.skill, skill)) {
             out.push(totals(sid, run, &agents, skill, prices));
+        }
+        for run in agent_runs.iter().filter(|r| same_skill(&r.skill, skill)) {
+            out.push(totals(sid, run, &[], skill, prices));
         }
     }
     let before = cache.files.len();
@@ -188,7 +199,13 @@ pub fn measure_sessions(
 
 /// `superpowers:brainstorming` is the run of `brainstorming` too.
 pub fn same_skill(run: &str, wanted: &str) -> bool {
-    let bare = |s: &str| s.trim_start_matches('/').rsplit(':').next().unwrap_or("").to_string();
+    let bare = |s: &str| {
+        s.trim_start_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
     run == wanted || bare(run) == bare(wanted)
 }
 
@@ -201,24 +218,51 @@ fn fingerprint(path: &Path) -> Option<(u64, u64, u64, u64)> {
         .and_then(|mut f| f.read(&mut head))
         .unwrap_or(0);
     let mtime = (m.mtime() as u64).wrapping_mul(1_000_000_000) + m.mtime_nsec() as u64;
-    Some((m.len(), mtime, m.ino(), crate::usage::store::hash(&[&head[..n]])))
+    Some((
+        m.len(),
+        mtime,
+        m.ino(),
+        crate::usage::store::hash(&[&head[..n]]),
+    ))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Main,
+    /// `full`: keep every response, not only those of runs.
+    Agent {
+        full: bool,
+    },
 }
 
 /// Brings one file's scan up to date; true when it changed.
-fn refresh(path: &Path, scan: &mut FileScan, agent: bool, stats: &mut ScanStats) -> bool {
+fn refresh(path: &Path, scan: &mut FileScan, mode: Mode, stats: &mut ScanStats) -> bool {
     stats.files += 1;
     let Some((size, mtime, ino, head)) = fingerprint(path) else {
         return false;
     };
     stats.bytes_total += size;
-    if scan.size == size && scan.mtime_ns == mtime && scan.ino == ino && scan.head == head && scan.offset > 0 {
+    let full = matches!(mode, Mode::Agent { full: true });
+    // A subagent file scanned without its responses is read again, once,
+    // when its session turns out to need them.
+    let upgrade = full && !scan.full;
+    if !upgrade
+        && scan.size == size
+        && scan.mtime_ns == mtime
+        && scan.ino == ino
+        && scan.head == head
+    {
         return false;
     }
     // Appended to: resume. Replaced or truncated: start again.
-    let resume = scan.ino == ino && size >= scan.offset && (scan.head == head || scan.offset < 1024);
+    let resume = !upgrade
+        && scan.ino == ino
+        && size >= scan.offset
+        && (scan.head == head || scan.offset < 1024);
     if !resume {
         *scan = FileScan::default();
     }
+    scan.full |= full;
     let from = scan.offset;
     let mut reader = match StreamReader::open(path, from) {
         Ok(r) => r,
@@ -226,10 +270,9 @@ fn refresh(path: &Path, scan: &mut FileScan, agent: bool, stats: &mut ScanStats)
     };
     let mut st = State::from(std::mem::take(scan));
     while let Ok(Some(line)) = reader.next_line() {
-        if agent {
+        st.main_line(line.bytes);
+        if full {
             st.agent_line(line.bytes);
-        } else {
-            st.main_line(line.bytes);
         }
     }
     *scan = st.into_scan();
@@ -245,8 +288,10 @@ fn refresh(path: &Path, scan: &mut FileScan, agent: bool, stats: &mut ScanStats)
 /// The scanner of one file, resumable through [`FileScan`].
 struct State {
     scan: FileScan,
-    /// key → index in the open run (or in `agent`).
+    /// key → index in the open run.
     index: HashMap<u64, usize>,
+    /// key → index in `agent`.
+    agent_index: HashMap<u64, usize>,
     skill_needle: memmem::Finder<'static>,
     command_needle: memmem::Finder<'static>,
 }
@@ -261,12 +306,16 @@ impl State {
                 index.insert(x.key, i);
             }
         }
-        for (i, x) in scan.agent.iter().enumerate() {
-            index.insert(x.key, i);
-        }
+        let agent_index = scan
+            .agent
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x.key, i))
+            .collect();
         State {
             scan,
             index,
+            agent_index,
             skill_needle: memmem::Finder::new(b"Skill\""),
             command_needle: memmem::Finder::new(b"command-name>"),
         }
@@ -277,24 +326,35 @@ impl State {
     }
 
     fn agent_line(&mut self, line: &[u8]) {
-        let Some(rec) = Record::parse(line) else { return };
-        let Some(resp) = response(&rec, line) else { return };
-        match self.index.get(&resp.key) {
+        let Some(rec) = Record::parse(line) else {
+            return;
+        };
+        let Some(resp) = response(&rec, line) else {
+            return;
+        };
+        match self.agent_index.get(&resp.key) {
             Some(&i) => merge(&mut self.scan.agent[i], &resp),
             None => {
-                self.index.insert(resp.key, self.scan.agent.len());
+                self.agent_index.insert(resp.key, self.scan.agent.len());
                 self.scan.agent.push(resp);
             }
         }
     }
 
     fn main_line(&mut self, line: &[u8]) {
-        let quiet = !self.scan.open && self.scan.pending_slash.is_none() && self.scan.pending_tool.is_none();
+        let quiet = !self.scan.open
+            && self.scan.pending_slash.is_none()
+            && self.scan.pending_tool.is_none();
         // Outside a run only markers matter: most lines are skipped unparsed.
-        if quiet && self.skill_needle.find(line).is_none() && self.command_needle.find(line).is_none() {
+        if quiet
+            && self.skill_needle.find(line).is_none()
+            && self.command_needle.find(line).is_none()
+        {
             return;
         }
-        let Some(rec) = Record::parse(line) else { return };
+        let Some(rec) = Record::parse(line) else {
+            return;
+        };
         let ts = rec.timestamp.as_deref().map(ts_ms).unwrap_or(0);
         if rec.is_user() {
             self.user(&rec, line, ts);
@@ -356,7 +416,9 @@ impl State {
     }
 
     fn assistant(&mut self, rec: &Record, line: &[u8], ts: i64) {
-        let Some(resp) = response(rec, line) else { return };
+        let Some(resp) = response(rec, line) else {
+            return;
+        };
         if let Some((name, at)) = self.scan.pending_slash.take() {
             self.open(name, Via::Slash, at);
         }
@@ -369,14 +431,28 @@ impl State {
         // A response attributed to another skill than the open run's (or
         // with no run open): that skill's run, even without a marker.
         if let Some(a) = &resp.attr {
-            let same = self.scan.open && self.scan.runs.last().is_some_and(|r| same_skill(&r.skill, a));
-            let pending = self.scan.pending_tool.as_ref().is_some_and(|(_, k)| *k == resp.key);
+            let same = self.scan.open
+                && self
+                    .scan
+                    .runs
+                    .last()
+                    .is_some_and(|r| same_skill(&r.skill, a));
+            let pending = self
+                .scan
+                .pending_tool
+                .as_ref()
+                .is_some_and(|(_, k)| *k == resp.key);
             if !same && !pending {
                 self.open(a.clone(), Via::Attribution, ts);
             }
         }
         let skill_call = skill_call(rec, line);
-        if self.scan.open && !self.scan.pending_tool.as_ref().is_some_and(|(_, k)| *k == resp.key) {
+        let calling = self
+            .scan
+            .pending_tool
+            .as_ref()
+            .is_some_and(|(_, k)| *k == resp.key);
+        if self.scan.open && !calling {
             let run = self.scan.runs.last_mut().expect("open run");
             match self.index.get(&resp.key) {
                 Some(&i) => merge(&mut run.resp[i], &resp),
@@ -386,13 +462,9 @@ impl State {
                 }
             }
         }
+        // The calling response belongs before the skill (to the run open
+        // then, if any): the skill's run opens once it is over.
         if let Some(name) = skill_call {
-            // The calling response belongs before the skill: the run opens
-            // when it is over.
-            if self.scan.open {
-                // Already counted in the current run if it was open: that is
-                // the earlier skill's last step.
-            }
             self.scan.pending_tool = Some((name, resp.key));
         }
     }
@@ -461,10 +533,16 @@ fn response(rec: &Record, line: &[u8]) -> Option<Resp> {
                         .map(|c| c.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
                 });
             let s = match arg {
-                Some(a) if !a.is_empty() => format!("{} {}", t.name, crate::transcript::truncate_tail(&a, 40)),
+                Some(a) if !a.is_empty() => {
+                    format!("{} {}", t.name, crate::transcript::truncate_tail(&a, 40))
+                }
                 _ => t.name.to_string(),
             };
-            step = if step == "text" { s } else { format!("{step} + {s}") };
+            step = if step == "text" {
+                s
+            } else {
+                format!("{step} + {s}")
+            };
         }
     }
     Some(Resp {
@@ -629,9 +707,16 @@ mod tests {
 
     #[test]
     fn tags_and_json_strings() {
-        assert_eq!(tag("<command-name>/a</command-name>", "command-name").as_deref(), Some("/a"));
         assert_eq!(
-            json_str(br#"{"attributionSkill":"rapport","x":1}"#, b"\"attributionSkill\":\"").as_deref(),
+            tag("<command-name>/a</command-name>", "command-name").as_deref(),
+            Some("/a")
+        );
+        assert_eq!(
+            json_str(
+                br#"{"attributionSkill":"rapport","x":1}"#,
+                b"\"attributionSkill\":\""
+            )
+            .as_deref(),
             Some("rapport")
         );
         assert_eq!(json_str(b"{}", b"\"attributionSkill\":\""), None);

@@ -84,7 +84,12 @@ impl AuditConfig {
         ]
         .into_iter()
         .find(|(_, v)| !(v.is_finite() && *v >= 0.5 && *v <= 100.0))
-        .map(|(k, v)| (k, format!("{v} is not a number of bytes per token between 0.5 and 100")))
+        .map(|(k, v)| {
+            (
+                k,
+                format!("{v} is not a number of bytes per token between 0.5 and 100"),
+            )
+        })
     }
 }
 
@@ -122,7 +127,9 @@ fn pick_lang(flag: Option<&str>, default: Lang) -> Result<Lang> {
 
 fn lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
     let h = crate::usage::store::hash(&[root.to_string_lossy().as_bytes()]);
-    ctx.state_dir.join("locks").join(format!("audit-{h:016x}.lock"))
+    ctx.state_dir
+        .join("locks")
+        .join(format!("audit-{h:016x}.lock"))
 }
 
 fn project_of(root: &Path, found: &[skills::Found], skill: &str) -> Option<String> {
@@ -139,7 +146,11 @@ fn rel(root: &Path, p: &Path) -> String {
 fn index_line(root: &Path, r: &index::Rebuilt) -> String {
     let mut s = format!("index: {} ({} reports", rel(root, &r.path), r.valid);
     if !r.invalid.is_empty() {
-        let names: Vec<String> = r.invalid.iter().map(|(n, why)| format!("{n} ({why})")).collect();
+        let names: Vec<String> = r
+            .invalid
+            .iter()
+            .map(|(n, why)| format!("{n} ({why})"))
+            .collect();
         let _ = write!(s, "; skipped {}", names.join(", "));
     }
     s.push_str(")\n");
@@ -158,11 +169,18 @@ pub fn listing(ctx: &Ctx, root: &Path, found: &[skills::Found]) -> String {
         return s;
     }
     let _ = writeln!(s, "skills found ({}):", found.len());
-    let width = found.iter().map(|f| f.name.chars().count()).max().unwrap_or(0);
+    let width = found
+        .iter()
+        .map(|f| f.name.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut always = 0u64;
     for f in found {
         let (tokens, path) = match skills::read(root, f) {
-            Ok(sk) => ((skills::listing_chars(&sk) as u64).div_ceil(4), rel(root, &f.path)),
+            Ok(sk) => (
+                (skills::listing_chars(&sk) as u64).div_ceil(4),
+                rel(root, &f.path),
+            ),
             Err(e) => (0, format!("{} (cannot read: {e})", f.path.display())),
         };
         always += tokens;
@@ -283,7 +301,11 @@ fn skill(
         proof.as_str()
     );
     if est.show_cache() {
-        let _ = writeln!(out, "steady state (system context cached): {} units", est.cached_units);
+        let _ = writeln!(
+            out,
+            "steady state (system context cached): {} units",
+            est.cached_units
+        );
     }
     if let Some(c) = est.costliest() {
         let _ = writeln!(
@@ -300,8 +322,9 @@ fn skill(
         let total: u64 = m.runs.iter().map(|r| r.tokens).sum();
         let _ = writeln!(
             out,
-            "measured: {} runs, {} tokens in all, median {} tokens (p90 {}), median cost ${:.4}",
+            "measured: {} run{}, {} tokens in all, median {} tokens (p90 {}), median cost ${:.4}",
             m.runs.len(),
+            if m.runs.len() == 1 { "" } else { "s" },
             total,
             mt.round(),
             pt.round(),

@@ -70,7 +70,11 @@ pub fn recommend(est: &Estimate) -> Choice {
         .filter(|r| matches!(r.kind, Kind::Write | Kind::Reasoning))
         .map(|r| r.output)
         .sum();
-    let (reasoning_steps, write_steps, agents) = (count(Kind::Reasoning), count(Kind::Write), count(Kind::Agent));
+    let (reasoning_steps, write_steps, agents) = (
+        count(Kind::Reasoning),
+        count(Kind::Write),
+        count(Kind::Agent),
+    );
     let model = if agents > 0 || (est.steps >= 8 && generated >= 20_000) {
         Model::Opus
     } else if write_steps > 0 || reasoning_steps > 1 || generated >= 1_000 {

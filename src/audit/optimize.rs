@@ -72,7 +72,12 @@ fn confidence(row: &Row) -> Level {
     }
 }
 
-pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<Model>) -> Vec<Optimisation> {
+pub fn find(
+    skill: &Skill,
+    est: &Estimate,
+    recommended: Model,
+    current: Option<Model>,
+) -> Vec<Optimisation> {
     let total = est.units.max(1) as f64;
     let pct = |units: u64| units as f64 * 100.0 / total;
     let mut out: Vec<Optimisation> = Vec::new();
@@ -86,7 +91,11 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
     // The concrete patterns are looked for on every step that weighs
     // something; the general strategies only on the costly ones.
     let weighs = |r: &Row| r.units() >= MIN_UNITS;
-    for r in est.rows.iter().filter(|r| !matches!(r.kind, Kind::System | Kind::Accumulated) && weighs(r)) {
+    for r in est
+        .rows
+        .iter()
+        .filter(|r| !matches!(r.kind, Kind::System | Kind::Accumulated) && weighs(r))
+    {
         let is_costly = costly(r);
         let mut push = |strategy, saved: u64, saved_output: u64, complexity, conf, facts: Facts| {
             let key = format!("{}:{}", key_of(strategy), r.id);
@@ -105,7 +114,11 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
         let facts = Facts {
             files: r.files.count,
             bytes: r.files.bytes,
-            tokens: if r.kind == Kind::Write { r.output } else { r.files.tokens.max(r.input) },
+            tokens: if r.kind == Kind::Write {
+                r.output
+            } else {
+                r.files.tokens.max(r.input)
+            },
             folder: r.files.folder.clone(),
             ..Facts::default()
         };
@@ -115,23 +128,58 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
                 // summary that already holds the rest.
                 let per = r.input / r.files.count.max(1);
                 let kept = per * 2 + per;
-                push(Strategy::ConditionalRead, r.input.saturating_sub(kept), 0, Level::Medium, confidence(r), facts);
+                push(
+                    Strategy::ConditionalRead,
+                    r.input.saturating_sub(kept),
+                    0,
+                    Level::Medium,
+                    confidence(r),
+                    facts,
+                );
             }
             Kind::Read | Kind::WebFetch if is_costly => {
                 // Read only the sections needed: half, on a rule of thumb.
-                push(Strategy::ReduceInput, r.input / 2, 0, Level::Low, Level::Low.max_with(confidence(r), Level::Medium), facts);
+                push(
+                    Strategy::ReduceInput,
+                    r.input / 2,
+                    0,
+                    Level::Low,
+                    Level::Low.max_with(confidence(r), Level::Medium),
+                    facts,
+                );
             }
             Kind::Write if r.regenerates => {
                 // A diff names the changed sections: −40 to −70 % of the output.
                 let saved_out = r.output * 55 / 100;
-                push(Strategy::DiffPatch, saved_out * OUTPUT_WEIGHT, saved_out, Level::Medium, confidence(r).min_with(Level::Medium), facts);
+                push(
+                    Strategy::DiffPatch,
+                    saved_out * OUTPUT_WEIGHT,
+                    saved_out,
+                    Level::Medium,
+                    confidence(r).min_with(Level::Medium),
+                    facts,
+                );
             }
             Kind::Write | Kind::Reasoning if is_costly && mechanical(&r.text) => {
                 let saved_out = r.output * 9 / 10;
-                push(Strategy::Script, saved_out * OUTPUT_WEIGHT, saved_out, Level::Medium, Level::Medium, facts);
+                push(
+                    Strategy::Script,
+                    saved_out * OUTPUT_WEIGHT,
+                    saved_out,
+                    Level::Medium,
+                    Level::Medium,
+                    facts,
+                );
             }
             Kind::Bash if is_costly => {
-                push(Strategy::ReduceInput, r.input * 7 / 10, 0, Level::Low, Level::Medium, facts);
+                push(
+                    Strategy::ReduceInput,
+                    r.input * 7 / 10,
+                    0,
+                    Level::Low,
+                    Level::Medium,
+                    facts,
+                );
             }
             _ => {}
         }
@@ -170,12 +218,21 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
         let saved = if acc > 0 {
             acc * (best.len() as u64 - 1) / ops.len().max(1) as u64
         } else {
-            best.iter().take(best.len() - 1).map(|r| r.input).sum::<u64>() / 10
+            best.iter()
+                .take(best.len() - 1)
+                .map(|r| r.input)
+                .sum::<u64>()
+                / 10
         };
         out.push(Optimisation {
             key: format!("parallel:{}", best[0].id),
             strategy: Strategy::Parallel,
-            step: Some(best.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")),
+            step: Some(
+                best.iter()
+                    .map(|r| r.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
             saved_units: saved,
             saved_output: 0,
             gain_pct: pct(saved),
@@ -189,7 +246,11 @@ pub fn find(skill: &Skill, est: &Estimate, recommended: Model, current: Option<M
     }
 
     // Inline templates over 2 KB: paid on every request while the skill runs.
-    let big: Vec<_> = est.blocks.iter().filter(|b| b.bytes > TEMPLATE_BYTES).collect();
+    let big: Vec<_> = est
+        .blocks
+        .iter()
+        .filter(|b| b.bytes > TEMPLATE_BYTES)
+        .collect();
     if !big.is_empty() {
         let bytes: u64 = big.iter().map(|b| b.bytes).sum();
         let saved = bytes / 4;
@@ -299,8 +360,23 @@ fn key_of(s: Strategy) -> &'static str {
 fn mechanical(text: &str) -> bool {
     let l = text.to_lowercase();
     [
-        "copier", "copy", "verbatim", "trier", "sort", "filtrer", "filter", "compter", "count",
-        "calculer", "compute", "frontmatter", "index", "json", "renommer", "rename", "lister",
+        "copier",
+        "copy",
+        "verbatim",
+        "trier",
+        "sort",
+        "filtrer",
+        "filter",
+        "compter",
+        "count",
+        "calculer",
+        "compute",
+        "frontmatter",
+        "index",
+        "json",
+        "renommer",
+        "rename",
+        "lister",
         "list",
     ]
     .iter()

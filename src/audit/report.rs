@@ -56,7 +56,7 @@ pub fn int(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(THIN);
         }
         out.push(c);
@@ -141,10 +141,22 @@ fn confidence(lang: Lang, l: Level, proof: Proof) -> String {
         Level::High => "high",
     };
     let basis = match (l, proof) {
-        (Level::High, _) => tr(lang, "volumes mesurés sur disque", "volumes measured on disk"),
+        (Level::High, _) => tr(
+            lang,
+            "volumes mesurés sur disque",
+            "volumes measured on disk",
+        ),
         (Level::Low, _) => tr(lang, "règle empirique", "rule of thumb"),
-        (_, Proof::Measured) => tr(lang, "exécutions réelles mesurées, gain estimé", "real runs measured, gain estimated"),
-        (_, Proof::ExampleBased) => tr(lang, "volumes mesurés, gain selon une règle empirique", "volumes measured, gain by a rule of thumb"),
+        (_, Proof::Measured) => tr(
+            lang,
+            "exécutions réelles mesurées, gain estimé",
+            "real runs measured, gain estimated",
+        ),
+        (_, Proof::ExampleBased) => tr(
+            lang,
+            "volumes mesurés, gain selon une règle empirique",
+            "volumes measured, gain by a rule of thumb",
+        ),
         (_, Proof::StaticEstimate) => tr(lang, "estimation statique", "static estimate"),
     };
     format!("{word} ({basis})")
@@ -173,8 +185,14 @@ fn row_label(a: &Audit, r: &Row) -> String {
             let mut s = clean_title(&r.label);
             if r.files.count > 0 {
                 let what = match &r.files.folder {
-                    Some(f) if r.files.count == 1 => format!("{f}, {}", tr(lang, "1 fichier", "1 file")),
-                    Some(f) => format!("{f}, {} {}", int(r.files.count), tr(lang, "fichiers", "files")),
+                    Some(f) if r.files.count == 1 => {
+                        format!("{f}, {}", tr(lang, "1 fichier", "1 file"))
+                    }
+                    Some(f) => format!(
+                        "{f}, {} {}",
+                        int(r.files.count),
+                        tr(lang, "fichiers", "files")
+                    ),
                     None if r.files.count == 1 => tr(lang, "1 fichier", "1 file").to_string(),
                     None => format!("{} {}", int(r.files.count), tr(lang, "fichiers", "files")),
                 };
@@ -228,16 +246,36 @@ pub fn render(a: &Audit) -> String {
     let _ = writeln!(s, "langue: {}", tr(lang, "fr", "en"));
     let _ = writeln!(s, "---");
     let _ = writeln!(s);
-    let _ = writeln!(s, "{}{}", tr(lang, "# Audit tokens : ", "# Token audit: "), a.skill.name());
+    let _ = writeln!(
+        s,
+        "{}{}",
+        tr(lang, "# Audit tokens : ", "# Token audit: "),
+        a.skill.name()
+    );
     let _ = writeln!(s);
 
     // Summary.
     let _ = writeln!(s, "{}", tr(lang, "## Résumé", "## Summary"));
     let _ = writeln!(s);
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Métrique", "Metric"), tr(lang, "Valeur", "Value"));
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Métrique", "Metric"),
+        tr(lang, "Valeur", "Value")
+    );
     let _ = writeln!(s, "|----------|--------|");
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Tokens input estimés", "Estimated input tokens"), int(est.input));
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Tokens output estimés", "Estimated output tokens"), int(est.output));
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Tokens input estimés", "Estimated input tokens"),
+        int(est.input)
+    );
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Tokens output estimés", "Estimated output tokens"),
+        int(est.output)
+    );
     let _ = writeln!(
         s,
         "| {} | {} {} |",
@@ -249,7 +287,11 @@ pub fn render(a: &Audit) -> String {
         let _ = writeln!(
             s,
             "| {} | {} {} |",
-            tr(lang, "Coût pondéré en régime établi (cache)", "Weighted total, steady state (cache)"),
+            tr(
+                lang,
+                "Coût pondéré en régime établi (cache)",
+                "Weighted total, steady state (cache)"
+            ),
             int(est.cached_units),
             units_word(lang)
         );
@@ -263,33 +305,77 @@ pub fn render(a: &Audit) -> String {
             pct(lang, c.units() as f64 * 100.0 / total)
         );
     }
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Modèle recommandé", "Recommended model"), a.choice.model.name());
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Niveau de preuve", "Level of proof"), a.proof.as_str());
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Modèle recommandé", "Recommended model"),
+        a.choice.model.name()
+    );
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Niveau de preuve", "Level of proof"),
+        a.proof.as_str()
+    );
     if let Some((mt, _)) = med {
         let _ = writeln!(
             s,
             "| {} | {} |",
-            tr(lang, "Tokens mesurés par exécution (médiane)", "Measured tokens per run (median)"),
+            tr(
+                lang,
+                "Tokens mesurés par exécution (médiane)",
+                "Measured tokens per run (median)"
+            ),
             int(mt.round() as u64)
         );
     }
     let _ = writeln!(s);
 
     // Measurement basis.
-    let _ = writeln!(s, "**{}**{} {}", tr(lang, "Base de mesure", "Measurement basis"), colon(lang), basis(a));
+    let _ = writeln!(
+        s,
+        "**{}**{} {}",
+        tr(lang, "Base de mesure", "Measurement basis"),
+        colon(lang),
+        basis(a)
+    );
     let _ = writeln!(s);
     if !a.references.is_empty() || a.skill.doc.is_some() {
-        let _ = writeln!(s, "{}", tr(lang, "Fichiers associés mesurés :", "Related files measured:"));
+        let _ = writeln!(
+            s,
+            "{}",
+            tr(
+                lang,
+                "Fichiers associés mesurés :",
+                "Related files measured:"
+            )
+        );
         let _ = writeln!(s);
         if let Some((p, len)) = &a.skill.doc {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let _ = writeln!(s, "- `docs/skills/{name}` — {}{}o ({})", int(*len), THIN, tr(lang, "documentation", "documentation"));
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "- `docs/skills/{name}` — {}{}o ({})",
+                int(*len),
+                THIN,
+                tr(lang, "documentation", "documentation")
+            );
         }
         for (r, n, bytes) in a.references {
             if *n == 1 {
                 let _ = writeln!(s, "- `{r}` — {}{}o", int(*bytes), THIN);
             } else {
-                let _ = writeln!(s, "- `{r}` — {} {}, {}{}o", int(*n), tr(lang, "fichiers", "files"), int(*bytes), THIN);
+                let _ = writeln!(
+                    s,
+                    "- `{r}` — {} {}, {}{}o",
+                    int(*n),
+                    tr(lang, "fichiers", "files"),
+                    int(*bytes),
+                    THIN
+                );
             }
         }
         let _ = writeln!(s);
@@ -309,7 +395,10 @@ pub fn render(a: &Audit) -> String {
         tr(lang, "Étape", "Step"),
         tr(lang, "Coût pondéré", "Weighted cost")
     );
-    let _ = writeln!(s, "|---|-------|------|-----------|------------|-------------|---------|");
+    let _ = writeln!(
+        s,
+        "|---|-------|------|-----------|------------|-------------|---------|"
+    );
     for r in &est.rows {
         let _ = writeln!(
             s,
@@ -353,7 +442,15 @@ pub fn render(a: &Audit) -> String {
     }
 
     // Optimisations.
-    let _ = writeln!(s, "{}", tr(lang, "## Optimisations proposées", "## Proposed optimisations"));
+    let _ = writeln!(
+        s,
+        "{}",
+        tr(
+            lang,
+            "## Optimisations proposées",
+            "## Proposed optimisations"
+        )
+    );
     let _ = writeln!(s);
     if a.opts.is_empty() {
         let _ = writeln!(
@@ -375,14 +472,45 @@ pub fn render(a: &Audit) -> String {
                 Lang::En => format!("{} of the dollar cost", pct(lang, o.gain_pct)),
             }
         } else {
-            format!("{} ({} {})", pct(lang, o.gain_pct), int(o.saved_units), units_word(lang))
+            format!(
+                "{} ({} {})",
+                pct(lang, o.gain_pct),
+                int(o.saved_units),
+                units_word(lang)
+            )
         };
-        let _ = writeln!(s, "### {}. {} — {}{} {}", i + 1, title, tr(lang, "Gain estimé", "Estimated gain"), colon(lang), gain);
+        let _ = writeln!(
+            s,
+            "### {}. {} — {}{} {}",
+            i + 1,
+            title,
+            tr(lang, "Gain estimé", "Estimated gain"),
+            colon(lang),
+            gain
+        );
         let _ = writeln!(s);
-        let _ = writeln!(s, "- **{}**{} {}", tr(lang, "Problème", "Problem"), colon(lang), problem);
+        let _ = writeln!(
+            s,
+            "- **{}**{} {}",
+            tr(lang, "Problème", "Problem"),
+            colon(lang),
+            problem
+        );
         let _ = writeln!(s, "- **Solution**{} {solution}", colon(lang));
-        let _ = writeln!(s, "- **{}**{} {}", tr(lang, "Complexité", "Complexity"), colon(lang), level(lang, o.complexity));
-        let _ = writeln!(s, "- **{}**{} {}", tr(lang, "Confiance", "Confidence"), colon(lang), confidence(lang, o.confidence, a.proof));
+        let _ = writeln!(
+            s,
+            "- **{}**{} {}",
+            tr(lang, "Complexité", "Complexity"),
+            colon(lang),
+            level(lang, o.complexity)
+        );
+        let _ = writeln!(
+            s,
+            "- **{}**{} {}",
+            tr(lang, "Confiance", "Confidence"),
+            colon(lang),
+            confidence(lang, o.confidence, a.proof)
+        );
         let _ = writeln!(
             s,
             "- **{}**{} {}",
@@ -390,12 +518,22 @@ pub fn render(a: &Audit) -> String {
             colon(lang),
             o.facts.to_model.unwrap_or(a.choice.model).name()
         );
-        let _ = writeln!(s, "- **{}**{} `{}`", tr(lang, "Clé", "Key"), colon(lang), o.key);
+        let _ = writeln!(
+            s,
+            "- **{}**{} `{}`",
+            tr(lang, "Clé", "Key"),
+            colon(lang),
+            o.key
+        );
         let _ = writeln!(s);
     }
 
     // Model.
-    let _ = writeln!(s, "{}", tr(lang, "## Justification du modèle", "## Why this model"));
+    let _ = writeln!(
+        s,
+        "{}",
+        tr(lang, "## Justification du modèle", "## Why this model")
+    );
     let _ = writeln!(s);
     let _ = writeln!(s, "{}", justification(a));
     let _ = writeln!(s);
@@ -415,7 +553,10 @@ pub fn render(a: &Audit) -> String {
         tr(lang, "Scénario", "Scenario"),
         tr(lang, "Coût pondéré", "Weighted cost")
     );
-    let _ = writeln!(s, "|----------|-----------|------------|-------------|------|");
+    let _ = writeln!(
+        s,
+        "|----------|-----------|------------|-------------|------|"
+    );
     let _ = writeln!(
         s,
         "| {} | {} | {} | {} | — |",
@@ -449,7 +590,9 @@ pub fn savings(a: &Audit) -> (u64, u64, u64) {
             *e = (saved_in, o.saved_output, o.saved_units);
         }
     }
-    let mut t = per.values().fold((0, 0, 0), |t, v| (t.0 + v.0, t.1 + v.1, t.2 + v.2));
+    let mut t = per
+        .values()
+        .fold((0, 0, 0), |t, v| (t.0 + v.0, t.1 + v.1, t.2 + v.2));
     t.0 = t.0.min(a.est.input);
     t.1 = t.1.min(a.est.output);
     t.2 = t.2.min(a.est.units);
@@ -487,7 +630,11 @@ fn basis(a: &Audit) -> String {
             a.ratios.bytes_per_token_markdown,
         ),
     });
-    let measured_rows = est.rows.iter().filter(|r| r.kind != Kind::System && r.basis == Basis::Measured).count();
+    let measured_rows = est
+        .rows
+        .iter()
+        .filter(|r| r.kind != Kind::System && r.basis == Basis::Measured)
+        .count();
     if est.example_based {
         parts.push(match lang {
             Lang::Fr => format!(
@@ -502,17 +649,40 @@ fn basis(a: &Audit) -> String {
             ),
         });
     } else {
-        parts.push(tr(lang, "estimation sans données réelles (aucun fichier exemple trouvé)", "estimate without real data (no example file found)").to_string());
+        parts.push(
+            tr(
+                lang,
+                "estimation sans données réelles (aucun fichier exemple trouvé)",
+                "estimate without real data (no example file found)",
+            )
+            .to_string(),
+        );
     }
     if let Some(m) = a.measured {
         parts.push(match (lang, m.runs.len()) {
-            (Lang::Fr, 0) => format!("aucune exécution trouvée dans {} sessions de transcripts", int(m.stats.sessions)),
-            (Lang::En, 0) => format!("no run found in {} transcript sessions", int(m.stats.sessions)),
-            (Lang::Fr, n) => format!("{} exécutions réelles mesurées dans les transcripts", int(n as u64)),
+            (Lang::Fr, 0) => format!(
+                "aucune exécution trouvée dans {} sessions de transcripts",
+                int(m.stats.sessions)
+            ),
+            (Lang::En, 0) => format!(
+                "no run found in {} transcript sessions",
+                int(m.stats.sessions)
+            ),
+            (Lang::Fr, n) => format!(
+                "{} exécutions réelles mesurées dans les transcripts",
+                int(n as u64)
+            ),
             (Lang::En, n) => format!("{} real runs measured in transcripts", int(n as u64)),
         });
     } else {
-        parts.push(tr(lang, "transcripts non lus (--no-measured)", "transcripts not read (--no-measured)").to_string());
+        parts.push(
+            tr(
+                lang,
+                "transcripts non lus (--no-measured)",
+                "transcripts not read (--no-measured)",
+            )
+            .to_string(),
+        );
     }
     if let Some(m) = a.current_model {
         parts.push(match lang {
@@ -525,13 +695,30 @@ fn basis(a: &Audit) -> String {
         parts.push(tr(lang, "pas de frontmatter", "no frontmatter").to_string());
     }
     for p in sk.fm.problems.iter().take(3) {
-        parts.push(format!("{} {p}", tr(lang, "frontmatter illisible :", "unreadable frontmatter:")));
+        parts.push(format!(
+            "{} {p}",
+            tr(lang, "frontmatter illisible :", "unreadable frontmatter:")
+        ));
     }
     if sk.not_utf8 {
-        parts.push(tr(lang, "SKILL.md pas entièrement en UTF-8 (octets remplacés)", "SKILL.md not entirely UTF-8 (bytes replaced)").to_string());
+        parts.push(
+            tr(
+                lang,
+                "SKILL.md pas entièrement en UTF-8 (octets remplacés)",
+                "SKILL.md not entirely UTF-8 (bytes replaced)",
+            )
+            .to_string(),
+        );
     }
     if sk.truncated {
-        parts.push(tr(lang, "SKILL.md lu en partie (trop gros), taille comptée en entier", "SKILL.md read in part (too large), size counted in full").to_string());
+        parts.push(
+            tr(
+                lang,
+                "SKILL.md lu en partie (trop gros), taille comptée en entier",
+                "SKILL.md read in part (too large), size counted in full",
+            )
+            .to_string(),
+        );
     }
     let mut s = parts.join(tr(lang, " ; ", "; "));
     s.push('.');
@@ -547,56 +734,120 @@ fn measured_section(s: &mut String, a: &Audit, m: &Measured) {
     let all: u64 = runs.iter().map(|r| r.tokens).sum();
     let prompt: u64 = runs
         .iter()
-        .map(|r| r.usage.input_tokens + r.usage.cache_creation_input_tokens + r.usage.cache_read_input_tokens)
+        .map(|r| {
+            r.usage.input_tokens
+                + r.usage.cache_creation_input_tokens
+                + r.usage.cache_read_input_tokens
+        })
         .sum();
     let read: u64 = runs.iter().map(|r| r.usage.cache_read_input_tokens).sum();
     let slash = runs.iter().filter(|r| r.via == Via::Slash).count();
     let tool = runs.iter().filter(|r| r.via == Via::Tool).count();
     let attr = runs.len() - slash - tool;
-    let _ = writeln!(s, "{}", tr(lang, "## Mesure sur les exécutions réelles", "## Measured on real runs"));
+    let _ = writeln!(
+        s,
+        "{}",
+        tr(
+            lang,
+            "## Mesure sur les exécutions réelles",
+            "## Measured on real runs"
+        )
+    );
     let _ = writeln!(s);
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Métrique", "Metric"), tr(lang, "Valeur", "Value"));
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Métrique", "Metric"),
+        tr(lang, "Valeur", "Value")
+    );
     let _ = writeln!(s, "|----------|--------|");
     let how = match lang {
-        Lang::Fr => format!("{slash} par /{n}, {tool} par l'outil Skill, {attr} par attribution", n = a.skill.name()),
-        Lang::En => format!("{slash} by /{n}, {tool} by the Skill tool, {attr} by attribution", n = a.skill.name()),
+        Lang::Fr => format!(
+            "{slash} par /{n}, {tool} par l'outil Skill, {attr} par attribution",
+            n = a.skill.name()
+        ),
+        Lang::En => format!(
+            "{slash} by /{n}, {tool} by the Skill tool, {attr} by attribution",
+            n = a.skill.name()
+        ),
     };
-    let _ = writeln!(s, "| {} | {} ({how}) |", tr(lang, "Exécutions trouvées", "Runs found"), int(runs.len() as u64));
-    let _ = writeln!(s, "| {} | {} |", tr(lang, "Tokens, toutes exécutions", "Tokens, all runs"), int(all));
+    let _ = writeln!(
+        s,
+        "| {} | {} ({how}) |",
+        tr(lang, "Exécutions trouvées", "Runs found"),
+        int(runs.len() as u64)
+    );
+    let _ = writeln!(
+        s,
+        "| {} | {} |",
+        tr(lang, "Tokens, toutes exécutions", "Tokens, all runs"),
+        int(all)
+    );
     let _ = writeln!(
         s,
         "| {} | {} / {} |",
-        tr(lang, "Tokens par exécution (médiane / p90)", "Tokens per run (median / p90)"),
+        tr(
+            lang,
+            "Tokens par exécution (médiane / p90)",
+            "Tokens per run (median / p90)"
+        ),
         int(mt.round() as u64),
         int(pt.round() as u64)
     );
     let _ = writeln!(
         s,
         "| {} | {} / {} |",
-        tr(lang, "Coût par exécution (médiane / p90)", "Cost per run (median / p90)"),
+        tr(
+            lang,
+            "Coût par exécution (médiane / p90)",
+            "Cost per run (median / p90)"
+        ),
         usd(mc),
         usd(pc)
     );
     let _ = writeln!(
         s,
         "| {} | {} |",
-        tr(lang, "Part de l'input lue en cache", "Input share read from cache"),
-        pct(lang, if prompt == 0 { 0.0 } else { read as f64 * 100.0 / prompt as f64 })
+        tr(
+            lang,
+            "Part de l'input lue en cache",
+            "Input share read from cache"
+        ),
+        pct(
+            lang,
+            if prompt == 0 {
+                0.0
+            } else {
+                read as f64 * 100.0 / prompt as f64
+            }
+        )
     );
     let _ = writeln!(
         s,
         "| {} | {} {} |",
-        tr(lang, "Unités pondérées par exécution (médiane, cache × 0,1)", "Weighted units per run (median, cache × 0.1)"),
+        tr(
+            lang,
+            "Unités pondérées par exécution (médiane, cache × 0,1)",
+            "Weighted units per run (median, cache × 0.1)"
+        ),
         int(mu.round() as u64),
         units_word(lang)
     );
-    let est_units = if a.est.show_cache() { a.est.cached_units } else { a.est.units };
+    let est_units = if a.est.show_cache() {
+        a.est.cached_units
+    } else {
+        a.est.units
+    };
     if mu > 0.0 {
         let err = (est_units as f64 - mu) * 100.0 / mu;
         let _ = writeln!(
             s,
             "| {} | {} ({} {} {}) |",
-            tr(lang, "Écart de l'estimation statique", "Static estimate error"),
+            tr(
+                lang,
+                "Écart de l'estimation statique",
+                "Static estimate error"
+            ),
             signed_pct(lang, err),
             int(est_units),
             tr(lang, "estimées contre", "estimated against"),
@@ -627,7 +878,15 @@ fn measured_section(s: &mut String, a: &Audit, m: &Measured) {
     let mut v: Vec<_> = steps.into_iter().collect();
     v.sort_by(|a, b| b.1.2.cmp(&a.1.2).then(a.0.cmp(b.0)));
     let wsum: u64 = v.iter().map(|x| x.1.2).sum::<u64>().max(1);
-    let _ = writeln!(s, "{}", tr(lang, "Étapes réelles les plus coûteuses (toutes exécutions) :", "Costliest real steps (all runs):"));
+    let _ = writeln!(
+        s,
+        "{}",
+        tr(
+            lang,
+            "Étapes réelles les plus coûteuses (toutes exécutions) :",
+            "Costliest real steps (all runs):"
+        )
+    );
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -638,7 +897,11 @@ fn measured_section(s: &mut String, a: &Audit, m: &Measured) {
     );
     let _ = writeln!(s, "|---|---|---|---|---|");
     for (label, (n, t, w)) in v.iter().take(8) {
-        let label = if *label == "text" { tr(lang, "texte (réponse)", "text (answer)") } else { label };
+        let label = if *label == "text" {
+            tr(lang, "texte (réponse)", "text (answer)")
+        } else {
+            label
+        };
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} |",
@@ -651,13 +914,22 @@ fn measured_section(s: &mut String, a: &Audit, m: &Measured) {
     }
     let _ = writeln!(s);
     let models: Vec<&str> = {
-        let mut m: Vec<&str> = runs.iter().map(|r| r.model.as_str()).filter(|m| !m.is_empty()).collect();
+        let mut m: Vec<&str> = runs
+            .iter()
+            .map(|r| r.model.as_str())
+            .filter(|m| !m.is_empty())
+            .collect();
         m.sort();
         m.dedup();
         m
     };
     if !models.is_empty() {
-        let _ = writeln!(s, "{} {}.", tr(lang, "Modèles observés :", "Models seen:"), models.join(", "));
+        let _ = writeln!(
+            s,
+            "{} {}.",
+            tr(lang, "Modèles observés :", "Models seen:"),
+            models.join(", ")
+        );
         let _ = writeln!(s);
     }
 }
@@ -818,9 +1090,24 @@ fn describe(a: &Audit, o: &Optimisation) -> (String, String, String) {
 
 fn evolution(s: &mut String, a: &Audit, p: &Parsed) {
     let lang = a.lang;
-    let _ = writeln!(s, "{} {}", tr(lang, "## Évolution depuis l'audit", "## Evolution since the audit of"), p.date);
+    let _ = writeln!(
+        s,
+        "{} {}",
+        tr(
+            lang,
+            "## Évolution depuis l'audit",
+            "## Evolution since the audit of"
+        ),
+        p.date
+    );
     let _ = writeln!(s);
-    let _ = writeln!(s, "| {} | {} | {} | Impact |", tr(lang, "Facteur", "Factor"), p.date, a.date);
+    let _ = writeln!(
+        s,
+        "| {} | {} | {} | Impact |",
+        tr(lang, "Facteur", "Factor"),
+        p.date,
+        a.date
+    );
     let _ = writeln!(s, "|---|---|---|---|");
     let change = |old: Option<u64>, new: u64| -> String {
         match old {
@@ -832,7 +1119,8 @@ fn evolution(s: &mut String, a: &Audit, p: &Parsed) {
     let _ = writeln!(
         s,
         "| SKILL.md | {} | {} | {} |",
-        p.skill_md.map_or("—".into(), |v| format!("{}{THIN}o", int(v))),
+        p.skill_md
+            .map_or("—".into(), |v| format!("{}{THIN}o", int(v))),
         format_args!("{}{THIN}o", int(a.skill.size)),
         change(p.skill_md, a.skill.size)
     );
@@ -844,8 +1132,20 @@ fn evolution(s: &mut String, a: &Audit, p: &Parsed) {
         int(a.est.units),
         change(Some(p.cost), a.est.units)
     );
-    let _ = writeln!(s, "| Tokens input | {} | {} | {} |", num(p.input), int(a.est.input), change(p.input, a.est.input));
-    let _ = writeln!(s, "| Tokens output | {} | {} | {} |", num(p.output), int(a.est.output), change(p.output, a.est.output));
+    let _ = writeln!(
+        s,
+        "| Tokens input | {} | {} | {} |",
+        num(p.input),
+        int(a.est.input),
+        change(p.input, a.est.input)
+    );
+    let _ = writeln!(
+        s,
+        "| Tokens output | {} | {} | {} |",
+        num(p.output),
+        int(a.est.output),
+        change(p.output, a.est.output)
+    );
     let _ = writeln!(
         s,
         "| {} | {} | {} | — |",
@@ -861,8 +1161,16 @@ fn evolution(s: &mut String, a: &Audit, p: &Parsed) {
             "| {} `{k}` | {} | {} | {} |",
             tr(lang, "Opt.", "Opt."),
             tr(lang, "proposée", "proposed"),
-            if done { tr(lang, "✓ semble implémentée", "✓ appears implemented") } else { tr(lang, "non implémentée", "not implemented") },
-            if done { tr(lang, "n'est plus détectée", "no longer detected") } else { "—" }
+            if done {
+                tr(lang, "✓ semble implémentée", "✓ appears implemented")
+            } else {
+                tr(lang, "non implémentée", "not implemented")
+            },
+            if done {
+                tr(lang, "n'est plus détectée", "no longer detected")
+            } else {
+                "—"
+            }
         );
     }
     let _ = writeln!(s);
@@ -903,7 +1211,10 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
     if !fm.present {
         return Err("no frontmatter".into());
     }
-    let date = fm.get("date_creation").ok_or("no date_creation")?.to_string();
+    let date = fm
+        .get("date_creation")
+        .ok_or("no date_creation")?
+        .to_string();
     if jiff::civil::Date::strptime("%Y-%m-%d", &date).is_err() {
         return Err(format!("bad date_creation `{date}`"));
     }
@@ -913,13 +1224,22 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
     let mut cost = None;
     let mut model = None;
     for line in body.lines() {
-        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split('|')
+            .map(str::trim)
+            .collect();
         if cells.len() < 2 {
             continue;
         }
         match cells[0] {
-            "Coût pondéré total" | "Weighted total" if cost.is_none() => cost = Some(digits(cells[1])),
-            "Modèle recommandé" | "Recommended model" if model.is_none() => model = Some(cells[1].to_string()),
+            "Coût pondéré total" | "Weighted total" if cost.is_none() => {
+                cost = Some(digits(cells[1]))
+            }
+            "Modèle recommandé" | "Recommended model" if model.is_none() => {
+                model = Some(cells[1].to_string())
+            }
             _ => {}
         }
     }
@@ -990,10 +1310,25 @@ mod tests {
     fn reports_parse_back_and_bad_ones_say_why() {
         let ok = "---\ndate_creation: 2026-03-24\nskill_audite: x\n---\n# Audit\n\n| Métrique | Valeur |\n|---|---|\n| Coût pondéré total | 398\u{202f}619 unités |\n| Modèle recommandé | Opus 4.6 |\n";
         let p = parse(ok).unwrap();
-        assert_eq!((p.cost, p.model.as_str(), p.skill.as_str()), (398_619, "Opus 4.6", "x"));
-        assert!(parse("# no frontmatter").unwrap_err().contains("frontmatter"));
-        assert!(parse("---\nskill_audite: x\n---\n").unwrap_err().contains("date"));
-        assert!(parse("---\ndate_creation: 2026-13-45\nskill_audite: x\n---\n").unwrap_err().contains("date"));
+        assert_eq!(
+            (p.cost, p.model.as_str(), p.skill.as_str()),
+            (398_619, "Opus 4.6", "x")
+        );
+        assert!(
+            parse("# no frontmatter")
+                .unwrap_err()
+                .contains("frontmatter")
+        );
+        assert!(
+            parse("---\nskill_audite: x\n---\n")
+                .unwrap_err()
+                .contains("date")
+        );
+        assert!(
+            parse("---\ndate_creation: 2026-13-45\nskill_audite: x\n---\n")
+                .unwrap_err()
+                .contains("date")
+        );
         let bad = ok.replace("398\u{202f}619 unités", "beaucoup");
         assert!(parse(&bad).unwrap_err().contains("weighted total"));
     }

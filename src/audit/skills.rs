@@ -158,11 +158,19 @@ fn plugins_in(dir: &Path, out: &mut Vec<Found>) {
             return;
         }
         for e in sorted_entries(d) {
-            if !e.is_dir() || e.file_name().is_some_and(|n| n == "node_modules" || n == ".git") {
+            if !e.is_dir()
+                || e.file_name()
+                    .is_some_and(|n| n == "node_modules" || n == ".git")
+            {
                 continue;
             }
             if e.file_name().is_some_and(|n| n == "skills") {
-                skills_in(&e, Scope::Plugin(plugin_name(d)), Some(&plugin_name(d)), out);
+                skills_in(
+                    &e,
+                    Scope::Plugin(plugin_name(d)),
+                    Some(&plugin_name(d)),
+                    out,
+                );
             } else {
                 walk(&e, depth + 1, out);
             }
@@ -292,7 +300,12 @@ pub fn read(root: &Path, found: &Found) -> std::io::Result<Skill> {
             .join(format!("{}.md", found.short_name())),
     ]
     .into_iter()
-    .find_map(|p| fs::metadata(&p).ok().filter(|m| m.is_file()).map(|m| (p, m.len())));
+    .find_map(|p| {
+        fs::metadata(&p)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| (p, m.len()))
+    });
     Ok(Skill {
         found: found.clone(),
         size,
@@ -315,7 +328,10 @@ mod tests {
         if let Some(c) = config {
             pairs.push(("CLAUDE_CONFIG_DIR".into(), c.display().to_string()));
         }
-        Ctx::new(Env::from_pairs(pairs), Clock::Fixed(jiff::Timestamp::UNIX_EPOCH))
+        Ctx::new(
+            Env::from_pairs(pairs),
+            Clock::Fixed(jiff::Timestamp::UNIX_EPOCH),
+        )
     }
 
     fn write(p: &Path, s: &str) {
@@ -328,16 +344,25 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let root = t.path().join("proj");
         let cfg = t.path().join("cfg");
-        write(&root.join(".claude/skills/a/SKILL.md"), "---\nname: a\n---\n");
+        write(
+            &root.join(".claude/skills/a/SKILL.md"),
+            "---\nname: a\n---\n",
+        );
         write(&root.join(".claude/commands/deploy.md"), "Deploy.\n");
-        write(&root.join(".claude/commands/a.md"), "shadowed by the skill\n");
+        write(
+            &root.join(".claude/commands/a.md"),
+            "shadowed by the skill\n",
+        );
         write(&cfg.join("skills/b/SKILL.md"), "b\n");
         write(&cfg.join("skills/a/SKILL.md"), "user a, shadowed\n");
         write(
             &cfg.join("plugins/cache/mk/superpowers/6.1.1/skills/brainstorming/SKILL.md"),
             "x\n",
         );
-        write(&cfg.join("plugins/cache/mk/superpowers/6.1.1/skills/notaskill/README.md"), "");
+        write(
+            &cfg.join("plugins/cache/mk/superpowers/6.1.1/skills/notaskill/README.md"),
+            "",
+        );
         let ctx = ctx_for(t.path(), Some(&cfg));
         let found = discover(&ctx, &root);
         let names: Vec<(String, String)> = found
@@ -350,10 +375,16 @@ mod tests {
                 ("a".to_string(), "project".to_string()),
                 ("deploy".into(), "command".into()),
                 ("b".into(), "user".into()),
-                ("superpowers:brainstorming".into(), "plugin superpowers".into()),
+                (
+                    "superpowers:brainstorming".into(),
+                    "plugin superpowers".into()
+                ),
             ]
         );
-        assert_eq!(find(&found, "brainstorming").unwrap().name, "superpowers:brainstorming");
+        assert_eq!(
+            find(&found, "brainstorming").unwrap().name,
+            "superpowers:brainstorming"
+        );
         assert_eq!(find(&found, "/deploy").unwrap().scope, Scope::Command);
         assert!(find(&found, "nope").is_none());
     }
