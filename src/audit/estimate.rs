@@ -1128,7 +1128,8 @@ mod tests {
             kinds_of("Lancer un sous-agent Agent"),
             [Kind::Bash, Kind::Agent]
         );
-        assert!(kinds_of("Réfléchir.").is_empty());
+        assert_eq!(kinds_of("Réfléchir."), [Kind::Reasoning]);
+        assert!(kinds_of("Répondre « Bonjour ».").is_empty());
     }
 
     #[test]
