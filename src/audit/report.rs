@@ -105,6 +105,11 @@ fn colon(lang: Lang) -> &'static str {
     tr(lang, " :", ":")
 }
 
+/// A size in bytes: `1 718 o` in French, `1 718 B` in English.
+fn size(lang: Lang, n: u64) -> String {
+    format!("{}{THIN}{}", int(n), tr(lang, "o", "B"))
+}
+
 fn units_word(lang: Lang) -> &'static str {
     tr(lang, "unités", "units")
 }
@@ -169,13 +174,12 @@ fn row_label(a: &Audit, r: &Row) -> String {
     match r.kind {
         Kind::System => {
             let mut s = format!(
-                "{} (SKILL.md {}{}o",
+                "{} (SKILL.md {}",
                 kind_name(lang, Kind::System),
-                int(a.skill.size),
-                THIN
+                size(lang, a.skill.size)
             );
             if a.est.claude_md > 0 {
-                let _ = write!(s, " + CLAUDE.md {}{}o", int(a.est.claude_md), THIN);
+                let _ = write!(s, " + CLAUDE.md {}", size(lang, a.est.claude_md));
             }
             s.push(')');
             s
@@ -196,7 +200,7 @@ fn row_label(a: &Audit, r: &Row) -> String {
                     None if r.files.count == 1 => tr(lang, "1 fichier", "1 file").to_string(),
                     None => format!("{} {}", int(r.files.count), tr(lang, "fichiers", "files")),
                 };
-                let _ = write!(s, " ({what}, {}{}o)", int(r.files.bytes), THIN);
+                let _ = write!(s, " ({what}, {})", size(lang, r.files.bytes));
             }
             if r.basis == Basis::Class {
                 s.push_str(tr(lang, " [classe de taille]", " [size class]"));
@@ -358,23 +362,20 @@ pub fn render(a: &Audit) -> String {
                 .unwrap_or_default();
             let _ = writeln!(
                 s,
-                "- `docs/skills/{name}` — {}{}o ({})",
-                int(*len),
-                THIN,
-                tr(lang, "documentation", "documentation")
+                "- `docs/skills/{name}` — {} (documentation)",
+                size(lang, *len)
             );
         }
         for (r, n, bytes) in a.references {
             if *n == 1 {
-                let _ = writeln!(s, "- `{r}` — {}{}o", int(*bytes), THIN);
+                let _ = writeln!(s, "- `{r}` — {}", size(lang, *bytes));
             } else {
                 let _ = writeln!(
                     s,
-                    "- `{r}` — {} {}, {}{}o",
+                    "- `{r}` — {} {}, {}",
                     int(*n),
                     tr(lang, "fichiers", "files"),
-                    int(*bytes),
-                    THIN
+                    size(lang, *bytes)
                 );
             }
         }
@@ -1119,9 +1120,8 @@ fn evolution(s: &mut String, a: &Audit, p: &Parsed) {
     let _ = writeln!(
         s,
         "| SKILL.md | {} | {} | {} |",
-        p.skill_md
-            .map_or("—".into(), |v| format!("{}{THIN}o", int(v))),
-        format_args!("{}{THIN}o", int(a.skill.size)),
+        p.skill_md.map_or("—".into(), |v| size(lang, v)),
+        size(lang, a.skill.size),
         change(p.skill_md, a.skill.size)
     );
     let _ = writeln!(
