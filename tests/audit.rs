@@ -745,3 +745,47 @@ fn a_skill_called_inside_a_subagent_is_a_run_too() {
         "{out}"
     );
 }
+
+#[test]
+fn a_response_split_across_two_audits_counts_once_with_its_final_usage() {
+    let p = project("mid");
+    let sessions = p.home.join(".claude/projects/-tmp-proj");
+    let name = "rapport_hebdo";
+    let mut tx = Tx::new();
+    tx.prompt("Go");
+    tx.slash(name);
+    // The client has written the first block of the response (placeholder
+    // output count) when the first audit runs.
+    tx.response(
+        "e1",
+        Some(name),
+        usage(2, 9_000, 400),
+        &[Tx::text(), Tx::tool("e1", "Bash", json!({"command":"ls"}))],
+    );
+    let last = tx.lines.pop().unwrap();
+    let main = sessions.join("s5.jsonl");
+    tx.write(&main);
+    let out = ok(&p, &["skill", name]);
+    assert!(
+        out.contains(&format!(
+            "measured: 1 run, {} tokens in all",
+            tokens(2, 9_000, 1)
+        )),
+        "{out}"
+    );
+    // Then the rest of the response arrives, repeating the final usage.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&main)
+        .unwrap();
+    std::io::Write::write_all(&mut f, format!("{last}\n").as_bytes()).unwrap();
+    drop(f);
+    let out = ok(&p, &["skill", name]);
+    assert!(
+        out.contains(&format!(
+            "measured: 1 run, {} tokens in all",
+            tokens(2, 9_000, 400)
+        )),
+        "{out}"
+    );
+}
