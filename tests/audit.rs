@@ -789,3 +789,22 @@ fn a_response_split_across_two_audits_counts_once_with_its_final_usage() {
         "{out}"
     );
 }
+
+#[test]
+fn mechanical_generation_is_delegated_to_a_script() {
+    let p = project("trivial");
+    let dir = p.root.join(".claude/skills/export");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: export\ndescription: Exporte les sections.\n---\n\n## Étape 1 — Lire le document\n\nLire `doc.md` avec Read.\n\n## Étape 2 — Copier et trier les sections\n\nÉcrire dans le fichier de sortie une copie verbatim des sections, triées par date (~6 000 tokens).\n",
+    )
+    .unwrap();
+    std::fs::write(p.root.join("doc.md"), "Une phrase de prose.\n".repeat(200)).unwrap();
+    let out = ok(&p, &["skill", "export", "--no-measured", "--lang", "en"]);
+    assert!(out.contains("optimisation: script:2b ("), "{out}");
+    let rep = report(&p, "export");
+    assert!(rep.contains("### 1. Delegate to a script (step 2b) — Estimated gain: "), "{rep}");
+    // 6 000 output tokens, 90 % saved, × 5.
+    assert!(rep.contains("(27\u{202f}000 units)"), "{rep}");
+}

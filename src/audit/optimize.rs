@@ -160,7 +160,7 @@ pub fn find(
                     facts,
                 );
             }
-            Kind::Write | Kind::Reasoning if is_costly && mechanical(&r.text) => {
+            Kind::Write | Kind::Reasoning if is_costly && mechanical(&r.label, &r.text) => {
                 let saved_out = r.output * 9 / 10;
                 push(
                     Strategy::Script,
@@ -356,10 +356,11 @@ fn key_of(s: Strategy) -> &'static str {
 }
 
 /// Work a script does better: copying, sorting, filtering, counting,
-/// reformatting.
-fn mechanical(text: &str) -> bool {
-    let l = text.to_lowercase();
-    [
+/// computing, reformatting. Named in the step's title, or at least twice
+/// in its text, so a passing "list" or "count" does not make a summary
+/// mechanical.
+fn mechanical(title: &str, text: &str) -> bool {
+    const WORDS: &[&str] = &[
         "copier",
         "copy",
         "verbatim",
@@ -371,14 +372,18 @@ fn mechanical(text: &str) -> bool {
         "count",
         "calculer",
         "compute",
-        "frontmatter",
-        "index",
-        "json",
         "renommer",
         "rename",
-        "lister",
-        "list",
-    ]
-    .iter()
-    .any(|w| l.contains(w))
+        "reformater",
+        "reformat",
+        "convertir",
+        "convert",
+        "dédupliquer",
+        "deduplicate",
+    ];
+    let found = |t: &str| {
+        let l = t.to_lowercase();
+        WORDS.iter().filter(|w| l.contains(*w)).count()
+    };
+    found(title) > 0 || found(text) >= 2
 }
