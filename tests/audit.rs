@@ -744,6 +744,15 @@ fn a_skill_called_inside_a_subagent_is_a_run_too() {
         out.contains(&format!("measured: 1 run, {expected} tokens in all")),
         "{out}"
     );
+    let v: serde_json::Value = serde_json::from_str(&ok(&p, &["skill", name, "--json"])).unwrap();
+    assert_eq!(v["measured"]["tokens_total"], json!(expected));
+    assert_eq!(v["measured"]["runs"][0]["via"], json!("tool"));
+    assert_eq!(v["measured"]["runs"][0]["responses"], json!(2));
+    assert_eq!(v["level_of_proof"], json!("measured"));
+    assert_eq!(
+        v["report"],
+        json!("docs/audits/token/token_audit_rapport_hebdo.md")
+    );
 }
 
 #[test]
@@ -804,7 +813,10 @@ fn mechanical_generation_is_delegated_to_a_script() {
     let out = ok(&p, &["skill", "export", "--no-measured", "--lang", "en"]);
     assert!(out.contains("optimisation: script:2b ("), "{out}");
     let rep = report(&p, "export");
-    assert!(rep.contains("### 1. Delegate to a script (step 2b) — Estimated gain: "), "{rep}");
+    assert!(
+        rep.contains("### 1. Delegate to a script (step 2b) — Estimated gain: "),
+        "{rep}"
+    );
     // 6 000 output tokens, 90 % saved, × 5.
     assert!(rep.contains("(27\u{202f}000 units)"), "{rep}");
 }

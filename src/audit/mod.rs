@@ -35,6 +35,9 @@ pub enum AuditCommand {
         /// Report language: fr or en (default: memory.language).
         #[arg(long)]
         lang: Option<String>,
+        /// Print the figures as JSON (the report is written all the same).
+        #[arg(long)]
+        json: bool,
     },
     /// Rebuild docs/audits/token/README.md from every report.
     Index {
@@ -102,9 +105,18 @@ pub fn run(ctx: &Ctx, cwd: &Path, cmd: AuditCommand) -> Result<Output> {
             name,
             no_measured,
             lang,
+            json,
         } => {
             let lang = pick_lang(lang.as_deref(), config.memory.language)?;
-            skill(ctx, &config, &root, name.as_deref(), !no_measured, lang)
+            skill(
+                ctx,
+                &config,
+                &root,
+                name.as_deref(),
+                !no_measured,
+                lang,
+                json,
+            )
         }
         AuditCommand::Index { lang } => {
             let lang = pick_lang(lang.as_deref(), config.memory.language)?;
@@ -205,6 +217,7 @@ fn skill(
     name: Option<&str>,
     measured: bool,
     lang: Lang,
+    json: bool,
 ) -> Result<Output> {
     let found = skills::discover(ctx, root);
     let Some(name) = name else {
@@ -261,6 +274,13 @@ fn skill(
     if est.units < optimize::MIN_UNITS && median_units < optimize::MIN_UNITS as f64 {
         let _ = writeln!(out, "{}", report::verdict(lang, sk.name(), est.units));
         scan_line(&mut out);
+        if json {
+            let v = to_json(&sk, &est, &choice, &opts, measured.as_ref(), proof, None);
+            return Ok(Output::ok(format!(
+                "{}\n",
+                serde_json::to_string_pretty(&v)?
+            )));
+        }
         return Ok(Output::ok(out));
     }
 
@@ -337,7 +357,96 @@ fn skill(
     }
     let _ = writeln!(out, "report: {}", rel(root, &path));
     out.push_str(&index_line(root, &rebuilt));
+    if json {
+        let mut v = to_json(
+            &sk,
+            &est,
+            &choice,
+            &opts,
+            measured.as_ref(),
+            proof,
+            Some(rel(root, &path)),
+        );
+        v["index"] = serde_json::json!(rel(root, &rebuilt.path));
+        return Ok(Output::ok(format!(
+            "{}\n",
+            serde_json::to_string_pretty(&v)?
+        )));
+    }
     Ok(Output::ok(out))
+}
+
+/// `--json`: the figures behind the report.
+fn to_json(
+    sk: &skills::Skill,
+    est: &estimate::Estimate,
+    choice: &model::Choice,
+    opts: &[optimize::Optimisation],
+    measured: Option<&measure::Measured>,
+    proof: report::Proof,
+    report_path: Option<String>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let rows: Vec<_> = est
+        .rows
+        .iter()
+        .map(|r| {
+            json!({"id": r.id, "label": r.label, "kind": format!("{:?}", r.kind).to_lowercase(),
+                   "input": r.input, "output": r.output, "units": r.units(),
+                   "basis": format!("{:?}", r.basis).to_lowercase(), "files": r.files.count,
+                   "bytes": r.files.bytes})
+        })
+        .collect();
+    let opts: Vec<_> = opts
+        .iter()
+        .map(|o| {
+            json!({"key": o.key, "strategy": format!("{:?}", o.strategy).to_lowercase(),
+                   "step": o.step, "gain_pct": (o.gain_pct * 10.0).round() / 10.0,
+                   "saved_units": o.saved_units,
+                   "complexity": format!("{:?}", o.complexity).to_lowercase(),
+                   "confidence": format!("{:?}", o.confidence).to_lowercase()})
+        })
+        .collect();
+    let measured = measured.map(|m| {
+        let (mt, pt) = measure::median_p90(m.runs.iter().map(|r| r.tokens as f64).collect());
+        let (mc, pc) = measure::median_p90(m.runs.iter().map(|r| r.cost).collect());
+        let runs: Vec<_> = m
+            .runs
+            .iter()
+            .map(|r| {
+                json!({"session": r.session, "via": format!("{:?}", r.via).to_lowercase(),
+                       "start": crate::usage::aggregate::ts_string(r.start_ms),
+                       "responses": r.responses, "tokens": r.tokens, "cost_usd": r.cost,
+                       "units": r.units, "model": r.model,
+                       "input_tokens": r.usage.input_tokens,
+                       "cache_creation_input_tokens": r.usage.cache_creation_input_tokens,
+                       "cache_read_input_tokens": r.usage.cache_read_input_tokens,
+                       "output_tokens": r.usage.output_tokens})
+            })
+            .collect();
+        json!({"runs": runs, "tokens_total": m.runs.iter().map(|r| r.tokens).sum::<u64>(),
+               "median_tokens": mt, "p90_tokens": pt, "median_cost_usd": mc, "p90_cost_usd": pc,
+               "scan": {"files": m.stats.files, "sessions": m.stats.sessions,
+                        "bytes_read": m.stats.bytes_read, "bytes_total": m.stats.bytes_total}})
+    });
+    json!({
+        "skill": sk.name(),
+        "path": sk.found.path.display().to_string(),
+        "scope": sk.found.scope.label(),
+        "project": sk.project(),
+        "level_of_proof": proof.as_str(),
+        "verdict_only": report_path.is_none(),
+        "input": est.input,
+        "output": est.output,
+        "units": est.units,
+        "cached_units": est.cached_units,
+        "steps": est.steps,
+        "rows": rows,
+        "recommended_model": choice.model.name(),
+        "optimisations": opts,
+        "measured": measured,
+        "report": report_path,
+    })
 }
 
 fn human_bytes(b: u64) -> String {
