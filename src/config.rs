@@ -19,6 +19,7 @@ pub struct Config {
     pub guard: crate::guard::GuardConfig,
     pub usage: crate::usage::config::UsageConfig,
     pub statusline: crate::statusline::StatuslineConfig,
+    pub audit: crate::audit::AuditConfig,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,6 +219,15 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
                 .cloned()
                 .unwrap_or_default(),
             message: e.to_string(),
+        });
+    }
+    if let Some((key, reason)) = config.audit.invalid() {
+        return Err(ConfigError {
+            source_name: origins
+                .get(&format!("audit.{key}"))
+                .cloned()
+                .unwrap_or_default(),
+            message: format!("bad value for `audit.{key}`: {reason}"),
         });
     }
     if let Some((pattern, reason)) = crate::gate::invalid_extra_patterns(&config.gate).first() {

@@ -132,6 +132,7 @@ fn fresh_project_gets_everything() {
             "created .gitignore: ignore **/.debug/ (raw extractor output)",
             "created .claude/skills/memory_load/SKILL.md: skill /memory_load",
             "created .claude/skills/memory_promotion/SKILL.md: skill /memory_promotion",
+            "created .claude/skills/token_audit/SKILL.md: skill /token_audit",
         ]
     );
     assert_eq!(
@@ -144,6 +145,8 @@ fn fresh_project_gets_everything() {
             ".claude/skills/memory_load/SKILL.md",
             ".claude/skills/memory_promotion/",
             ".claude/skills/memory_promotion/SKILL.md",
+            ".claude/skills/token_audit/",
+            ".claude/skills/token_audit/SKILL.md",
             ".gitignore",
             "memory_sessions/",
             "memory_sessions/.gitkeep",
@@ -443,7 +446,9 @@ fn uninstall_restores_the_exact_original() {
             "removed .claude/settings.json.cairn.bak: same as the restored settings",
             "updated .gitignore: removed cairn's block",
             "removed .claude/skills/memory_load/SKILL.md: skill /memory_load",
+            "removed .claude/skills/token_audit/SKILL.md: skill /token_audit",
             "removed .claude/skills/memory_load/",
+            "removed .claude/skills/token_audit/",
         ]
     );
     assert!(

@@ -31,7 +31,7 @@
 //! - in a git repository, the merge driver for memory files: a marked block
 //!   in `.gitattributes` and `merge.cairn-memory.*` in the local git config
 //!   (`gitattributes.rs`).
-//! - the skills `memory_load` and `memory_promotion` under `.claude/skills/`.
+//! - the skills `memory_load`, `memory_promotion` and `token_audit` under `.claude/skills/`.
 //!
 //! Uninstall removes cairn's hook entries and any group, event list or
 //! `hooks` object that removal left empty (unless the backup shows the user
@@ -83,7 +83,7 @@ const SETTINGS_LOCAL: &str = ".claude/settings.local.json";
 const MEMORY_DIR: &str = "memory_sessions";
 const GITIGNORE: &str = ".gitignore";
 
-const SKILLS: [(&str, &str); 2] = [
+const SKILLS: [(&str, &str); 3] = [
     (
         "memory_load",
         include_str!("../../assets/skills/memory_load/SKILL.md"),
@@ -91,6 +91,10 @@ const SKILLS: [(&str, &str); 2] = [
     (
         "memory_promotion",
         include_str!("../../assets/skills/memory_promotion/SKILL.md"),
+    ),
+    (
+        "token_audit",
+        include_str!("../../assets/skills/token_audit/SKILL.md"),
     ),
 ];
 
@@ -993,10 +997,7 @@ mod tests {
                 .unwrap();
             assert!(front.contains(&format!("name: {name}\n")), "{name}");
             assert!(front.contains("description: "), "{name}");
-            assert!(
-                front.contains("allowed-tools: Bash(cairn memory "),
-                "{name}"
-            );
+            assert!(front.contains("allowed-tools: Bash(cairn "), "{name}");
         }
         assert!(SKILLS[0].1.contains("cairn memory load $ARGUMENTS"));
         assert!(
@@ -1004,6 +1005,7 @@ mod tests {
                 .1
                 .contains("cairn memory promote $ARGUMENTS --dry-run")
         );
+        assert!(SKILLS[2].1.contains("cairn audit skill $ARGUMENTS"));
     }
 
     #[test]
