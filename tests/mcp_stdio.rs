@@ -116,6 +116,11 @@ impl Session {
         let deadline = Instant::now() + WAIT;
         loop {
             if let Some(s) = self.child.try_wait().unwrap() {
+                let mut err = String::new();
+                std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut err)
+                    .unwrap();
+                // The client shows a server's stderr to the user: nothing there.
+                assert_eq!(err, "", "stderr of cairn mcp");
                 return s;
             }
             if Instant::now() > deadline {

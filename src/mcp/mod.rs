@@ -51,8 +51,10 @@ pub fn serve(ctx: &Ctx, cwd: &Path) -> anyhow::Result<Output> {
         root,
         config,
     };
+    // Time too: rmcp arms timers when a session winds down.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
+        .enable_time()
         .build()?;
     let outcome = rt.block_on(async {
         let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(
