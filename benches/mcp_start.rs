@@ -27,7 +27,9 @@ fn fixture() -> Fixture {
     for d in 1..=28 {
         std::fs::write(
             logs.join(format!("2026-11-{d:02}.md")),
-            format!("# Log session — 2026-11-{d:02}\n\n## Contexte\n- Jour {d}: migration du cache\n"),
+            format!(
+                "# Log session — 2026-11-{d:02}\n\n## Contexte\n- Jour {d}: migration du cache\n"
+            ),
         )
         .unwrap();
     }

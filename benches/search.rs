@@ -175,4 +175,3 @@ fn one_file_changed(bencher: divan::Bencher) {
         })
         .bench_local_values(|()| run(c, "cache"));
 }
-
