@@ -19,7 +19,11 @@
 #      --continue), each followed by `cairn worker --drain`;
 #   4. asserts what a user would check: today's memory log and its sections,
 #      the follow-up moved to Finalisé, the memory injected at session start
-#      reaching the model, no hook error anywhere, a clean diagnostics log.
+#      reaching the model, no hook error anywhere, a clean diagnostics log;
+#   5. sources every scenario in scripts/e2e.d/ (name order): 10-tui.sh runs
+#      the interactive client in tmux (status line on screen, context guard
+#      blocks at warn and hard and again after /compact, refine gate context
+#      on a vague prompt only); others add their own projects.
 #
 # Environment knobs:
 #   CAIRN_BIN            use this cairn binary (e.g. target/debug/cairn)
@@ -29,13 +33,15 @@
 #   CAIRN_E2E_CC_VERSION client version (default 2.1.332, the one the lab
 #                        observed; other versions are not supported here)
 #   CAIRN_E2E_KEEP=1     keep the work dir (its path is printed) for debugging
+#   CAIRN_E2E_ONLY=GLOB  run only the scripts/e2e.d scenarios matching GLOB
+#                        (e.g. '40-*'; the memory scenario always runs)
 #   CI=true              a missing prerequisite (npm, python3, failed
 #                        install) fails the run instead of skipping it
 #
 # Exit status: 0 all assertions passed (or skipped with a banner outside CI),
 # 1 an assertion failed (expected / found printed), 2 bad usage.
-# Runs without stdin; takes about 20 s once the client is cached and cairn
-# is built.
+# Runs without stdin; takes about a minute once the client is cached and
+# cairn is built. Needs tmux for the interactive scenario.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -440,6 +446,17 @@ if [ "$MODE" = cairn ]; then
     { grep -vE '^.. (\.claude/|memory_sessions/|\.gitignore$|\.gitattributes$|notes\.md$)' || true; })"
   [ -z "$stray" ] || fail "files changed in the project" \
     "only .claude/, memory_sessions/, .gitignore, .gitattributes and notes.md (the model's)" "$stray"
+  # Further scenarios (scripts/e2e.d/*.sh, in name order) are sourced here,
+  # with everything above in scope: run_env, run_claude, drain, fail, log,
+  # section, $CAIRN, $CLAUDE, $W, $P, $OUT, $API, $INSPECT. Each one works in
+  # its own project under $W unless it says otherwise, and fails with `fail`.
+  for scenario in "$ROOT"/scripts/e2e.d/*.sh; do
+    [ -f "$scenario" ] || continue
+    case "${scenario##*/}" in ${CAIRN_E2E_ONLY:-*}) ;; *) log "scenario ${scenario##*/} skipped (CAIRN_E2E_ONLY)"; continue ;; esac
+    log "scenario ${scenario##*/}"
+    # shellcheck source=/dev/null
+    source "$scenario"
+  done
   BULLETS="$(grep -c '^- ' "$LOG")"
   echo "E2E OK: $RUNS prompts, $HOOK_CALLS hook calls, log has $BULLETS bullets ($((SECONDS - START)) s)"
 else

@@ -35,6 +35,13 @@ are unescaped).
                        paths are resolved against the client's working
                        directory, read from the request) with E2E_CONTENT
   E2E_READ=<path>      one step: a Read tool_use of <path>
+  E2E_TOOL=<name>      one step: a tool_use of any tool (Skill, an MCP tool
+                       such as mcp__cairn__memory_search, ...) whose input is
+                       the JSON object of the next E2E_INPUT (default {})
+  E2E_INPUT=<json>     input of the E2E_TOOL before it
+  E2E_USAGE=<json>     usage fields merged over the defaults below for every
+                       reply to this prompt, e.g.
+                       E2E_USAGE='{"cache_read_input_tokens":130000}'
   E2E_CONTENT=<text>   content for E2E_WRITE (default: a short Markdown plan)
   E2E_SAY=<text>       the final answer's text (default: see below)
 
@@ -83,7 +90,7 @@ ARGS = None
 DIRECTIVE_RE = re.compile(r'E2E_([A-Z]+)=(?:"((?:[^"\\]|\\.)*)"|(\S+))')
 REMINDER_RE = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
 CWD_RE = re.compile(r"Primary working directory: (\S+)")
-STEP_NAMES = ("BASH", "WRITE", "READ")
+STEP_NAMES = ("BASH", "WRITE", "READ", "TOOL")
 
 DEFAULT_CONTENT = (
     "# Plan\n\n"
@@ -142,8 +149,8 @@ def plain_text(content):
     return "\n".join(out)
 
 
-def usage(n, final):
-    return {
+def usage(n, final, extra=None):
+    u = {
         "input_tokens": INPUT_TOKENS,
         "cache_creation_input_tokens": CACHE_CREATION_TOKENS,
         "cache_read_input_tokens": CACHE_READ_TOKENS,
@@ -152,6 +159,30 @@ def usage(n, final):
         "output_tokens": OUTPUT_BASE + n if final else 1,
         "service_tier": "standard",
     }
+    for k, v in (extra or {}).items():
+        if k == "output_tokens" and not final:
+            continue
+        u[k] = v
+    if extra and "cache_creation_input_tokens" in extra and "cache_creation" not in extra:
+        u["cache_creation"] = {"ephemeral_5m_input_tokens": extra["cache_creation_input_tokens"],
+                               "ephemeral_1h_input_tokens": 0}
+    return u
+
+
+def tool_inputs(directives):
+    """The E2E_INPUT object paired with each E2E_TOOL, in order."""
+    out, pending = [], None
+    for k, v in directives:
+        if k == "TOOL":
+            if pending is not None:
+                out.append({})
+            pending = v
+        elif k == "INPUT" and pending is not None:
+            out.append(json.loads(v))
+            pending = None
+    if pending is not None:
+        out.append({})
+    return out
 
 
 def parse_directives(prompt):
@@ -192,6 +223,19 @@ def default_final(steps):
     return "C'est noté."
 
 
+def usage_override(body):
+    """The E2E_USAGE object of the latest human prompt, if any."""
+    for m in reversed(body.get("messages") or []):
+        if m.get("role") == "user" and not is_tool_result_only(m):
+            t = human_text(m)
+            if t:
+                for k, v in parse_directives(t):
+                    if k == "USAGE":
+                        return json.loads(v)
+                return None
+    return None
+
+
 def plan_reply(body, n):
     """(content blocks, stop_reason, kind) for one /v1/messages request."""
     msgs = body.get("messages") or []
@@ -230,14 +274,25 @@ def plan_reply(body, n):
             tool = {"type": "tool_use", "id": tid, "name": "Write",
                     "input": {"file_path": resolve(val, cwd),
                               "content": opts.get("CONTENT", DEFAULT_CONTENT)}}
+        elif kind == "TOOL":
+            pre = "J'appelle l'outil %s." % val
+            k = sum(1 for s2 in steps[:done] if s2[0] == "TOOL")
+            tool = {"type": "tool_use", "id": tid, "name": val,
+                    "input": tool_inputs(directives)[k]}
         else:
             pre = "Je lis %s." % os.path.basename(val)
             tool = {"type": "tool_use", "id": tid, "name": "Read",
                     "input": {"file_path": resolve(val, cwd)}}
         return [{"type": "text", "text": pre}, tool], "tool_use", "step:%s" % kind.lower()
 
+    if kind_is_tool_only(steps):
+        return [{"type": "text", "text": opts.get("SAY") or "C'est fait."}], "end_turn", "final"
     text = opts.get("SAY") or default_final(steps)
     return [{"type": "text", "text": text}], "end_turn", "final"
+
+
+def kind_is_tool_only(steps):
+    return bool(steps) and all(k == "TOOL" for k, _ in steps)
 
 
 def sse(event, data):
@@ -317,17 +372,19 @@ class Handler(BaseHTTPRequestHandler):
             return
         n = next_seq()
         body = body if isinstance(body, dict) else {}
+        extra = None
         try:
             content, stop, kind = plan_reply(body, n)
+            extra = usage_override(body) if body.get("tools") else None
         except Exception as e:  # a bug here must show up in the log, not hang the client
             content, stop, kind = [{"type": "text", "text": "fake API error: %r" % e}], "end_turn", "error"
-        self._log(n, body, {"kind": kind, "content": content, "stop_reason": stop})
+        self._log(n, body, {"kind": kind, "content": content, "stop_reason": stop, "usage": usage(n, True, extra)})
         model = body.get("model") or "claude-e2e"
         msg_id, req_id = "msg_e2e_%04d" % n, "req_e2e_%04d" % n
         if not body.get("stream"):
             self._send_json(200, {"id": msg_id, "type": "message", "role": "assistant", "model": model,
                                   "content": content, "stop_reason": stop, "stop_sequence": None,
-                                  "usage": usage(n, True)}, {"request-id": req_id})
+                                  "usage": usage(n, True, extra)}, {"request-id": req_id})
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -342,7 +399,7 @@ class Handler(BaseHTTPRequestHandler):
 
         chunk(sse("message_start", {"type": "message_start", "message": {
             "id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": usage(n, False)}}))
+            "stop_reason": None, "stop_sequence": None, "usage": usage(n, False, extra)}}))
         chunk(sse("ping", {"type": "ping"}))
         for i, b in enumerate(content):
             if b["type"] == "text":
@@ -362,7 +419,7 @@ class Handler(BaseHTTPRequestHandler):
                                                       "delta": {"type": "input_json_delta",
                                                                 "partial_json": part}}))
             chunk(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
-        final = usage(n, True)
+        final = usage(n, True, extra)
         final.pop("cache_creation")
         final.pop("service_tier")
         chunk(sse("message_delta", {"type": "message_delta",

@@ -199,4 +199,28 @@ impl Ctx {
             exe.display().to_string()
         }
     }
+
+    /// The client's user configuration folder: `CLAUDE_CONFIG_DIR` (its
+    /// first entry, `~` expanded) or `~/.claude`. `None` without a home.
+    pub fn claude_config_dir(&self) -> Option<PathBuf> {
+        let home = self.env.get("HOME").filter(|h| !h.is_empty());
+        if let Some(first) = self
+            .env
+            .get("CLAUDE_CONFIG_DIR")
+            .and_then(|v| v.split(',').map(str::trim).find(|s| !s.is_empty()))
+        {
+            return Some(match (first.strip_prefix('~'), home) {
+                (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                    PathBuf::from(format!("{h}{rest}"))
+                }
+                _ => PathBuf::from(first),
+            });
+        }
+        home.map(|h| PathBuf::from(h).join(".claude"))
+    }
+
+    /// The user's settings file, where `cairn install --user` writes.
+    pub fn user_settings_path(&self) -> Option<PathBuf> {
+        self.claude_config_dir().map(|d| d.join("settings.json"))
+    }
 }

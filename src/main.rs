@@ -35,10 +35,10 @@ enum Command {
     Memory(MemoryCommand),
     /// Token and dollar usage over every transcript the client keeps.
     Usage(UsageArgs),
-    /// Register cairn's hooks and skills in this project.
+    /// Register cairn's hooks, status line and skills in this project.
     Install(InstallArgs),
     /// Remove exactly what `cairn install` added.
-    Uninstall(DryRun),
+    Uninstall(UninstallArgs),
     /// Show the merged configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -92,8 +92,8 @@ enum MemoryCommand {
 
 #[derive(Args)]
 struct UsageArgs {
-    /// daily, monthly, session or blocks (5-hour billing blocks).
-    #[arg(value_parser = ["daily", "monthly", "session", "blocks"])]
+    /// daily, monthly, session, project or blocks (5-hour billing blocks).
+    #[arg(value_parser = ["daily", "monthly", "session", "project", "blocks"])]
     kind: String,
     /// First local date included (YYYY-MM-DD or YYYYMMDD).
     #[arg(long)]
@@ -116,12 +116,23 @@ struct InstallArgs {
     /// Show the changes as a diff and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Only register cairn's status line, in your user settings
+    /// ($CLAUDE_CONFIG_DIR or ~/.claude), for every project.
+    #[arg(long)]
+    user: bool,
+    /// Do not register cairn's status line in the project.
+    #[arg(long, conflicts_with = "user")]
+    no_statusline: bool,
 }
 
 #[derive(Args)]
-struct DryRun {
+struct UninstallArgs {
+    /// Show the changes as a diff and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Only remove cairn's status line from your user settings.
+    #[arg(long)]
+    user: bool,
 }
 
 fn main() -> ExitCode {
@@ -169,7 +180,14 @@ fn install_options(ctx: &Ctx, dry_run: bool) -> cairn::install::InstallOptions {
         dry_run,
         command: ctx.self_command(),
         lock_path: Some(ctx.state_dir.join("locks/install.lock")),
+        statusline: true,
+        user_settings: ctx.user_settings_path(),
     }
+}
+
+fn user_settings(ctx: &Ctx) -> anyhow::Result<std::path::PathBuf> {
+    ctx.user_settings_path()
+        .ok_or_else(|| anyhow::anyhow!("no user settings folder: set HOME or CLAUDE_CONFIG_DIR"))
 }
 
 /// A closed pipe (`cairn memory load | head`) is success, not a panic.
@@ -202,16 +220,31 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
         }
         Command::Usage(a) => cairn::usage::report(
             ctx,
+            cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd))
+                .as_deref(),
             a.kind.parse()?,
             a.since.as_deref(),
             a.until.as_deref(),
             a.json,
         )
         .map(Output::ok),
+        Command::Install(a) if a.user => {
+            cairn::install::run_user_install(&user_settings(ctx)?, &install_options(ctx, a.dry_run))
+                .map(Output::ok)
+        }
+        Command::Uninstall(a) if a.user => cairn::install::run_user_uninstall(
+            &user_settings(ctx)?,
+            &install_options(ctx, a.dry_run),
+        )
+        .map(Output::ok),
         Command::Install(a) => {
             let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;
-            let out = cairn::install::run_install(&root, &install_options(ctx, a.dry_run))?;
+            let opts = cairn::install::InstallOptions {
+                statusline: !a.no_statusline,
+                ..install_options(ctx, a.dry_run)
+            };
+            let out = cairn::install::run_install(&root, &opts)?;
             Ok(Output::ok(out + &mem::backend_summary(ctx, &config)))
         }
         Command::Uninstall(a) => {

@@ -151,3 +151,107 @@ fn the_status_line_command_always_prints_one_line_and_exits_0() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn the_checkpoint_prices_subagents_from_the_usage_aggregate() {
+    let p = Project::new();
+    let t = transcript_with_fill(&p, "t3", 130_000);
+    let sub = t.with_extension("").join("subagents");
+    std::fs::create_dir_all(&sub).unwrap();
+    // Sonnet 4.5: $3 per million input tokens, $15 per million output
+    // (under the 200K long-context line): 100K input + 10K output = $0.45,
+    // written twice (one line per content block, as the client does):
+    // counted once.
+    let rec = json!({"type":"assistant","isSidechain":true,"agentId":"a1","sessionId":"t3","requestId":"req_sub",
+        "timestamp":"2026-11-30T10:00:30.000Z",
+        "message":{"id":"msg_sub","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Found it."}],
+        "usage":{"input_tokens":100_000,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":10_000}}});
+    std::fs::write(sub.join("agent-a1.jsonl"), format!("{rec}\n{rec}\n")).unwrap();
+    let o = p.hook(&p.stop(&t, Some("Refactored.")));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block at warn");
+    assert_eq!(v["decision"], "block");
+    let dir = p.root.join("memory_sessions/checkpoints");
+    let note = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .next()
+        .unwrap();
+    assert!(note.contains(", dépense : $0.45\n"), "{note}");
+    assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
+}
+
+fn assistant_line(id: &str, fill: u64, text: &str) -> String {
+    json!({"type":"assistant","isSidechain":false,"requestId":format!("req_{id}"),"timestamp":"2026-11-30T10:05:00.000Z",
+        "message":{"id":format!("msg_{id}"),"role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":text}],
+        "usage":{"input_tokens":100,"cache_creation_input_tokens":0,"cache_read_input_tokens":fill - 100,"output_tokens":50}}})
+    .to_string()
+}
+
+/// The client writes its transcript asynchronously: a Stop can arrive
+/// before the answer's line. The guard waits for it rather than judge the
+/// previous call's fill.
+#[test]
+fn the_guard_waits_for_the_answer_the_stop_names() {
+    let p = Project::new();
+    // Turn 1 at 100K (silent); turn 2's prompt is written, its answer (at
+    // 130K: warn) arrives 150 ms after the Stop.
+    let t = transcript_with_fill(&p, "t4", 100_000);
+    let prompt = json!({"type":"user","isSidechain":false,"timestamp":"2026-11-30T10:04:00.000Z",
+        "message":{"role":"user","content":"Relis src/lib.rs"}});
+    let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+    writeln!(f, "{prompt}").unwrap();
+    drop(f);
+    let late = {
+        let t = t.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+            writeln!(
+                f,
+                "{}",
+                assistant_line("late", 130_000, "Relu, rien à signaler.")
+            )
+            .unwrap();
+        })
+    };
+    let o = p.hook(&p.stop(&t, Some("Relu, rien à signaler.")));
+    late.join().unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block at warn");
+    assert!(v["reason"].as_str().unwrap().contains("130,000"), "{v}");
+
+    // Same text as an earlier answer is no proof either way; a different
+    // last text is: wait for the named one (here: it comes at 170K, hard).
+    let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+    writeln!(f, "{}", assistant_line("mid", 140_000, "Autre chose.")).unwrap();
+    drop(f);
+    let late = {
+        let t = t.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+            writeln!(
+                f,
+                "{}",
+                assistant_line("hard", 170_000, "Fini pour de bon.")
+            )
+            .unwrap();
+        })
+    };
+    let o = p.hook(&p.stop(&t, Some("Fini pour de bon.")));
+    late.join().unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block at hard");
+    assert!(v["reason"].as_str().unwrap().contains("170,000"), "{v}");
+}
+
+/// A Stop whose answer never shows up costs a bounded wait, then the guard
+/// decides on what the file holds.
+#[test]
+fn a_missing_answer_costs_a_bounded_wait() {
+    let p = Project::new();
+    let t = transcript_with_fill(&p, "t5", 130_000);
+    let start = std::time::Instant::now();
+    let o = p.hook(&p.stop(&t, Some("A text that is not in the transcript.")));
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("decided on the last usage");
+    assert_eq!(v["decision"], "block");
+}

@@ -126,7 +126,7 @@ fn fresh_project_gets_everything() {
     assert_eq!(
         lines,
         [
-            "created .claude/settings.json: cairn hook added for every event (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd)",
+            "created .claude/settings.json: cairn hook added for every event (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd); status line added",
             "created memory_sessions/.gitkeep: keeps the memory folder in git",
             "created memory_sessions/logs/",
             "created .gitignore: ignore **/.debug/ (raw extractor output)",
@@ -239,7 +239,11 @@ fn second_install_is_a_no_op() {
     assert!(plan.is_empty(), "{:?}", plan.changes);
     assert_eq!(plan.diff(), "");
     let out = run_install(root, &opts("cairn")).unwrap();
-    assert_eq!(out, "cairn is already installed here: nothing to change.\n");
+    assert_eq!(
+        out,
+        "cairn is already installed here: nothing to change.\n\
+         note: kept your status line (`~/.claude/statusline.sh`); set its command to `cairn statusline` to use cairn's.\n"
+    );
     let again: Vec<_> = tree(root)
         .iter()
         .map(|p| (p.clone(), fs::read(root.join(p)).ok()))

@@ -225,3 +225,59 @@ fn colour_only_when_asked() {
     o.color = true;
     assert!(report_with(&f.ctx, &o).unwrap().contains("\x1b[1m"));
 }
+
+#[test]
+fn project_report_sums_its_sessions() {
+    let f = fx();
+    let sessions: Value =
+        serde_json::from_str(&run(&f, ReportKind::Session, true, None, None)).unwrap();
+    let out = run(&f, ReportKind::Project, true, None, None);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let projects = v["projects"].as_array().unwrap();
+    assert!(!projects.is_empty());
+    let mut n_sessions = 0;
+    for p in projects {
+        let name = p["project"].as_str().unwrap();
+        let mine: Vec<&Value> = sessions["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| {
+                let cwd = s["cwd"].as_str().unwrap();
+                (if cwd.is_empty() {
+                    s["projectPath"].as_str().unwrap()
+                } else {
+                    cwd
+                }) == name
+            })
+            .collect();
+        assert_eq!(p["sessions"], mine.len(), "{name}");
+        n_sessions += mine.len();
+        let cost: f64 = mine.iter().map(|s| s["totalCost"].as_f64().unwrap()).sum();
+        assert!(
+            (p["totalCost"].as_f64().unwrap() - cost).abs() < 1e-6,
+            "{name}"
+        );
+        let out_tokens: u64 = mine
+            .iter()
+            .map(|s| s["outputTokens"].as_u64().unwrap())
+            .sum();
+        assert_eq!(p["outputTokens"], out_tokens, "{name}");
+    }
+    assert_eq!(n_sessions, sessions["sessions"].as_array().unwrap().len());
+    // Costliest first.
+    let costs: Vec<f64> = projects
+        .iter()
+        .map(|p| p["totalCost"].as_f64().unwrap())
+        .collect();
+    assert!(costs.windows(2).all(|w| w[0] >= w[1]), "{costs:?}");
+    assert_eq!(
+        v["totals"]["outputTokens"],
+        sessions["totals"]["outputTokens"]
+    );
+    golden("project.json.out", &out);
+    golden(
+        "project.txt.out",
+        &run(&f, ReportKind::Project, false, None, None),
+    );
+}

@@ -56,6 +56,7 @@ use crate::config::Config;
 use crate::context::Ctx;
 use crate::memory::log::{DailyLog, SectionKey};
 use crate::memory::store::Store;
+use crate::transcript::ContextUsage;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -90,8 +91,8 @@ pub struct SessionStartInfo {
     pub cwd: Option<PathBuf>,
 }
 
-/// Prices a session's subagents for the note. The usage module's aggregate
-/// implements it once it exists; until then [`Unpriced`] leaves the dollar
+/// Prices a session's subagents for the note: `usage::SessionSpend` (the
+/// aggregate) in the hook; [`Unpriced`] leaves the dollar
 /// figure out and the note says so.
 pub trait SpendSource {
     /// Dollars spent by the session's subagents, `None` when unknown.
@@ -171,7 +172,8 @@ impl Outcome {
 
 /// `Stop`: `Ok(Some(json))` to print, `Ok(None)` to stay silent.
 pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, info: &StopInfo) -> Result<Option<String>> {
-    Ok(check(ctx, config, root, info, &Unpriced)?.hook_output())
+    let spend = crate::usage::SessionSpend::new(ctx, &config.usage);
+    Ok(check(ctx, config, root, info, &spend)?.hook_output())
 }
 
 /// `SubagentStop`: never blocks and records nothing. The subagent's spend
@@ -298,6 +300,41 @@ fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> 
     Action::Fire(now)
 }
 
+/// How long a Stop waits for the client to write the answer it names.
+const FLUSH_WAIT: std::time::Duration = std::time::Duration::from_millis(600);
+const FLUSH_POLL: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// The main thread's last usage, once the answer the Stop is about is in the
+/// file. The client writes transcripts asynchronously and a Stop can come a
+/// few milliseconds before the final answer's line: read too early, the
+/// guard would judge the previous call's fill and miss a level. So it waits
+/// (bounded) while a user record follows the last usage, or while the
+/// payload's `last_assistant_message` is not the text of that usage's line.
+fn read_at_stop(transcript: &Path, answer: Option<&str>) -> Result<Option<ContextUsage>> {
+    let read = || {
+        crate::transcript::context_at_stop(transcript)
+            .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))
+    };
+    let answer = answer.map(str::trim).filter(|a| !a.is_empty());
+    let settled = |c: &crate::transcript::StopContext| {
+        if c.answer_pending {
+            return false;
+        }
+        match (answer, c.usage.as_ref().map(|u| u.text.trim())) {
+            // A tool call or thinking line says nothing about the text.
+            (Some(a), Some(t)) if !t.is_empty() => a.contains(t) || t.contains(a),
+            _ => true,
+        }
+    };
+    let deadline = std::time::Instant::now() + FLUSH_WAIT;
+    let mut seen = read()?;
+    while !settled(&seen) && std::time::Instant::now() < deadline {
+        std::thread::sleep(FLUSH_POLL);
+        seen = read()?;
+    }
+    Ok(seen.usage)
+}
+
 /// [`on_stop`] with a structured answer and a source of subagent dollars.
 pub fn check(
     ctx: &Ctx,
@@ -319,8 +356,7 @@ pub fn check(
     let Some(transcript) = info.transcript_path.as_deref() else {
         return Ok(Outcome::Silent(Quiet::NoTranscript));
     };
-    let usage = crate::transcript::last_context_usage(transcript)
-        .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))?;
+    let usage = read_at_stop(transcript, info.last_assistant_message.as_deref())?;
     let Some(usage) = usage else {
         return Ok(Outcome::Silent(Quiet::NoUsage));
     };

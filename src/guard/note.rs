@@ -332,7 +332,7 @@ pub fn render(n: &NoteInput) -> String {
     line("");
 
     line(w.subagents);
-    if n.subagents.transcripts == 0 && n.subagents.cost_usd.is_none() {
+    if n.subagents.transcripts == 0 && n.subagents.cost_usd.is_none_or(|c| c == 0.0) {
         line(&format!("- {}", w.no_subagents));
     } else {
         let spend = match n.subagents.cost_usd {

@@ -18,9 +18,13 @@
 //!
 //! What install adds, in the project root:
 //! - `.claude/settings.json`: one group running `<command> hook` under each of
-//!   [`HOOK_EVENTS`], appended after the user's own groups, edited in place so
-//!   their layout and key order survive; the previous file goes to
-//!   `.claude/settings.json.cairn.bak`.
+//!   [`HOOK_EVENTS`], appended after the user's own groups, and a `statusLine`
+//!   running `<command> statusline` unless a status line is already set there
+//!   or in the user's settings; edited in place so their layout and key order
+//!   survive; the previous file goes to `.claude/settings.json.cairn.bak`.
+//!
+//! `--user` ([`plan_user_install`]) writes only the status line, into the
+//! user's settings (plugins cannot carry one).
 //! - `memory_sessions/` with `logs/` and a `.gitkeep` (never removed: it is
 //!   the user's data).
 //! - a marked block in `.gitignore` for `**/.debug/`.
@@ -38,6 +42,7 @@
 mod gitignore;
 mod jsonspan;
 mod settings;
+mod statusline;
 
 use anyhow::{Context, bail};
 use std::collections::HashSet;
@@ -54,6 +59,12 @@ pub use settings::EVENTS as HOOK_EVENTS;
 /// absolute or quoted path)? For `cairn doctor`.
 pub fn is_cairn_hook_command(cmd: &str) -> bool {
     settings::is_cairn_command(cmd)
+}
+
+/// Is `cmd` cairn's status line command (`<cairn> statusline`)? For
+/// `cairn doctor`.
+pub fn is_cairn_statusline_command(cmd: &str) -> bool {
+    statusline::is_cairn_statusline(cmd)
 }
 
 const SETTINGS: &str = ".claude/settings.json";
@@ -84,6 +95,11 @@ pub struct InstallOptions {
     /// Lock file that serialises concurrent installs (e.g. in cairn's state
     /// folder); `None` takes no lock. Never put it inside the project.
     pub lock_path: Option<PathBuf>,
+    /// Register cairn's status line too (unless one is already set).
+    pub statusline: bool,
+    /// The user's settings file (`$CLAUDE_CONFIG_DIR/settings.json`): a
+    /// project install reads it so as not to hide the user's status line.
+    pub user_settings: Option<PathBuf>,
 }
 
 impl Default for InstallOptions {
@@ -92,6 +108,8 @@ impl Default for InstallOptions {
             dry_run: false,
             command: "cairn".to_string(),
             lock_path: None,
+            statusline: true,
+            user_settings: None,
         }
     }
 }
@@ -268,7 +286,47 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
     let before = read_opt(&settings_path, verb)?;
     let installed = settings::install(before.as_deref(), &opts.command)
         .map_err(|p| settings_error(&settings_path, p, verb))?;
+    let hooks_changed = installed.is_some();
+    let mut what = Vec::new();
+    let mut after = before.clone();
     if let Some(done) = installed {
+        if !done.added.is_empty() {
+            what.push(format!("cairn hook added for {}", event_list(&done.added)));
+        }
+        if !done.updated.is_empty() {
+            what.push(format!(
+                "cairn hook now runs `{}` for {}",
+                settings::hook_command(&opts.command),
+                event_list(&done.updated)
+            ));
+        }
+        after = Some(done.text);
+    }
+    if opts.statusline {
+        // A status line the user set for every project stays theirs: a
+        // project entry would silently hide it here.
+        let users_global = opts
+            .user_settings
+            .as_deref()
+            .and_then(|p| fs::read_to_string(p).ok())
+            .and_then(|t| statusline::users_command(&t));
+        match users_global {
+            Some(cmd) if !after.as_deref().is_some_and(statusline::mentions_cairn) => {
+                notes.push(format!(
+                    "kept your status line (`{cmd}`, user settings); `cairn install --user` switches it to cairn's."
+                ));
+            }
+            _ => match plan_statusline(after.as_deref(), &opts.command, &settings_path, verb)? {
+                (Some(text), line, note) => {
+                    after = Some(text);
+                    what.extend(line);
+                    notes.extend(note);
+                }
+                (None, _, note) => notes.extend(note),
+            },
+        }
+    }
+    if after != before {
         if let Some(previous) = &before {
             let backup_path = root.join(SETTINGS_BACKUP);
             let old = read_opt(&backup_path, verb)?;
@@ -281,23 +339,14 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
                 ));
             }
         }
-        let mut what = Vec::new();
-        if !done.added.is_empty() {
-            what.push(format!("cairn hook added for {}", event_list(&done.added)));
-        }
-        if !done.updated.is_empty() {
-            what.push(format!(
-                "cairn hook now runs `{}` for {}",
-                settings::hook_command(&opts.command),
-                event_list(&done.updated)
-            ));
-        }
         changes.push(file(
             settings_path.clone(),
             before.clone(),
-            Some(done.text),
+            after,
             what.join("; "),
         ));
+    }
+    if hooks_changed {
         notes.push(
             "Claude Code reads hooks when a session starts: restart running sessions.".to_string(),
         );
@@ -393,24 +442,30 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
         let backup_path = root.join(SETTINGS_BACKUP);
         let saved = read_opt(&backup_path, verb)?;
         let keep = settings::Keep::from_backup(saved.as_deref());
-        let undone = settings::uninstall(&before, &keep)
-            .map_err(|p| settings_error(&settings_path, p, verb))?;
+        let undone =
+            strip_cairn(&before, &keep).map_err(|p| settings_error(&settings_path, p, verb))?;
         if let Some(undone) = undone {
-            // A backup holding nothing but cairn's hooks came from a second
+            // A backup holding nothing but cairn's entries came from a second
             // install over a file the first one created.
             let saved_is_ours = saved.as_deref().is_some_and(|b| {
-                settings::uninstall(b, &settings::Keep::default())
-                    .is_ok_and(|u| u.is_some_and(|u| u.empty))
+                strip_cairn(b, &settings::Keep::default()).is_ok_and(|u| u.is_some_and(|u| u.empty))
             });
             // No backup of the user's means install created the file: if
             // only `{}` is left, the file goes too.
             let delete = undone.empty && (saved.is_none() || saved_is_ours);
             let after = (!delete).then_some(undone.text);
-            let summary = format!(
-                "removed {} cairn hook entr{}",
-                undone.removed,
-                plural_y(undone.removed)
-            );
+            let mut summary = Vec::new();
+            if undone.removed > 0 {
+                summary.push(format!(
+                    "removed {} cairn hook entr{}",
+                    undone.removed,
+                    plural_y(undone.removed)
+                ));
+            }
+            if undone.statusline {
+                summary.push("removed cairn's status line".to_string());
+            }
+            let summary = summary.join("; ");
             // Settings back to the backed-up text (or gone, with a backup of
             // cairn's own): the backup would only be a stray file.
             let drop_backup = saved.is_some() && (after == saved || (delete && saved_is_ours));
@@ -495,6 +550,70 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
         lock_path: opts.lock_path.clone(),
         verb,
     })
+}
+
+/// The settings text with cairn's status line (`None`: unchanged), the line
+/// describing the change, and a note for a status line kept.
+type StatusPlan = (Option<String>, Option<String>, Option<String>);
+
+fn plan_statusline(
+    text: Option<&str>,
+    program: &str,
+    path: &Path,
+    verb: &'static str,
+) -> Result<StatusPlan, InstallError> {
+    let done = statusline::install(text.unwrap_or(""), program)
+        .map_err(|p| settings_error(path, p, verb))?;
+    Ok(match done {
+        statusline::Installed::Changed { text, repointed } => {
+            let line = if repointed {
+                format!("status line now runs `{}`", statusline::command(program))
+            } else {
+                "status line added".to_string()
+            };
+            (Some(text), Some(line), None)
+        }
+        statusline::Installed::AlreadyOurs => (None, None, None),
+        statusline::Installed::KeptUsers(cmd) => (
+            None,
+            None,
+            Some(format!(
+                "kept your status line (`{cmd}`); set its command to `{}` to use cairn's.",
+                statusline::command(program)
+            )),
+        ),
+    })
+}
+
+struct Stripped {
+    text: String,
+    removed: usize,
+    statusline: bool,
+    empty: bool,
+}
+
+/// The settings text without cairn's hooks and status line; `None` when it
+/// had neither.
+fn strip_cairn(text: &str, keep: &settings::Keep) -> Result<Option<Stripped>, settings::Problem> {
+    let hooks = settings::uninstall(text, keep)?;
+    let (after_hooks, removed) = match &hooks {
+        Some(u) => (u.text.as_str(), u.removed),
+        None => (text, 0),
+    };
+    let status = statusline::uninstall(after_hooks)?;
+    if hooks.is_none() && status.is_none() {
+        return Ok(None);
+    }
+    let statusline = status.is_some();
+    let text = status.unwrap_or_else(|| after_hooks.to_string());
+    let empty = serde_json::from_str::<serde_json::Value>(settings::split_bom(&text).1)
+        .is_ok_and(|v| v.as_object().is_some_and(|o| o.is_empty()));
+    Ok(Some(Stripped {
+        text,
+        removed,
+        statusline,
+        empty,
+    }))
 }
 
 fn plural_y(n: usize) -> &'static str {
@@ -673,6 +792,128 @@ impl FileChange {
             format!("{verb} {rel}{slash}: {}", self.summary)
         }
     }
+}
+
+/// What `cairn install --user` would change: cairn's status line in the
+/// user's settings (`settings_path`, usually `~/.claude/settings.json`).
+/// Hooks are not written there: they belong to a project or to the plugin,
+/// and a second registration would run every hook twice.
+pub fn plan_user_install(
+    settings_path: &Path,
+    opts: &InstallOptions,
+) -> Result<Plan, InstallError> {
+    let verb = "cairn install --user";
+    let root = settings_path.parent().unwrap_or(Path::new("."));
+    let mut changes = Vec::new();
+    let mut notes = Vec::new();
+    let before = read_opt(settings_path, verb)?;
+    if let (Some(text), line, note) =
+        plan_statusline(before.as_deref(), &opts.command, settings_path, verb)?
+    {
+        if let Some(previous) = &before {
+            let backup_path = backup_path_of(settings_path);
+            let old = read_opt(&backup_path, verb)?;
+            if old.as_deref() != Some(previous.as_str()) {
+                changes.push(backup(
+                    backup_path,
+                    old,
+                    Some(previous.clone()),
+                    "backup of the previous settings",
+                ));
+            }
+        }
+        changes.push(file(
+            settings_path.to_path_buf(),
+            before.clone(),
+            Some(text),
+            line.unwrap_or_default(),
+        ));
+        notes.push("The status line shows in sessions started from now on.".to_string());
+        notes.extend(note);
+    } else if let Some(note) =
+        plan_statusline(before.as_deref(), &opts.command, settings_path, verb)?.2
+    {
+        notes.push(note);
+    }
+    Ok(Plan {
+        root: root.to_path_buf(),
+        changes,
+        notes,
+        lock_path: opts.lock_path.clone(),
+        verb,
+    })
+}
+
+/// What `cairn uninstall --user` would change: cairn's status line out of
+/// the user's settings, nothing else.
+pub fn plan_user_uninstall(
+    settings_path: &Path,
+    opts: &InstallOptions,
+) -> Result<Plan, InstallError> {
+    let verb = "cairn uninstall --user";
+    let root = settings_path.parent().unwrap_or(Path::new("."));
+    let mut changes = Vec::new();
+    if let Some(before) = read_opt(settings_path, verb)?
+        && let Some(after) =
+            statusline::uninstall(&before).map_err(|p| settings_error(settings_path, p, verb))?
+    {
+        let backup_path = backup_path_of(settings_path);
+        let saved = read_opt(&backup_path, verb)?;
+        if saved.as_deref() == Some(after.as_str()) {
+            changes.push(file(
+                settings_path.to_path_buf(),
+                Some(before),
+                Some(after),
+                "removed cairn's status line",
+            ));
+            changes.push(backup(
+                backup_path,
+                saved,
+                None,
+                "same as the restored settings",
+            ));
+        } else {
+            changes.push(file(
+                settings_path.to_path_buf(),
+                Some(before),
+                Some(after),
+                "removed cairn's status line",
+            ));
+        }
+    }
+    Ok(Plan {
+        root: root.to_path_buf(),
+        changes,
+        notes: Vec::new(),
+        lock_path: opts.lock_path.clone(),
+        verb,
+    })
+}
+
+fn backup_path_of(settings_path: &Path) -> PathBuf {
+    let mut name = settings_path.file_name().unwrap_or_default().to_os_string();
+    name.push(".cairn.bak");
+    settings_path.with_file_name(name)
+}
+
+/// Plans and (unless `dry_run`) applies a `--user` install.
+pub fn run_user_install(settings_path: &Path, opts: &InstallOptions) -> anyhow::Result<String> {
+    let plan = plan_user_install(settings_path, opts)?;
+    run(
+        plan,
+        opts.dry_run,
+        "cairn's status line is already in your user settings: nothing to change.",
+    )
+}
+
+/// Plans and (unless `dry_run`) applies a `--user` uninstall.
+pub fn run_user_uninstall(settings_path: &Path, opts: &InstallOptions) -> anyhow::Result<String> {
+    let plan = plan_user_uninstall(settings_path, opts)?;
+    run(
+        plan,
+        opts.dry_run,
+        "cairn's status line is not in your user settings: nothing to remove.",
+    )
 }
 
 /// Plans and (unless `dry_run`) applies an install; returns what to print.

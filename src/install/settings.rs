@@ -44,8 +44,6 @@ pub(crate) struct Installed {
 pub(crate) struct Uninstalled {
     pub text: String,
     pub removed: usize,
-    /// Nothing but `{}` is left.
-    pub empty: bool,
 }
 
 /// The hook command for `program`, quoted for the shell the client runs it in.
@@ -53,7 +51,7 @@ pub(crate) fn hook_command(program: &str) -> String {
     format!("{} hook", shell_quote(program))
 }
 
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=~".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
         return s.to_string();
@@ -121,8 +119,13 @@ fn first_word(cmd: &str) -> (String, &str) {
 /// The program of a cairn hook command, or `None` for anybody else's command.
 /// cairn's own entry is `<path to a binary named cairn> hook`.
 fn cairn_program(cmd: &str) -> Option<String> {
+    cairn_program_for(cmd, "hook")
+}
+
+/// The program of `<path to a binary named cairn> <subcommand>`.
+pub(crate) fn cairn_program_for(cmd: &str, subcommand: &str) -> Option<String> {
     let (program, rest) = first_word(cmd);
-    if rest.trim() != "hook" {
+    if rest.trim() != subcommand {
         return None;
     }
     let base = program.rsplit(['/', '\\']).next().unwrap_or("");
@@ -154,14 +157,14 @@ fn all_events(command: &str) -> Value {
     )
 }
 
-fn split_bom(text: &str) -> (&str, &str) {
+pub(crate) fn split_bom(text: &str) -> (&str, &str) {
     match text.strip_prefix('\u{feff}') {
         Some(rest) => ("\u{feff}", rest),
         None => ("", text),
     }
 }
 
-fn parse_value(body: &str) -> Result<Value, Problem> {
+pub(crate) fn parse_value(body: &str) -> Result<Value, Problem> {
     serde_json::from_str(body).map_err(|e| {
         let full = e.to_string();
         // serde_json appends " at line L column C"; we report those apart.
@@ -174,7 +177,7 @@ fn parse_value(body: &str) -> Result<Value, Problem> {
     })
 }
 
-fn pretty(value: &Value, newline: &str) -> String {
+pub(crate) fn pretty(value: &Value, newline: &str) -> String {
     let s = serde_json::to_string_pretty(value).expect("serialising a JSON value");
     let s = if newline == "\n" {
         s
@@ -258,14 +261,12 @@ pub(crate) fn uninstall(before: &str, keep: &Keep) -> Result<Option<Uninstalled>
     if removed == 0 {
         return Ok(None);
     }
-    let empty = expected.as_object().is_some_and(Map::is_empty);
     let text = edit_text(body, &expected, |text, root, _| {
         next_uninstall_splice(text, root, keep)
     });
     Ok(Some(Uninstalled {
         text: format!("{bom}{text}"),
         removed,
-        empty,
     }))
 }
 
@@ -279,7 +280,7 @@ pub(crate) fn mentions_cairn(text: &str) -> bool {
 
 /// Applies splices one at a time, re-parsing in between (the files are
 /// small), then checks the result means `expected`.
-fn edit_text(
+pub(crate) fn edit_text(
     body: &str,
     expected: &Value,
     next: impl Fn(&str, &Node, &Style) -> Option<Splice>,
@@ -636,7 +637,6 @@ mod tests {
             v,
             json!({"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "lint"}]}]}})
         );
-        assert!(!un.empty);
     }
 
     #[test]
@@ -655,7 +655,6 @@ mod tests {
         let out = install(None, "cairn").unwrap().unwrap();
         let un = uninstall(&out.text, &Keep::default()).unwrap().unwrap();
         assert_eq!(un.text, "{}\n");
-        assert!(un.empty);
         assert_eq!(un.removed, 6);
     }
 

@@ -185,6 +185,47 @@ pub fn last_context_usage_with(
     })
 }
 
+/// What the guard reads at a `Stop`: the main thread's last usage, and
+/// whether a main-thread user record (a prompt or a tool result) comes
+/// after it. The client writes the transcript asynchronously, so the hook
+/// can run before the answer it is about reaches the file; a user record
+/// after the last usage is the sign of that.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StopContext {
+    pub usage: Option<ContextUsage>,
+    pub answer_pending: bool,
+}
+
+/// Tail-reads `path` for [`StopContext`], within the default limits.
+pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
+    let mut file = File::open(path)?;
+    let mut stats = TailStats::default();
+    let mut out = StopContext::default();
+    tail::for_each_line_rev(&mut file, &TailOptions::default(), &mut stats, |line| {
+        let Some(rec) = Record::parse(line) else {
+            return ControlFlow::Continue(());
+        };
+        if rec.is_user()
+            && !rec.is_sidechain
+            && !rec.is_meta
+            && !rec.is_compact_summary
+            && !rec.is_visible_in_transcript_only
+        {
+            out.answer_pending = true;
+            return ControlFlow::Continue(());
+        }
+        match usage::context_event(&rec) {
+            Some(ContextEvent::Usage(u)) => {
+                out.usage = Some(u);
+                ControlFlow::Break(())
+            }
+            Some(ContextEvent::Reset) => ControlFlow::Break(()),
+            None => ControlFlow::Continue(()),
+        }
+    })?;
+    Ok(out)
+}
+
 /// The same answer as [`last_context_usage`] from a forward read of the
 /// whole file.
 pub fn last_context_usage_full(path: &Path) -> io::Result<Option<ContextUsage>> {

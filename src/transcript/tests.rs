@@ -158,6 +158,7 @@ fn p1_resumed_session_ends_with_the_resumed_turn() {
             model: Some("claude-opus-5-5".into()),
             message_id: Some("msg_lab_p4_0002".into()),
             timestamp: Some("2026-11-30T04:21:03.647Z".into()),
+            text: usage.text.clone(),
         }
     );
     assert_eq!(usage.fill(), 21214);

@@ -48,6 +48,10 @@ pub struct ContextUsage {
     pub model: Option<String>,
     pub message_id: Option<String>,
     pub timestamp: Option<String>,
+    /// The text blocks of the line the usage came from, joined (empty for a
+    /// tool call or thinking line): lets the guard tell whether the answer
+    /// a Stop payload names has reached the file yet.
+    pub text: String,
 }
 
 impl ContextUsage {
@@ -82,6 +86,7 @@ pub(super) fn context_event(rec: &Record) -> Option<ContextEvent> {
         model: rec.model().map(str::to_owned),
         message_id: rec.message_id().map(str::to_owned),
         timestamp: rec.timestamp.as_deref().map(str::to_owned),
+        text: rec.content().texts().collect::<Vec<_>>().join("\n"),
     }))
 }
 

@@ -25,3 +25,39 @@ pub use aggregate::{
 pub use ledger::{DayTotals, day_totals};
 pub use pricing::{Cost, PriceTable, price_usage};
 pub use report::{ReportKind, ReportOptions, report, report_with};
+
+use crate::context::Ctx;
+use std::path::Path;
+
+/// The guard's source of subagent dollars: the session's aggregate, priced
+/// with the table the user configured (the same figures the status line
+/// shows).
+pub struct SessionSpend<'a> {
+    ctx: &'a Ctx,
+    prices: PriceTable,
+}
+
+impl<'a> SessionSpend<'a> {
+    pub fn new(ctx: &'a Ctx, config: &config::UsageConfig) -> SessionSpend<'a> {
+        SessionSpend {
+            ctx,
+            prices: PriceTable::from_config(config),
+        }
+    }
+}
+
+impl crate::guard::SpendSource for SessionSpend<'_> {
+    fn subagent_cost_usd(&self, _session_id: &str, transcript: &Path) -> Option<f64> {
+        match session_totals_with(self.ctx, &self.prices, transcript) {
+            Ok(t) => Some(t.subagent_cost()),
+            Err(e) => {
+                self.ctx.diag(
+                    crate::diag::Level::Warn,
+                    "guard",
+                    &format!("subagent spend unknown: {e:#}"),
+                );
+                None
+            }
+        }
+    }
+}

@@ -36,6 +36,8 @@ pub enum ReportKind {
     Session,
     /// 5-hour billing blocks, as ccusage cuts them.
     Blocks,
+    /// One row per project (working directory), sessions summed.
+    Project,
 }
 
 impl std::str::FromStr for ReportKind {
@@ -46,7 +48,10 @@ impl std::str::FromStr for ReportKind {
             "monthly" => ReportKind::Monthly,
             "session" => ReportKind::Session,
             "blocks" => ReportKind::Blocks,
-            other => bail!("unknown report `{other}`: expected daily, monthly, session or blocks"),
+            "project" => ReportKind::Project,
+            other => bail!(
+                "unknown report `{other}`: expected daily, monthly, session, project or blocks"
+            ),
         })
     }
 }
@@ -91,13 +96,16 @@ impl ReportOptions {
 /// unset, a progress bar when stderr is a terminal.
 pub fn report(
     ctx: &Ctx,
+    root: Option<&std::path::Path>,
     kind: ReportKind,
     since: Option<&str>,
     until: Option<&str>,
     json: bool,
 ) -> Result<String> {
     use std::io::IsTerminal;
-    let config = crate::config::load(&ctx.env, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    // The project's `.cairn.toml` may override prices: a report run inside
+    // it uses them, like the status line there does.
+    let config = crate::config::load(&ctx.env, root).map_err(|e| anyhow::anyhow!("{e}"))?;
     let no_color = ctx.env.get("NO_COLOR").is_some_and(|v| !v.is_empty());
     let opts = ReportOptions {
         since: since.map(str::to_string),
@@ -590,6 +598,17 @@ pub fn report_with(ctx: &Ctx, opts: &ReportOptions) -> Result<String> {
                 &ctx_info,
             )
         }
+        ReportKind::Project => {
+            let mut groups: BTreeMap<u32, Group> = BTreeMap::new();
+            for &(i, _, cost) in &rows {
+                groups.entry(data.recs.owners[i]).or_default().add(
+                    &data.recs.recs[i],
+                    cost,
+                    is_main(i),
+                );
+            }
+            render_projects(&groups, &data, opts.json, &ctx_info, ctx)
+        }
         ReportKind::Session => {
             let mut groups: BTreeMap<u32, Group> = BTreeMap::new();
             for &(i, _, cost) in &rows {
@@ -1032,6 +1051,132 @@ fn render_sessions(
         }
     }
     footer(&mut out, info, memory);
+    out
+}
+
+/// One project's sessions summed. Subagents are counted per session (agent
+/// indices are only unique within one).
+#[derive(Default)]
+struct ProjectRow {
+    group: Group,
+    sessions: usize,
+    subagents: usize,
+    subagent_cost: f64,
+}
+
+fn render_projects(
+    groups: &BTreeMap<u32, Group>,
+    data: &Dataset,
+    json: bool,
+    info: &Info,
+    ctx: &Ctx,
+) -> String {
+    let mut projects: BTreeMap<String, ProjectRow> = BTreeMap::new();
+    for (o, g) in groups {
+        let s = &data.sessions[*o as usize];
+        let name = if s.cwd.is_empty() {
+            s.project.clone()
+        } else {
+            s.cwd.clone()
+        };
+        let p = projects.entry(name).or_default();
+        p.sessions += 1;
+        p.subagents += g.subagents.len();
+        p.subagent_cost += g.subagents.values().sum::<f64>();
+        let t = &mut p.group;
+        t.tokens.add(&g.tokens);
+        t.cost += g.cost;
+        t.responses += g.responses;
+        t.main_cost += g.main_cost;
+        for (m, (tok, c)) in &g.models {
+            let e = t.models.entry(*m).or_default();
+            e.0.add(tok);
+            e.1 += c;
+        }
+        t.first_ms = t.first_ms.min(g.first_ms).or(t.first_ms.or(g.first_ms));
+        t.last_ms = t.last_ms.max(g.last_ms);
+    }
+    // Costliest first: the question is where the money went.
+    let mut order: Vec<(&String, &ProjectRow)> = projects.iter().collect();
+    order.sort_by(|a, b| b.1.group.cost.total_cmp(&a.1.group.cost).then(a.0.cmp(b.0)));
+    let mut total = Group::default();
+    for (_, p) in &order {
+        total.tokens.add(&p.group.tokens);
+        total.cost += p.group.cost;
+        total.responses += p.group.responses;
+    }
+    if json {
+        let rows: Vec<Value> = order
+            .iter()
+            .map(|(name, p)| {
+                let g = &p.group;
+                let mut m = serde_json::Map::new();
+                m.insert("project".into(), json!(name));
+                m.insert("sessions".into(), json!(p.sessions));
+                m.extend(token_fields(&g.tokens));
+                m.insert("totalCost".into(), json!(usd(g.cost)));
+                m.insert("responses".into(), json!(g.responses));
+                m.insert(
+                    "lastActivity".into(),
+                    json!(g.last_ms.map(|ms| ms_date(ctx, ms)).unwrap_or_default()),
+                );
+                m.insert("subagents".into(), json!(p.subagents));
+                m.insert("subagentCost".into(), json!(usd(p.subagent_cost)));
+                m.insert("modelsUsed".into(), json!(models_used(g, &data.models)));
+                m.insert("modelBreakdowns".into(), breakdowns(g, &data.models));
+                Value::Object(m)
+            })
+            .collect();
+        let mut t = token_fields(&total.tokens);
+        t.insert("totalCost".into(), json!(usd(total.cost)));
+        t.insert("responses".into(), json!(total.responses));
+        let mut v = serde_json::Map::new();
+        v.insert("projects".into(), Value::Array(rows));
+        v.insert("totals".into(), Value::Object(t));
+        json_common(&mut v, info);
+        return to_json(v);
+    }
+    let mut out = format!(
+        "Claude Code usage by project ({}), prices as of {}\n\n",
+        info.tz, PRICES_AS_OF
+    );
+    let mut head = vec![
+        ("Project", Al::L),
+        ("Sessions", Al::R),
+        ("Last activity", Al::L),
+    ];
+    head.extend(TOKEN_HEAD);
+    head.extend([("Cost", Al::R), ("Subagents", Al::R)]);
+    let rows: Vec<Vec<String>> = order
+        .iter()
+        .map(|(name, p)| {
+            let g = &p.group;
+            let mut r = vec![
+                name.to_string(),
+                p.sessions.to_string(),
+                g.last_ms.map(|ms| ms_date(ctx, ms)).unwrap_or_default(),
+            ];
+            r.extend(token_cells(&g.tokens));
+            r.push(dollars(g.cost));
+            r.push(if p.subagents == 0 {
+                "-".into()
+            } else {
+                format!("{} {}", p.subagents, dollars(p.subagent_cost))
+            });
+            r
+        })
+        .collect();
+    if rows.is_empty() {
+        out.push_str("No usage in this period.\n");
+    } else {
+        let sessions: usize = order.iter().map(|(_, p)| p.sessions).sum();
+        let mut t = vec!["Total".to_string(), sessions.to_string(), String::new()];
+        t.extend(token_cells(&total.tokens));
+        t.push(dollars(total.cost));
+        t.push(String::new());
+        out.push_str(&table(&head, &rows, Some(t), info.color));
+    }
+    footer(&mut out, info, None);
     out
 }
 

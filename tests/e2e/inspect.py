@@ -21,6 +21,15 @@ failed" and the message on stdout says what was expected and what was found.
       stop_hook_summary.hookErrors). Exit 1 when there is any error or no run.
   last-seq REQUESTS_JSONL
       Print the highest request seq logged so far (0 when none).
+  stop-blocks REQUESTS_JSONL
+      One line per Stop-hook block the model received: a main-conversation
+      request whose last message carries "Stop hook feedback" (the client's
+      continuation after a block). Prints "seq N: <first reason line>".
+  prompt-context REQUESTS_JSONL NEEDLE
+      The first main-conversation request whose latest human prompt holds
+      NEEDLE: print "gate" when the messages from that prompt on carry
+      cairn's <cairn-refine-gate> context, else "none"; exit 1 when no such
+      request exists.
   dump-hooks HOOK_LOG
       (--client-only self-check) print "Event detail" per payload dumped by
       tests/e2e/dump_hook.sh.
@@ -185,7 +194,49 @@ def cmd_dump_hooks(path):
     return 0
 
 
+def messages_of(r):
+    body = r.get("body") or {}
+    return body.get("messages") or [] if isinstance(body, dict) else []
+
+
+def cmd_stop_blocks(requests):
+    for r in load_jsonl(requests):
+        msgs = messages_of(r)
+        if not msgs or not (r.get("body") or {}).get("tools"):
+            continue
+        text = "\n".join(strings(msgs[-1].get("content")))
+        if "Stop hook feedback" in text:
+            reason = text.split("Stop hook feedback:", 1)[-1].strip().splitlines()
+            print("seq %s: %s" % (r.get("seq"), reason[0][:160] if reason else ""))
+    return 0
+
+
+def cmd_prompt_context(requests, needle):
+    for r in load_jsonl(requests):
+        msgs = messages_of(r)
+        if not (r.get("body") or {}).get("tools"):
+            continue
+        idx = None
+        for i in range(len(msgs) - 1, -1, -1):
+            m = msgs[i]
+            if m.get("role") != "user":
+                continue
+            text = "\n".join(strings(m.get("content")))
+            if needle in re.sub(r"<system-reminder>.*?</system-reminder>", "", text, flags=re.S):
+                idx = i
+                break
+        if idx is None:
+            continue
+        rest = "\n".join(t for m in msgs[idx:] for t in strings(m.get("content")))
+        print("gate" if "<cairn-refine-gate>" in rest else "none")
+        return 0
+    print("expected: a request whose prompt holds %r; found none" % needle)
+    return 1
+
+
 COMMANDS = {
+    "stop-blocks": (cmd_stop_blocks, 1),
+    "prompt-context": (cmd_prompt_context, 2),
     "seed": (cmd_seed, 3),
     "settings-hooks": (cmd_settings_hooks, 1),
     "injected": (cmd_injected, 3),

@@ -81,6 +81,24 @@ class PlanTest(unittest.TestCase):
                                assistant_tool("Bash", "t2"), tool_result("t2")])
         self.assertEqual(c3[0]["text"], "Fini.")
 
+    def test_generic_tool_steps_and_usage_override(self):
+        prompt = ('E2E_TOOL=Skill E2E_INPUT={"skill":"demo"} '
+                  'E2E_TOOL=mcp__cairn__memory_search E2E_INPUT="{\\"query\\":\\"sqlite\\"}" '
+                  'E2E_USAGE={"cache_read_input_tokens":130000}')
+        c1, s1, k1 = self.reply([user(prompt)])
+        self.assertEqual((s1, k1, c1[-1]["name"], c1[-1]["input"]), ("tool_use", "step:tool", "Skill", {"skill": "demo"}))
+        c2, _, _ = self.reply([user(prompt), assistant_tool("Skill"), tool_result()])
+        self.assertEqual((c2[-1]["name"], c2[-1]["input"]), ("mcp__cairn__memory_search", {"query": "sqlite"}))
+        c3, s3, _ = self.reply([user(prompt), assistant_tool("Skill"), tool_result(),
+                                assistant_tool("X", "t2"), tool_result("t2")])
+        self.assertEqual((s3, c3[0]["text"]), ("end_turn", "C'est fait."))
+        extra = api.usage_override({"messages": [user(prompt)]})
+        self.assertEqual(extra, {"cache_read_input_tokens": 130000})
+        u = api.usage(3, True, extra)
+        self.assertEqual((u["cache_read_input_tokens"], u["input_tokens"], u["output_tokens"]), (130000, 1200, 63))
+        self.assertEqual(api.usage(3, False, {"output_tokens": 9})["output_tokens"], 1)
+        self.assertIsNone(api.usage_override({"messages": [user("no directive")]}))
+
     def test_latest_human_prompt_wins_and_reminders_are_not_prompts(self):
         history = [user("E2E_BASH=ls"), assistant_tool("Bash"), tool_result(),
                    {"role": "assistant", "content": [{"type": "text", "text": "done"}]}]
