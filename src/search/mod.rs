@@ -214,8 +214,9 @@ pub fn search(ctx: &Ctx, store: &Store, req: &Request) -> Result<Outcome> {
         let mut idx = Index::open(&path, &store.root)?;
         let sync = idx.sync(&sources)?;
         if !existed {
+            let s = if sync.files == 1 { "" } else { "s" };
             notes.push(format!(
-                "search index was missing; built it from {} memory files",
+                "search index was missing; built it from {} memory file{s}",
                 sync.files
             ));
         }
