@@ -108,7 +108,11 @@ fn write_corpus(root: &Path) {
             write!(text, "\n{heading}\n").unwrap();
             for b in 0..4 {
                 let i = (d as usize * 7 + h * 3 + b) % 10;
-                let phrase = if (i + b) % 2 == 0 { FR[i] } else { EN[i] };
+                let phrase = if (i + b).is_multiple_of(2) {
+                    FR[i]
+                } else {
+                    EN[i]
+                };
                 writeln!(text, "- {phrase} (ticket #{})", d * 10 + b as i64).unwrap();
             }
         }
