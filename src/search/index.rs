@@ -177,13 +177,17 @@ impl Index {
             |r| r.get::<_, i64>(0).map(|n| n > 0),
         )?;
         if !has_meta {
-            let tx = self.conn.unchecked_transaction()?;
-            tx.execute_batch(SCHEMA)?;
-            tx.execute(
-                "INSERT INTO meta(key, value) VALUES ('schema', ?1), ('root', ?2)",
-                params![SCHEMA_VERSION, root.to_string_lossy()],
-            )?;
-            tx.commit()?;
+            // Another process may be creating it at this very moment: take
+            // the write lock, then look again.
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            let created = self.create_schema(root);
+            match created {
+                Ok(()) => self.conn.execute_batch("COMMIT")?,
+                Err(e) => {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                    return Err(e);
+                }
+            }
             return Ok(());
         }
         let version: Option<String> = self
@@ -205,46 +209,41 @@ impl Index {
         Ok(())
     }
 
+    fn create_schema(&self, root: &Path) -> Result<(), Trouble> {
+        let exists: i64 = self.conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'meta'",
+            [],
+            |r| r.get(0),
+        )?;
+        if exists == 0 {
+            self.conn.execute_batch(SCHEMA)?;
+            self.conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('schema', ?1), ('root', ?2)",
+                params![SCHEMA_VERSION, root.to_string_lossy()],
+            )?;
+        }
+        Ok(())
+    }
+
     /// Brings the index in line with the memory files: new and changed files
     /// are read again, vanished ones dropped. No write when nothing changed.
     pub fn sync(&mut self, sources: &[Source]) -> Result<Sync, Trouble> {
-        let known: HashMap<String, (i64, Stamp)> = {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT rel, id, mtime, size FROM files")?;
-            let rows = stmt.query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, (r.get(1)?, (r.get(2)?, r.get(3)?))))
-            })?;
-            rows.collect::<Result<_, _>>()?
-        };
-        let mut todo: Vec<(&Source, Stamp, Option<i64>)> = Vec::new();
-        let mut seen: std::collections::HashSet<&str> = Default::default();
-        for s in sources {
-            seen.insert(&s.rel);
-            let Some(now) = stamp(&s.path) else { continue };
-            match known.get(&s.rel) {
-                Some((_, was)) if *was == now => {}
-                Some((id, _)) => todo.push((s, now, Some(*id))),
-                None => todo.push((s, now, None)),
-            }
+        let first = changes(&self.conn, sources)?;
+        if first.todo.is_empty() && first.gone.is_empty() {
+            return Ok(first.summary(sources));
         }
-        let gone: Vec<i64> = known
-            .iter()
-            .filter(|(rel, _)| !seen.contains(rel.as_str()))
-            .map(|(_, (id, _))| *id)
-            .collect();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Another process may have done part of the work while this one
+        // waited for the lock: what to do is decided under the lock.
+        let Changes { todo, gone } = changes(&tx, sources)?;
         let result = Sync {
             files: sources.len(),
             changed: todo.len(),
             removed: gone.len(),
         };
-        if todo.is_empty() && gone.is_empty() {
-            return Ok(result);
-        }
 
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         {
             let mut del_fts = tx.prepare(
                 "DELETE FROM fts WHERE rowid IN (SELECT id FROM entries WHERE file_id = ?1)",
@@ -265,7 +264,8 @@ impl Index {
             )?;
             let mut add_fts = tx.prepare("INSERT INTO fts(rowid, norm) VALUES (?1, ?2)")?;
             let mut norm = Normalizer::new();
-            for (s, (mtime, size), _) in &todo {
+            for (i, (mtime, size), _) in &todo {
+                let s = &sources[*i];
                 add_file.execute(params![s.rel, s.project, s.kind.as_str(), mtime, size])?;
                 let file_id = tx.last_insert_rowid();
                 for e in read_entries(s) {
@@ -342,17 +342,50 @@ impl Index {
         )?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
 
-    /// Files and entries held, for notes and diagnostics.
-    pub fn counts(&self) -> Result<(usize, usize), Trouble> {
-        let files: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM files", [], |r| r.get(0))?;
-        let entries: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM entries", [], |r| r.get(0))?;
-        Ok((files as usize, entries as usize))
+/// Files to read again (index in `sources`, new stamp, old id) and ids of
+/// files gone.
+struct Changes {
+    todo: Vec<(usize, Stamp, Option<i64>)>,
+    gone: Vec<i64>,
+}
+
+impl Changes {
+    fn summary(&self, sources: &[Source]) -> Sync {
+        Sync {
+            files: sources.len(),
+            changed: self.todo.len(),
+            removed: self.gone.len(),
+        }
     }
+}
+
+fn changes(conn: &Connection, sources: &[Source]) -> Result<Changes, Trouble> {
+    let known: HashMap<String, (i64, Stamp)> = {
+        let mut stmt = conn.prepare("SELECT rel, id, mtime, size FROM files")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, (r.get(1)?, (r.get(2)?, r.get(3)?))))
+        })?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut todo = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = Default::default();
+    for (i, s) in sources.iter().enumerate() {
+        seen.insert(&s.rel);
+        let Some(now) = stamp(&s.path) else { continue };
+        match known.get(&s.rel) {
+            Some((_, was)) if *was == now => {}
+            Some((id, _)) => todo.push((i, now, Some(*id))),
+            None => todo.push((i, now, None)),
+        }
+    }
+    let gone = known
+        .iter()
+        .filter(|(rel, _)| !seen.contains(rel.as_str()))
+        .map(|(_, (id, _))| *id)
+        .collect();
+    Ok(Changes { todo, gone })
 }
 
 fn read_entries(s: &Source) -> Vec<Entry> {

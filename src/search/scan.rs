@@ -9,7 +9,7 @@
 //! all land in the same section.
 
 use crate::memory::log::SectionKey;
-use crate::memory::store::{Project, Store};
+use crate::memory::store::Store;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -143,11 +143,6 @@ fn date_in(text: &str) -> Option<String> {
             .then(|| date_prefix(&text[i..]))
             .flatten()
     })
-}
-
-/// The project a path inside the repository belongs to, if it is memory.
-pub fn project_of<'a>(store: &'a Store, path: &Path) -> Option<&'a Project> {
-    store.projects.iter().find(|p| path.starts_with(&p.dir))
 }
 
 #[derive(PartialEq)]

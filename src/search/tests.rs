@@ -338,3 +338,35 @@ fn cli_output_is_path_line_then_text() {
     assert_eq!(v["results"], serde_json::json!([]));
     assert_eq!(v["source"], "index");
 }
+
+#[test]
+fn concurrent_searches_never_see_a_broken_index() {
+    // Two processes (here threads, each with its own connection) searching
+    // a repository whose index is missing or stale at the same moment.
+    let f = Fixture::new();
+    for round in 0..6 {
+        if round % 2 == 0 {
+            index::remove(&f.index_path());
+        } else {
+            f.write(
+                "memory_sessions/logs/2026-11-30.md",
+                &format!("# Log session — 2026-11-30\n\n## Contexte\n- cache round {round}\n"),
+            );
+        }
+        let outcomes: Vec<Outcome> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..3).map(|_| s.spawn(|| f.search("cache"))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for o in &outcomes {
+            assert!(
+                o.notes.iter().all(|n| !n.contains("unreadable")),
+                "round {round}: {:?}",
+                o.notes
+            );
+            assert!(places(o).contains(&"memory_sessions/logs/2026-11-28.md:7".into()));
+        }
+    }
+    let o = f.search("cache");
+    assert!(o.notes.is_empty(), "{:?}", o.notes);
+    assert_eq!(o.source, "index");
+}
