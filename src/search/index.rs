@@ -102,16 +102,6 @@ impl From<rusqlite::Error> for Trouble {
 /// `(mtime in ns, size)` of a file as last indexed.
 type Stamp = (i64, i64);
 
-fn stamp(path: &Path) -> Option<Stamp> {
-    let m = std::fs::metadata(path).ok()?;
-    let mtime = m
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i64);
-    Some((mtime, m.len() as i64))
-}
-
 /// `<state>/search/<FNV-1a of the canonical root>.sqlite`.
 pub fn index_path(state_dir: &Path, root: &Path) -> PathBuf {
     let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -373,7 +363,7 @@ fn changes(conn: &Connection, sources: &[Source]) -> Result<Changes, Trouble> {
     let mut seen: std::collections::HashSet<&str> = Default::default();
     for (i, s) in sources.iter().enumerate() {
         seen.insert(&s.rel);
-        let Some(now) = stamp(&s.path) else { continue };
+        let Some(now) = s.stamp else { continue };
         match known.get(&s.rel) {
             Some((_, was)) if *was == now => {}
             Some((id, _)) => todo.push((i, now, Some(*id))),

@@ -53,6 +53,8 @@ pub struct Source {
     pub kind: Kind,
     /// From the file name (`YYYY-MM-DD….md`), when it has one.
     pub date: Option<String>,
+    /// `(mtime in ns, size)` when listed: what tells the index a file changed.
+    pub stamp: Option<(i64, i64)>,
 }
 
 /// One searchable piece of a file.
@@ -74,7 +76,7 @@ const MAX_ENTRY_CHARS: usize = 2_000;
 pub fn sources(store: &Store) -> Vec<Source> {
     let mut out = Vec::new();
     for p in &store.projects {
-        let mut push = |path: PathBuf, kind: Kind| {
+        let mut push = |path: PathBuf, kind: Kind, meta: Option<fs::Metadata>| {
             let date = path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -86,36 +88,55 @@ pub fn sources(store: &Store) -> Vec<Source> {
                 project: p.name.clone(),
                 kind,
                 date,
+                stamp: meta.as_ref().map(stamp),
             });
         };
         let lm = p.long_memory_path();
-        if lm.is_file() {
-            push(lm, Kind::LongMemory);
+        if let Ok(meta) = fs::metadata(&lm)
+            && meta.is_file()
+        {
+            push(lm, Kind::LongMemory, Some(meta));
         }
         for (dir, kind) in [
             (p.logs_dir(), Kind::Log),
             (p.archives_dir(), Kind::Archive),
             (p.checkpoints_dir(), Kind::Checkpoint),
         ] {
-            for path in md_files(&dir) {
-                push(path, kind);
+            for (path, meta) in md_files(&dir) {
+                push(path, kind, meta);
             }
         }
     }
     out
 }
 
-fn md_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+/// The `.md` files of a folder with their metadata. `DirEntry::metadata`
+/// stats relative to the open folder: on a warm search, statting every log
+/// of three years is most of the cost, and this halves it.
+fn md_files(dir: &Path) -> Vec<(PathBuf, Option<fs::Metadata>)> {
+    let mut files: Vec<(PathBuf, Option<fs::Metadata>)> = fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .filter(|e| {
+            Path::new(&e.file_name())
+                .extension()
+                .is_some_and(|x| x == "md")
+        })
+        .map(|e| (e.path(), e.metadata().ok()))
         .collect();
-    files.sort();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     files
+}
+
+fn stamp(m: &fs::Metadata) -> (i64, i64) {
+    let mtime = m
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64);
+    (mtime, m.len() as i64)
 }
 
 pub fn rel_path(root: &Path, path: &Path) -> String {
