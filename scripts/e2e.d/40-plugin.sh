@@ -8,7 +8,9 @@
 #   3. in a fresh project where `cairn install` was NOT run, a `claude -p`
 #      turn runs the plugin's hooks through bin/cairn (which finds the
 #      binary on PATH) and the memory log of the day appears;
-#   4. the plugin is uninstalled again so later scenarios start clean.
+#   4. the plugin's MCP server answers the model's memory_search with the
+#      bullet those hooks wrote;
+#   5. the plugin is uninstalled again so later scenarios start clean.
 
 PLUG_SRC="$W/plugin-src"
 PLUG_P="$W/plugproj"
@@ -58,5 +60,42 @@ runs="$(grep -cE 'Hooks: [A-Za-z:]+ \[.*bin/cairn" hook\] \(plugin cairn@cairn\)
   "SessionStart, UserPromptSubmit and Stop through the plugin's launcher, status 0" \
   "$(grep -E 'Hooks: ' "$OUT/plugin_turn.debug.log" | head -n 20)"
 log "plugin: $runs hook runs through bin/cairn, memory log written ($(grep -c '^- ' "$PLUG_LOG") bullets)"
+
+# The plugin's MCP server (.mcp.json → bin/cairn mcp): the model searches
+# the memory the hooks just wrote.
+PLUG_TOOL="mcp__plugin_cairn_cairn__memory_search"
+PLUG_SEQ0="$("${INSPECT[@]}" last-seq "$API/requests.jsonl")"
+P_SAVED="$P"; P="$PLUG_P"
+run_claude plugin_mcp "recherche-greffon" --allowedTools "$PLUG_TOOL" -- \
+  "Que dit la mémoire du greffon ? E2E_TOOL=$PLUG_TOOL E2E_INPUT={\"query\":\"greffon\"} E2E_SAY=recherche-greffon"
+P="$P_SAVED"
+CONTEXT_FILES+=("$OUT/plugin_mcp.debug.log")
+plug_mcp="$(python3 - "$API/requests.jsonl" "$PLUG_SEQ0" "$PLUG_TOOL" 'dépôt du greffon' <<'PY'
+import json, sys
+reqs, seq0, tool, needle = sys.argv[1], int(sys.argv[2] or 0), sys.argv[3], sys.argv[4]
+ids, results = set(), []
+for line in open(reqs, encoding="utf-8", errors="replace"):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue
+    if (r.get("seq") or 0) <= seq0 or not isinstance(r.get("body"), dict):
+        continue
+    for m in r["body"].get("messages") or []:
+        for b in m.get("content") if isinstance(m.get("content"), list) else []:
+            if b.get("type") == "tool_use" and b.get("name") == tool:
+                ids.add(b.get("id"))
+            if b.get("type") == "tool_result" and b.get("tool_use_id") in ids:
+                c = b.get("content")
+                results.append(c if isinstance(c, str) else "".join(x.get("text", "") for x in c or []))
+if not any(needle in t and "memory_sessions/logs/" in t for t in results):
+    print("no %s tool_result holding %r: %s" % (tool, needle, (results or ["(none)"])[-1][:400]))
+    sys.exit(1)
+print("plugin MCP: %s found the hooks' bullet (%d tool_result(s))" % (tool, len(results)))
+PY
+)" || fail "plugin: the MCP server from the plugin's .mcp.json" \
+  "a $PLUG_TOOL tool_result holding the bullet the hooks wrote" \
+  "$plug_mcp; $(grep -F 'MCP server' "$OUT/plugin_mcp.debug.log" | head -n 5)"
+log "$plug_mcp"
 
 plug uninstall uninstall cairn@cairn
