@@ -60,29 +60,14 @@ pub(crate) fn install_text(before: Option<&str>) -> Option<String> {
     }
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let added: String = missing.iter().map(|l| format!("{l}{nl}")).collect();
-    let parts: Vec<&str> = text.split_inclusive('\n').collect();
-    // A marker whose lines were deleted gets them back in place.
-    if let Some(m) = parts.iter().position(|l| l.trim_end() == MARKER) {
-        let mut end = m + 1;
-        while end < parts.len() && is_ours(parts[end]) {
-            end += 1;
-        }
-        let mut out: String = parts[..end].concat();
-        if !out.ends_with('\n') {
-            out.push_str(nl);
-        }
-        out.push_str(&added);
-        out.push_str(&parts[end..].concat());
-        return Some(out);
-    }
-    let mut out = text.to_string();
-    if !out.is_empty() && !out.ends_with('\n') {
-        out.push_str(nl);
-    }
-    out.push_str(MARKER);
-    out.push_str(nl);
-    out.push_str(&added);
-    Some(out)
+    Some(super::marked::add_lines(
+        text,
+        MARKER,
+        |l| l.trim_end() == MARKER,
+        is_ours,
+        &added,
+        nl,
+    ))
 }
 
 fn is_ours(line: &str) -> bool {

@@ -47,30 +47,14 @@ pub(crate) fn install(before: Option<&str>) -> Option<String> {
     }
     let nl = newline_of(text);
     let added: String = missing.iter().map(|l| format!("{l}{nl}")).collect();
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    // A block whose lines the user deleted but whose marker is left gets
-    // them back in place rather than a second marker.
-    if let Some(m) = lines.iter().position(|l| is_marker(l)) {
-        let mut end = m + 1;
-        while end < lines.len() && is_cairn_line(lines[end]) {
-            end += 1;
-        }
-        let mut out: String = lines[..end].concat();
-        if !out.ends_with('\n') {
-            out.push_str(nl);
-        }
-        out.push_str(&added);
-        out.push_str(&lines[end..].concat());
-        return Some(out);
-    }
-    let mut out = text.to_string();
-    if !out.is_empty() && !out.ends_with('\n') {
-        out.push_str(nl);
-    }
-    out.push_str(MARKER);
-    out.push_str(nl);
-    out.push_str(&added);
-    Some(out)
+    Some(super::marked::add_lines(
+        text,
+        MARKER,
+        is_marker,
+        is_cairn_line,
+        &added,
+        nl,
+    ))
 }
 
 /// The text without cairn's block(s), or `None` when there is none.

@@ -45,6 +45,7 @@
 mod gitattributes;
 mod gitignore;
 mod jsonspan;
+mod marked;
 mod settings;
 mod statusline;
 
@@ -344,18 +345,7 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
         }
     }
     if after != before {
-        if let Some(previous) = &before {
-            let backup_path = root.join(SETTINGS_BACKUP);
-            let old = read_opt(&backup_path, verb)?;
-            if old.as_deref() != Some(previous.as_str()) {
-                changes.push(backup(
-                    backup_path,
-                    old,
-                    Some(previous.clone()),
-                    "backup of the previous settings",
-                ));
-            }
-        }
+        changes.extend(settings_backup(root.join(SETTINGS_BACKUP), &before, verb)?);
         changes.push(file(
             settings_path.clone(),
             before.clone(),
@@ -837,21 +827,14 @@ pub fn plan_user_install(
     let mut changes = Vec::new();
     let mut notes = Vec::new();
     let before = read_opt(settings_path, verb)?;
-    if let (Some(text), line, note) =
-        plan_statusline(before.as_deref(), &opts.command, settings_path, verb)?
-    {
-        if let Some(previous) = &before {
-            let backup_path = backup_path_of(settings_path);
-            let old = read_opt(&backup_path, verb)?;
-            if old.as_deref() != Some(previous.as_str()) {
-                changes.push(backup(
-                    backup_path,
-                    old,
-                    Some(previous.clone()),
-                    "backup of the previous settings",
-                ));
-            }
-        }
+    let (text, line, note) =
+        plan_statusline(before.as_deref(), &opts.command, settings_path, verb)?;
+    if let Some(text) = text {
+        changes.extend(settings_backup(
+            backup_path_of(settings_path),
+            &before,
+            verb,
+        )?);
         changes.push(file(
             settings_path.to_path_buf(),
             before.clone(),
@@ -859,12 +842,8 @@ pub fn plan_user_install(
             line.unwrap_or_default(),
         ));
         notes.push("The status line shows in sessions started from now on.".to_string());
-        notes.extend(note);
-    } else if let Some(note) =
-        plan_statusline(before.as_deref(), &opts.command, settings_path, verb)?.2
-    {
-        notes.push(note);
     }
+    notes.extend(note);
     Ok(Plan {
         root: root.to_path_buf(),
         changes,
@@ -889,25 +868,20 @@ pub fn plan_user_uninstall(
     {
         let backup_path = backup_path_of(settings_path);
         let saved = read_opt(&backup_path, verb)?;
-        if saved.as_deref() == Some(after.as_str()) {
-            changes.push(file(
-                settings_path.to_path_buf(),
-                Some(before),
-                Some(after),
-                "removed cairn's status line",
-            ));
+        // Back to the text the backup holds: the backup is now a stray copy.
+        let drop_backup = saved.as_deref() == Some(after.as_str());
+        changes.push(file(
+            settings_path.to_path_buf(),
+            Some(before),
+            Some(after),
+            "removed cairn's status line",
+        ));
+        if drop_backup {
             changes.push(backup(
                 backup_path,
                 saved,
                 None,
                 "same as the restored settings",
-            ));
-        } else {
-            changes.push(file(
-                settings_path.to_path_buf(),
-                Some(before),
-                Some(after),
-                "removed cairn's status line",
             ));
         }
     }
@@ -918,6 +892,27 @@ pub fn plan_user_uninstall(
         lock_path: opts.lock_path.clone(),
         verb,
     })
+}
+
+/// A copy of the settings about to change, unless the backup already holds
+/// exactly that text (a file install created has nothing to back up).
+fn settings_backup(
+    backup_path: PathBuf,
+    previous: &Option<String>,
+    verb: &'static str,
+) -> Result<Option<FileChange>, InstallError> {
+    let Some(previous) = previous else {
+        return Ok(None);
+    };
+    let old = read_opt(&backup_path, verb)?;
+    Ok((old.as_deref() != Some(previous.as_str())).then(|| {
+        backup(
+            backup_path,
+            old,
+            Some(previous.clone()),
+            "backup of the previous settings",
+        )
+    }))
 }
 
 fn backup_path_of(settings_path: &Path) -> PathBuf {

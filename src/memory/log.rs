@@ -36,7 +36,7 @@ mod proptests;
 mod tests;
 
 pub use section::SectionKey;
-pub use text::{bullet_key, clean_bullet};
+pub use text::{bullet_key, clean_bullet, fold_accents};
 
 use crate::extract::record::Sections;
 use text::{Closer, contains_either, long_memory_body, one_line};

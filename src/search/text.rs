@@ -101,27 +101,7 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Lower case with the accents of Latin letters removed.
-pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => out.push('a'),
-            'ç' => out.push('c'),
-            'è' | 'é' | 'ê' | 'ë' => out.push('e'),
-            'ì' | 'í' | 'î' | 'ï' => out.push('i'),
-            'ñ' => out.push('n'),
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => out.push('o'),
-            'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
-            'ÿ' | 'ý' => out.push('y'),
-            'œ' => out.push_str("oe"),
-            'æ' => out.push_str("ae"),
-            'ß' => out.push_str("ss"),
-            '\u{0300}'..='\u{036f}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::memory::log::fold_accents as fold;
 
 /// Words that would make an all-words query fail for no reason.
 const STOPWORDS: &[&str] = &[

@@ -189,26 +189,7 @@ fn heading_text(line: &str) -> Option<&str> {
 }
 
 fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => out.push('a'),
-            'ç' => out.push('c'),
-            'è' | 'é' | 'ê' | 'ë' => out.push('e'),
-            'ì' | 'í' | 'î' | 'ï' => out.push('i'),
-            'ñ' => out.push('n'),
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => out.push('o'),
-            'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
-            'ÿ' => out.push('y'),
-            'œ' => out.push_str("oe"),
-            'æ' => out.push_str("ae"),
-            '-' | '_' => out.push(' '),
-            // A combining accent (a decomposed `é`) folds away with its letter.
-            '\u{0300}'..='\u{036f}' => {}
-            c => out.push(c),
-        }
-    }
-    collapse(&out)
+    collapse(&super::text::fold_accents(text).replace(['-', '_'], " "))
 }
 
 fn collapse(text: &str) -> String {
