@@ -8,7 +8,7 @@ use crate::config;
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::memory::{capture, load, store};
-use crate::{gate, guard};
+use crate::{gate, guard, transcript};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::io::Read;
@@ -116,6 +116,14 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
         None => anyhow::bail!("the Stop payload has no transcript_path"),
         Some(t) if !t.is_file() => anyhow::bail!("transcript {} not found", t.display()),
         Some(_) => {}
+    }
+    // Wait (bounded) for the client to finish writing this turn, so that
+    // capture and guard both read it rather than the previous one. Only a
+    // Stop that starts a capture or a guard check needs it.
+    if !payload.stop_hook_active
+        && let Some(t) = payload.transcript_path.as_deref()
+    {
+        let _ = transcript::settle_at_stop(t, payload.last_assistant_message.as_deref());
     }
     let config = config::load_or_default(ctx, Some(&root));
     let input = capture::StopInput {

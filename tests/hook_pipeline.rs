@@ -512,3 +512,43 @@ fn extra_secret_patterns_from_config_are_redacted() {
         "{log}"
     );
 }
+
+/// The client writes its transcript asynchronously: a Stop can come before
+/// the turn it is about is in the file. The hook waits (bounded) for it, so
+/// the log gets this turn's prompt, not the previous one again.
+#[test]
+fn a_turn_written_after_its_stop_is_still_the_one_logged() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let first = Turn::new("Refactorise src/lib.rs", "Refactorisé.");
+    let second = Turn::new(
+        "Ajoute un test pour src/parse.rs",
+        "Test ajouté dans tests/parse.rs.",
+    );
+    let t = p.transcript("late", std::slice::from_ref(&first));
+    let full = std::fs::read(p.transcript("late-full", &[first, second])).unwrap();
+    let had = std::fs::metadata(&t).unwrap().len() as usize;
+    let late = {
+        let t = t.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+            std::io::Write::write_all(&mut f, &full[had..]).unwrap();
+        })
+    };
+    let o = p.hook(&p.stop(&t, Some("Test ajouté dans tests/parse.rs.")));
+    late.join().unwrap();
+    assert!(o.status.success());
+    let log = p.log("2026-11-30");
+    let goals = section(&log, "## Objectif");
+    assert!(
+        goals
+            .iter()
+            .any(|g| g.contains("Ajoute un test pour src/parse.rs")),
+        "{log}"
+    );
+    assert!(
+        !goals.iter().any(|g| g.contains("Refactorise")),
+        "the previous prompt logged again: {log}"
+    );
+}

@@ -300,38 +300,12 @@ fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> 
     Action::Fire(now)
 }
 
-/// How long a Stop waits for the client to write the answer it names.
-const FLUSH_WAIT: std::time::Duration = std::time::Duration::from_millis(600);
-const FLUSH_POLL: std::time::Duration = std::time::Duration::from_millis(10);
-
-/// The main thread's last usage, once the answer the Stop is about is in the
-/// file. The client writes transcripts asynchronously and a Stop can come a
-/// few milliseconds before the final answer's line: read too early, the
-/// guard would judge the previous call's fill and miss a level. So it waits
-/// (bounded) while a user record follows the last usage, or while the
-/// payload's `last_assistant_message` is not the text of that usage's line.
+/// The main thread's last usage, once the answer the Stop is about is in
+/// the file (see [`crate::transcript::settle_at_stop`]): judged too early,
+/// the previous call's fill would miss a level.
 fn read_at_stop(transcript: &Path, answer: Option<&str>) -> Result<Option<ContextUsage>> {
-    let read = || {
-        crate::transcript::context_at_stop(transcript)
-            .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))
-    };
-    let answer = answer.map(str::trim).filter(|a| !a.is_empty());
-    let settled = |c: &crate::transcript::StopContext| {
-        if c.answer_pending {
-            return false;
-        }
-        match (answer, c.usage.as_ref().map(|u| u.text.trim())) {
-            // A tool call or thinking line says nothing about the text.
-            (Some(a), Some(t)) if !t.is_empty() => a.contains(t) || t.contains(a),
-            _ => true,
-        }
-    };
-    let deadline = std::time::Instant::now() + FLUSH_WAIT;
-    let mut seen = read()?;
-    while !settled(&seen) && std::time::Instant::now() < deadline {
-        std::thread::sleep(FLUSH_POLL);
-        seen = read()?;
-    }
+    let seen = crate::transcript::settle_at_stop(transcript, answer)
+        .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))?;
     Ok(seen.usage)
 }
 

@@ -544,8 +544,9 @@ enum Token<'a> {
 
 fn tokenize<'a>(lines: &[&'a str]) -> Vec<Token<'a>> {
     let mut tokens = Vec::with_capacity(lines.len());
-    let mut i = front_matter_end(lines).map_or(0, |end| {
-        let block = lines[..=end].iter().map(|l| l.to_string()).collect();
+    let mut i = front_matter(lines).map_or(0, |(start, end)| {
+        // Blank lines above it are layout; the render drops them anyway.
+        let block = lines[start..=end].iter().map(|l| l.to_string()).collect();
         tokens.push(Token::Line(LogLine::Block(block)));
         end + 1
     });
@@ -583,18 +584,22 @@ fn read_block(lines: &[&str], start: usize, closer: &Closer) -> (Vec<String>, us
     (block, lines.len())
 }
 
-/// A front matter: `---` on the first line, closed by `---` or `...`
-/// before any section.
-fn front_matter_end(lines: &[&str]) -> Option<usize> {
-    if lines.first()?.trim_end() != "---" {
+/// A front matter, as the range of its lines: `---` on the first line that
+/// is not blank, closed by `---` or `...` before any section or log title
+/// (`# Log session — …`). Both limits keep parse ∘ render stable: the render
+/// drops leading blank lines, and a title between two rules is a title, not
+/// YAML.
+fn front_matter(lines: &[&str]) -> Option<(usize, usize)> {
+    let start = lines.iter().position(|l| !l.trim().is_empty())?;
+    if lines[start].trim_end() != "---" {
         return None;
     }
-    for (i, line) in lines.iter().enumerate().skip(1) {
-        if is_heading_line(line) {
+    for (i, line) in lines.iter().enumerate().skip(start + 1) {
+        if is_heading_line(line) || (is_title(line) && Lang::of_title(line).is_some()) {
             return None;
         }
         if matches!(line.trim_end(), "---" | "...") {
-            return Some(i);
+            return Some((start, i));
         }
     }
     None

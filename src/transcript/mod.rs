@@ -226,6 +226,39 @@ pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
     Ok(out)
 }
 
+/// How long a Stop waits for the client to write the answer it names.
+pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(600);
+const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// [`context_at_stop`] once the file holds the turn a Stop is about. The
+/// client writes transcripts asynchronously and a Stop can come a few
+/// milliseconds before the final answer's line (or even the prompt's): read
+/// then, the memory would log the previous prompt and the guard judge the
+/// previous call's fill. So this polls (at most [`SETTLE_WAIT`]) while a
+/// user record follows the last usage, or while `answer` (the payload's
+/// `last_assistant_message`) is not the text of that usage's line. Past the
+/// limit it returns what the file holds.
+pub fn settle_at_stop(path: &Path, answer: Option<&str>) -> io::Result<StopContext> {
+    let answer = answer.map(str::trim).filter(|a| !a.is_empty());
+    let settled = |c: &StopContext| {
+        if c.answer_pending {
+            return false;
+        }
+        match (answer, c.usage.as_ref().map(|u| u.text.trim())) {
+            // A tool call or thinking line says nothing about the text.
+            (Some(a), Some(t)) if !t.is_empty() => a.contains(t) || t.contains(a),
+            _ => true,
+        }
+    };
+    let deadline = std::time::Instant::now() + SETTLE_WAIT;
+    let mut seen = context_at_stop(path)?;
+    while !settled(&seen) && std::time::Instant::now() < deadline {
+        std::thread::sleep(SETTLE_POLL);
+        seen = context_at_stop(path)?;
+    }
+    Ok(seen)
+}
+
 /// The same answer as [`last_context_usage`] from a forward read of the
 /// whole file.
 pub fn last_context_usage_full(path: &Path) -> io::Result<Option<ContextUsage>> {

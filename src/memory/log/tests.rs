@@ -585,3 +585,20 @@ fn long_memory_keeps_crlf() {
         "# Mémoire long terme — root\r\n\r\n\r\n## d\r\n\r\na\r\nb\r\n"
     );
 }
+
+/// Found by the round-trip property: rules around the title, and blank
+/// lines before a front matter, must read the same once rendered.
+#[test]
+fn rules_around_the_title_and_blank_lines_above_a_front_matter_round_trip() {
+    for text in [
+        "\n---\n# Log session — 2026-03-21\n---",
+        "\n---\n---\n# Log session — 2026-03-21",
+        "\n\n---\ntags: [x]\n---\n# Log session — 2026-03-21\n\n## Objectif\n- a\n",
+    ] {
+        let log = DailyLog::parse(text, "2026-03-21", Lang::Fr);
+        let rendered = log.render();
+        let again = DailyLog::parse(&rendered, "2026-03-21", Lang::Fr);
+        assert_eq!(again, log, "{text:?}");
+        assert_eq!(again.render(), rendered, "{text:?}");
+    }
+}
