@@ -111,19 +111,20 @@ fn logged<T>(ctx: &Ctx, scope: &str, r: Result<T>) -> Option<T> {
 fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let root =
         project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
+    // Wait (bounded) for the client to finish writing this turn, so that
+    // capture and guard both read it rather than the previous one (or no
+    // file at all, on a session's first turn). Only a Stop that starts a
+    // capture or a guard check needs it.
+    if !payload.stop_hook_active
+        && let Some(t) = payload.transcript_path.as_deref()
+    {
+        let _ = transcript::settle_at_stop(t, payload.last_assistant_message.as_deref());
+    }
     // Both capabilities read the transcript: one missing file is one error.
     match payload.transcript_path.as_deref() {
         None => anyhow::bail!("the Stop payload has no transcript_path"),
         Some(t) if !t.is_file() => anyhow::bail!("transcript {} not found", t.display()),
         Some(_) => {}
-    }
-    // Wait (bounded) for the client to finish writing this turn, so that
-    // capture and guard both read it rather than the previous one. Only a
-    // Stop that starts a capture or a guard check needs it.
-    if !payload.stop_hook_active
-        && let Some(t) = payload.transcript_path.as_deref()
-    {
-        let _ = transcript::settle_at_stop(t, payload.last_assistant_message.as_deref());
     }
     let config = config::load_or_default(ctx, Some(&root));
     let input = capture::StopInput {

@@ -552,3 +552,32 @@ fn a_turn_written_after_its_stop_is_still_the_one_logged() {
         "the previous prompt logged again: {log}"
     );
 }
+
+/// On a session's first turn the client may fire Stop before the
+/// transcript file exists at all: the turn is still captured.
+#[test]
+fn a_transcript_created_after_its_stop_is_still_captured() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let turn = Turn::new("Documente l'API dans docs/api.md", "Documentation écrite.");
+    let full = std::fs::read(p.transcript("first-full", &[turn])).unwrap();
+    let t = p.base.join("first.jsonl");
+    let late = {
+        let t = t.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            std::fs::write(&t, &full).unwrap();
+        })
+    };
+    let o = p.hook(&p.stop(&t, Some("Documentation écrite.")));
+    late.join().unwrap();
+    assert!(o.status.success());
+    let log = p.log("2026-11-30");
+    assert!(
+        section(&log, "## Objectif")
+            .iter()
+            .any(|g| g.contains("Documente l'API")),
+        "{log}"
+    );
+    assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
+}

@@ -232,7 +232,8 @@ const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// [`context_at_stop`] once the file holds the turn a Stop is about. The
 /// client writes transcripts asynchronously and a Stop can come a few
-/// milliseconds before the final answer's line (or even the prompt's): read
+/// milliseconds before the final answer's line (or the prompt's, or, on a
+/// session's first turn, before the file exists): read
 /// then, the memory would log the previous prompt and the guard judge the
 /// previous call's fill. So this polls (at most [`SETTLE_WAIT`]) while a
 /// user record follows the last usage, or while `answer` (the payload's
@@ -251,12 +252,22 @@ pub fn settle_at_stop(path: &Path, answer: Option<&str>) -> io::Result<StopConte
         }
     };
     let deadline = std::time::Instant::now() + SETTLE_WAIT;
-    let mut seen = context_at_stop(path)?;
-    while !settled(&seen) && std::time::Instant::now() < deadline {
-        std::thread::sleep(SETTLE_POLL);
-        seen = context_at_stop(path)?;
+    loop {
+        let seen = context_at_stop(path);
+        // On a session's first turn the file itself may not exist yet; any
+        // other error will not go away by waiting.
+        if let Err(e) = &seen
+            && e.kind() != io::ErrorKind::NotFound
+        {
+            return seen;
+        }
+        let done = std::time::Instant::now() >= deadline;
+        match seen {
+            Ok(c) if done || settled(&c) => return Ok(c),
+            Err(e) if done => return Err(e),
+            _ => std::thread::sleep(SETTLE_POLL),
+        }
     }
-    Ok(seen)
 }
 
 /// The same answer as [`last_context_usage`] from a forward read of the
