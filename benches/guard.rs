@@ -5,11 +5,10 @@
 //!
 //! Run: `cargo bench --bench guard`.
 //!
-//! The Stop payloads name the transcript's last answer (or none): a Stop
-//! whose `last_assistant_message` is not yet in the file makes the guard
-//! wait up to 600 ms for the client's write, which is another path. The
-//! `*_matching_answer` case shows that naming the written answer costs no
-//! wait; `stale_answer` shows the bound of the wait.
+//! Before the guard, `cairn hook` waits for the client to write the turn a
+//! Stop names (`transcript::settle_at_stop`, shared with capture): the
+//! `settle_*` cases time that step alone, on the same transcript, when the
+//! answer is written (no wait) and when it never comes (the 600 ms bound).
 
 #[path = "../tests/fixtures/guard/support.rs"]
 mod support;
@@ -151,26 +150,32 @@ fn below_levels(bencher: divan::Bencher) {
     bencher.bench_local(|| assert!(stop(&ctx, &info).is_none()));
 }
 
-/// The same turn with the payload naming the answer the transcript ends
-/// with, as the client sends it once the line is written: no wait.
+/// The hook's settle step when the payload names the answer the
+/// transcript ends with, as the client sends it once the line is written:
+/// one tail read, no wait.
 #[divan::bench(sample_count = 300, sample_size = 1)]
-fn below_levels_matching_answer(bencher: divan::Bencher) {
+fn settle_matching_answer(bencher: divan::Bencher) {
     let f = fixture();
-    let ctx = f.scratch.ctx();
-    let mut info = f.scratch.stop_info(&f.below);
-    info.last_assistant_message = Some(format!("{BELOW_ANSWER}\n"));
-    bencher.bench_local(|| assert!(stop(&ctx, &info).is_none()));
+    let answer = format!("{BELOW_ANSWER}\n");
+    bencher.bench_local(|| {
+        let c = cairn::transcript::settle_at_stop(&f.below.path, Some(&answer)).unwrap();
+        assert!(c.usage.is_some() && !c.answer_pending);
+    });
 }
 
-/// A payload naming an answer the file does not hold (yet): the guard
-/// polls until its 600 ms bound, then judges what it read.
+/// The settle step when the named answer never reaches the file: it polls
+/// until its 600 ms bound, then returns what it read.
 #[divan::bench(sample_count = 3, sample_size = 1)]
-fn stale_answer(bencher: divan::Bencher) {
+fn settle_stale_answer(bencher: divan::Bencher) {
     let f = fixture();
-    let ctx = f.scratch.ctx();
-    let mut info = f.scratch.stop_info(&f.below);
-    info.last_assistant_message = Some("An answer the client has not written.".into());
-    bencher.bench_local(|| assert!(stop(&ctx, &info).is_none()));
+    bencher.bench_local(|| {
+        let c = cairn::transcript::settle_at_stop(
+            &f.below.path,
+            Some("An answer the client has not written."),
+        )
+        .unwrap();
+        assert!(c.usage.is_some());
+    });
 }
 
 /// Past a level that already fired: the ratchet says no, one small read more.

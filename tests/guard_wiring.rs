@@ -49,7 +49,7 @@ fn transcript_with_fill(p: &Project, name: &str, fill: u64) -> std::path::PathBu
     );
     let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
     let rec = json!({"type":"assistant","isSidechain":false,"requestId":format!("req_{fill}"),"timestamp":"2026-11-30T10:01:00.000Z",
-        "message":{"id":format!("msg_{fill}"),"role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Done."}],
+        "message":{"id":format!("msg_{fill}"),"role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"Refactored."}],
         "usage":{"input_tokens":100,"cache_creation_input_tokens":0,"cache_read_input_tokens":fill - 100,"output_tokens":50}}});
     writeln!(f, "{rec}").unwrap();
     t
@@ -198,22 +198,16 @@ fn the_guard_waits_for_the_answer_the_stop_names() {
     let t = transcript_with_fill(&p, "t4", 100_000);
     let prompt = json!({"type":"user","isSidechain":false,"timestamp":"2026-11-30T10:04:00.000Z",
         "message":{"role":"user","content":"Relis src/lib.rs"}});
-    let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
-    writeln!(f, "{prompt}").unwrap();
-    drop(f);
-    let late = {
-        let t = t.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(150));
-            let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
-            writeln!(
-                f,
-                "{}",
-                assistant_line("late", 130_000, "Relu, rien à signaler.")
-            )
-            .unwrap();
-        })
-    };
+    common::append(&t, format!("{prompt}\n").as_bytes());
+    let late = common::append_later(
+        &t,
+        format!(
+            "{}\n",
+            assistant_line("late", 130_000, "Relu, rien à signaler.")
+        )
+        .into_bytes(),
+        150,
+    );
     let o = p.hook(&p.stop(&t, Some("Relu, rien à signaler.")));
     late.join().unwrap();
     let v: Value = serde_json::from_slice(&o.stdout).expect("a block at warn");
@@ -221,22 +215,15 @@ fn the_guard_waits_for_the_answer_the_stop_names() {
 
     // Same text as an earlier answer is no proof either way; a different
     // last text is: wait for the named one (here: it comes at 170K, hard).
-    let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
-    writeln!(f, "{}", assistant_line("mid", 140_000, "Autre chose.")).unwrap();
-    drop(f);
-    let late = {
-        let t = t.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(150));
-            let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
-            writeln!(
-                f,
-                "{}",
-                assistant_line("hard", 170_000, "Fini pour de bon.")
-            )
-            .unwrap();
-        })
-    };
+    common::append(
+        &t,
+        format!("{}\n", assistant_line("mid", 140_000, "Autre chose.")).as_bytes(),
+    );
+    let late = common::append_later(
+        &t,
+        format!("{}\n", assistant_line("hard", 170_000, "Fini pour de bon.")).into_bytes(),
+        150,
+    );
     let o = p.hook(&p.stop(&t, Some("Fini pour de bon.")));
     late.join().unwrap();
     let v: Value = serde_json::from_slice(&o.stdout).expect("a block at hard");

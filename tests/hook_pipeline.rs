@@ -528,14 +528,7 @@ fn a_turn_written_after_its_stop_is_still_the_one_logged() {
     let t = p.transcript("late", std::slice::from_ref(&first));
     let full = std::fs::read(p.transcript("late-full", &[first, second])).unwrap();
     let had = std::fs::metadata(&t).unwrap().len() as usize;
-    let late = {
-        let t = t.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(150));
-            let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
-            std::io::Write::write_all(&mut f, &full[had..]).unwrap();
-        })
-    };
+    let late = common::append_later(&t, full[had..].to_vec(), 150);
     let o = p.hook(&p.stop(&t, Some("Test ajouté dans tests/parse.rs.")));
     late.join().unwrap();
     assert!(o.status.success());
@@ -562,13 +555,7 @@ fn a_transcript_created_after_its_stop_is_still_captured() {
     let turn = Turn::new("Documente l'API dans docs/api.md", "Documentation écrite.");
     let full = std::fs::read(p.transcript("first-full", &[turn])).unwrap();
     let t = p.base.join("first.jsonl");
-    let late = {
-        let t = t.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(150));
-            std::fs::write(&t, &full).unwrap();
-        })
-    };
+    let late = common::append_later(&t, full, 150);
     let o = p.hook(&p.stop(&t, Some("Documentation écrite.")));
     late.join().unwrap();
     assert!(o.status.success());

@@ -56,7 +56,6 @@ use crate::config::Config;
 use crate::context::Ctx;
 use crate::memory::log::{DailyLog, SectionKey};
 use crate::memory::store::Store;
-use crate::transcript::ContextUsage;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -300,15 +299,6 @@ fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> 
     Action::Fire(now)
 }
 
-/// The main thread's last usage, once the answer the Stop is about is in
-/// the file (see [`crate::transcript::settle_at_stop`]): judged too early,
-/// the previous call's fill would miss a level.
-fn read_at_stop(transcript: &Path, answer: Option<&str>) -> Result<Option<ContextUsage>> {
-    let seen = crate::transcript::settle_at_stop(transcript, answer)
-        .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))?;
-    Ok(seen.usage)
-}
-
 /// [`on_stop`] with a structured answer and a source of subagent dollars.
 pub fn check(
     ctx: &Ctx,
@@ -330,7 +320,10 @@ pub fn check(
     let Some(transcript) = info.transcript_path.as_deref() else {
         return Ok(Outcome::Silent(Quiet::NoTranscript));
     };
-    let usage = read_at_stop(transcript, info.last_assistant_message.as_deref())?;
+    // `cairn hook` has already waited for the client to write this turn
+    // (`transcript::settle_at_stop`, shared with capture): read it once.
+    let usage = crate::transcript::last_context_usage(transcript)
+        .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))?;
     let Some(usage) = usage else {
         return Ok(Outcome::Silent(Quiet::NoUsage));
     };

@@ -212,3 +212,25 @@ pub fn section<'a>(log: &'a str, heading: &str) -> Vec<&'a str> {
     }
     out
 }
+
+/// Appends `bytes` to `path` (creating it) now.
+pub fn append(path: &Path, bytes: &[u8]) {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+/// Appends `bytes` to `path` (creating it) after `ms` milliseconds, from
+/// another thread: the client writes its transcript asynchronously, so a
+/// hook can run before the turn it is about is in the file. Join the handle
+/// after the hook.
+pub fn append_later(path: &Path, bytes: Vec<u8>, ms: u64) -> std::thread::JoinHandle<()> {
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+        append(&path, &bytes);
+    })
+}
