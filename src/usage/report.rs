@@ -792,6 +792,37 @@ fn footer(out: &mut String, info: &Info, memory: Option<Memory>) {
     }
 }
 
+/// The first line of a text report.
+fn title(by: &str, info: &Info) -> String {
+    format!(
+        "Claude Code usage by {by} ({}), prices as of {}\n\n",
+        info.tz, PRICES_AS_OF
+    )
+}
+
+/// The `totals` object of a JSON report; `memory` adds cairn's own spend.
+fn totals_json(total: &Group, memory: Option<Memory>) -> Value {
+    let mut t = token_fields(&total.tokens);
+    t.insert("totalCost".into(), json!(usd(total.cost)));
+    t.insert("responses".into(), json!(total.responses));
+    if let Some(mem) = memory {
+        t.insert("memoryCost".into(), json!(usd(mem.cost)));
+        t.insert("memoryCalls".into(), json!(mem.calls));
+    }
+    Value::Object(t)
+}
+
+/// A JSON report: its rows under `key`, the totals, the common fields.
+fn report_json(key: &str, rows: Vec<Value>, totals: Option<Value>, info: &Info) -> String {
+    let mut v = serde_json::Map::new();
+    v.insert(key.into(), Value::Array(rows));
+    if let Some(t) = totals {
+        v.insert("totals".into(), t);
+    }
+    json_common(&mut v, info);
+    to_json(v)
+}
+
 fn json_common(v: &mut serde_json::Map<String, Value>, info: &Info) {
     v.insert("unknownModels".into(), json!(info.unknown));
     v.insert("pricesAsOf".into(), json!(PRICES_AS_OF));
@@ -845,26 +876,10 @@ fn render_periods(
                 Value::Object(m)
             })
             .collect();
-        let mut t = token_fields(&total.tokens);
-        t.insert("totalCost".into(), json!(usd(total.cost)));
-        t.insert("responses".into(), json!(total.responses));
-        t.insert("memoryCost".into(), json!(usd(total_mem.cost)));
-        t.insert("memoryCalls".into(), json!(total_mem.calls));
-        let mut v = serde_json::Map::new();
-        v.insert(
-            if monthly { "monthly" } else { "daily" }.into(),
-            Value::Array(rows),
-        );
-        v.insert("totals".into(), Value::Object(t));
-        json_common(&mut v, info);
-        return to_json(v);
+        let key = if monthly { "monthly" } else { "daily" };
+        return report_json(key, rows, Some(totals_json(&total, Some(total_mem))), info);
     }
-    let mut out = format!(
-        "Claude Code usage by {} ({}), prices as of {}\n\n",
-        if monthly { "month" } else { "day" },
-        info.tz,
-        PRICES_AS_OF
-    );
+    let mut out = title(if monthly { "month" } else { "day" }, info);
     let mut head = vec![(if monthly { "Month" } else { "Date" }, Al::L)];
     head.extend(TOKEN_HEAD);
     head.extend([("Cost", Al::R), ("Memory", Al::R), ("Models", Al::L)]);
@@ -970,22 +985,10 @@ fn render_sessions(
                 Value::Object(m)
             })
             .collect();
-        let mut t = token_fields(&total.tokens);
-        t.insert("totalCost".into(), json!(usd(total.cost)));
-        t.insert("responses".into(), json!(total.responses));
-        let mem = memory.unwrap_or_default();
-        t.insert("memoryCost".into(), json!(usd(mem.cost)));
-        t.insert("memoryCalls".into(), json!(mem.calls));
-        let mut v = serde_json::Map::new();
-        v.insert("sessions".into(), Value::Array(rows));
-        v.insert("totals".into(), Value::Object(t));
-        json_common(&mut v, info);
-        return to_json(v);
+        let totals = totals_json(&total, Some(memory.unwrap_or_default()));
+        return report_json("sessions", rows, Some(totals), info);
     }
-    let mut out = format!(
-        "Claude Code usage by session ({}), prices as of {}\n\n",
-        info.tz, PRICES_AS_OF
-    );
+    let mut out = title("session", info);
     let mut head = vec![
         ("Session", Al::L),
         ("Project", Al::L),
@@ -1127,19 +1130,9 @@ fn render_projects(
                 Value::Object(m)
             })
             .collect();
-        let mut t = token_fields(&total.tokens);
-        t.insert("totalCost".into(), json!(usd(total.cost)));
-        t.insert("responses".into(), json!(total.responses));
-        let mut v = serde_json::Map::new();
-        v.insert("projects".into(), Value::Array(rows));
-        v.insert("totals".into(), Value::Object(t));
-        json_common(&mut v, info);
-        return to_json(v);
+        return report_json("projects", rows, Some(totals_json(&total, None)), info);
     }
-    let mut out = format!(
-        "Claude Code usage by project ({}), prices as of {}\n\n",
-        info.tz, PRICES_AS_OF
-    );
+    let mut out = title("project", info);
     let mut head = vec![
         ("Project", Al::L),
         ("Sessions", Al::R),
@@ -1316,15 +1309,9 @@ fn render_blocks(
                 Value::Object(m)
             })
             .collect();
-        let mut v = serde_json::Map::new();
-        v.insert("blocks".into(), Value::Array(rows));
-        json_common(&mut v, info);
-        return to_json(v);
+        return report_json("blocks", rows, None, info);
     }
-    let mut out = format!(
-        "Claude Code usage by 5-hour block ({}), prices as of {}\n\n",
-        info.tz, PRICES_AS_OF
-    );
+    let mut out = title("5-hour block", info);
     let head = [
         ("Block start", Al::L),
         ("Status", Al::L),
