@@ -499,11 +499,9 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-#[test]
-fn dollars_come_from_the_usage_module() {
-    // The lab's print session (main thread and one subagent), laid out as
-    // the client keeps it.
-    let w = World::new();
+/// The lab's print session (main thread and one subagent), laid out as the
+/// client keeps it under the world's config folder: its id and transcript.
+fn lab_print_session(w: &World) -> (&'static str, std::path::PathBuf) {
     let sid = "0ac84ade-4b41-4c80-8e17-cb18a7650ec5";
     let src =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transcripts/v2.1.332/print");
@@ -514,7 +512,15 @@ fn dollars_come_from_the_usage_module() {
         &project.join(format!("{sid}.jsonl")),
     );
     copy_tree(&src.join(sid), &project.join(sid));
-    let transcript = project.join(format!("{sid}.jsonl"));
+    (sid, project.join(format!("{sid}.jsonl")))
+}
+
+#[test]
+fn dollars_come_from_the_usage_module() {
+    // The lab's print session (main thread and one subagent), laid out as
+    // the client keeps it.
+    let w = World::new();
+    let (sid, transcript) = lab_print_session(&w);
 
     let mut p = w.localise(example());
     p["session_id"] = sid.into();
@@ -582,17 +588,7 @@ fn a_warm_render_reads_no_transcript_bytes() {
     // What keeps a render on a 100 MB session cheap once it was aggregated
     // (`cargo bench --bench statusline`): unchanged files are not opened.
     let w = World::new();
-    let sid = "0ac84ade-4b41-4c80-8e17-cb18a7650ec5";
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transcripts/v2.1.332/print");
-    let project = w.base.join("claude/projects/-tmp-cclab-proj-print");
-    std::fs::create_dir_all(&project).unwrap();
-    copy_tree(
-        &src.join(format!("{sid}.jsonl")),
-        &project.join(format!("{sid}.jsonl")),
-    );
-    copy_tree(&src.join(sid), &project.join(sid));
-    let transcript = project.join(format!("{sid}.jsonl"));
+    let (sid, transcript) = lab_print_session(&w);
     let mut p = w.localise(example());
     p["session_id"] = sid.into();
     p["transcript_path"] = transcript.to_str().unwrap().into();
