@@ -180,3 +180,24 @@ fn the_launcher_does_not_run_itself_in_a_loop() {
         "a loop"
     );
 }
+
+/// `cairn doctor` asks the launcher which binary it would run.
+#[test]
+fn the_launcher_says_which_binary_it_would_run() {
+    let bin = assert_cmd::cargo::cargo_bin("cairn");
+    let home = tempfile::tempdir().unwrap();
+    let o = launcher(
+        &["--launcher-which"],
+        SYS_PATH,
+        home.path(),
+        &[("CAIRN_BIN", bin.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        bin.to_str().unwrap()
+    );
+    let o = launcher(&["--launcher-which"], SYS_PATH, home.path(), &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+}

@@ -409,7 +409,7 @@ fn hooks_findings(scene: &Scene, settings: &[Source], plugins: &[Source]) -> Vec
     for program in programs {
         let found = resolve_program(&program, &scene.ctx.env);
         if let Some(launcher) = found.as_deref().filter(|p| is_launcher(p)) {
-            match launcher_target(&scene.ctx.env) {
+            match launcher_target(launcher, &scene.ctx.env) {
                 Some(bin) => out.push(Finding::ok(
                     "hooks",
                     format!(
@@ -459,40 +459,22 @@ fn is_launcher(path: &Path) -> bool {
     head[..n].starts_with(b"#!") && head[..n].windows(MARK.len()).any(|w| w == MARK)
 }
 
-/// The binary the launcher would run, searched as it searches: `CAIRN_BIN`,
-/// `cairn` on PATH, then the usual install folders; never a launcher.
-fn launcher_target(env: &crate::context::Env) -> Option<PathBuf> {
-    let usable = |p: &Path| p.is_file() && !is_launcher(p);
-    if let Some(bin) = env
-        .get("CAIRN_BIN")
-        .map(PathBuf::from)
-        .filter(|p| usable(p))
-    {
-        return Some(bin);
-    }
-    let on_path = env
-        .get("PATH")
-        .unwrap_or_default()
-        .split(':')
-        .filter(|d| !d.is_empty())
-        .map(|d| Path::new(d).join("cairn"))
-        .find(|p| usable(p));
-    if on_path.is_some() {
-        return on_path;
-    }
-    let home = env.get("HOME").filter(|h| !h.is_empty());
-    let cargo = env
-        .get("CARGO_HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home.map(|h| Path::new(h).join(".cargo")));
-    [
-        cargo.map(|c| c.join("bin/cairn")),
-        home.map(|h| Path::new(h).join(".local/bin/cairn")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| usable(p))
+/// The binary the launcher would run, as the launcher itself answers
+/// (`bin/cairn --launcher-which`) in the doctor's environment: one search,
+/// kept in the launcher, so the doctor cannot drift from what hooks do.
+fn launcher_target(launcher: &Path, env: &crate::context::Env) -> Option<PathBuf> {
+    let out = std::process::Command::new("sh")
+        .arg(launcher)
+        .arg("--launcher-which")
+        .env_clear()
+        .envs(env.iter())
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let path = String::from_utf8(out.stdout).ok()?;
+    let path = path.trim();
+    (out.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
 }
 
 fn statusline_finding(scene: &Scene, settings: &[Source]) -> Finding {
