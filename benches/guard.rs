@@ -8,7 +8,7 @@
 //! Before the guard, `cairn hook` waits for the client to write the turn a
 //! Stop names (`transcript::settle_at_stop`, shared with capture): the
 //! `settle_*` cases time that step alone, on the same transcript, when the
-//! answer is written (no wait) and when it never comes (the 600 ms bound).
+//! answer is written (no wait) and when it never comes (the 2 s bound).
 
 #[path = "../tests/fixtures/guard/support.rs"]
 mod support;
@@ -164,7 +164,7 @@ fn settle_matching_answer(bencher: divan::Bencher) {
 }
 
 /// The settle step when the named answer never reaches the file: it polls
-/// until its 600 ms bound, then returns what it read.
+/// until its 2 s bound, then returns what it read.
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn settle_stale_answer(bencher: divan::Bencher) {
     let f = fixture();

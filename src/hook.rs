@@ -118,7 +118,21 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     if !payload.stop_hook_active
         && let Some(t) = payload.transcript_path.as_deref()
     {
-        let _ = transcript::settle_at_stop(t, payload.last_assistant_message.as_deref());
+        let waited = std::time::Instant::now();
+        match transcript::settle_at_stop(t, payload.last_assistant_message.as_deref()) {
+            Ok(c) if c.timed_out => ctx.diag(
+                Level::Info,
+                "hook",
+                &format!(
+                    "the turn this Stop names was not in {} after {} ms; reading what is there",
+                    t.display(),
+                    waited.elapsed().as_millis()
+                ),
+            ),
+            // A missing file is reported just below, other errors by the
+            // readers themselves.
+            _ => {}
+        }
     }
     // Both capabilities read the transcript: one missing file is one error.
     match payload.transcript_path.as_deref() {

@@ -241,4 +241,10 @@ fn a_missing_answer_costs_a_bounded_wait() {
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
     let v: Value = serde_json::from_slice(&o.stdout).expect("decided on the last usage");
     assert_eq!(v["decision"], "block");
+    assert!(
+        p.diagnostics()
+            .contains("INFO hook: the turn this Stop names was not in"),
+        "{}",
+        p.diagnostics()
+    );
 }
