@@ -154,7 +154,7 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
         files.push(root.join(".cairn.toml"));
     }
     for file in files {
-        let text = match std::fs::read_to_string(&file) {
+        let text = match crate::fsutil::confine::read_to_string(&file) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => {
@@ -382,7 +382,11 @@ pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config
         Err(e) => {
             let msg = e.to_string();
             let seen = ctx.state_dir.join("config-error.last");
-            if std::fs::read_to_string(&seen).ok().as_deref() != Some(msg.as_str()) {
+            if crate::fsutil::confine::read_to_string(&seen)
+                .ok()
+                .as_deref()
+                != Some(msg.as_str())
+            {
                 ctx.diag(
                     crate::diag::Level::Error,
                     "config",

@@ -1,6 +1,8 @@
 //! Atomic file replacement and advisory locks: the two primitives that keep
 //! concurrent hooks and a crash mid-write from corrupting anything.
 
+pub mod confine;
+
 use anyhow::{Context, Result};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;

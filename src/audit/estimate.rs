@@ -154,7 +154,7 @@ pub fn content_of(path: &Path) -> Content {
         | "h" | "cpp" | "rb" | "kt" | "swift" | "sql" | "css" | "html" => Content::Code,
         "md" | "markdown" | "txt" | "rst" => {
             let mut sample = vec![0u8; 16 * 1024];
-            let n = fs::File::open(path)
+            let n = crate::fsutil::confine::open_regular(path)
                 .and_then(|mut f| std::io::Read::read(&mut f, &mut sample))
                 .unwrap_or(0);
             classify_text(&String::from_utf8_lossy(&sample[..n]))

@@ -44,7 +44,7 @@ pub fn read_all(root: &Path) -> Reports {
     names.sort();
     for n in names {
         let p = dir(root).join(&n);
-        let parsed = match std::fs::read(&p) {
+        let parsed = match crate::fsutil::confine::read(&p) {
             Ok(b) if b.len() > 8 * 1024 * 1024 => Err("larger than 8 MiB".to_string()),
             Ok(b) => match String::from_utf8(b) {
                 Ok(t) => report::parse(&t),

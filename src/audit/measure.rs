@@ -142,7 +142,7 @@ pub fn measure_sessions(
     let path = cache_path(ctx);
     std::fs::create_dir_all(path.parent().expect("has parent"))?;
     let _lock = crate::fsutil::lock(&path.with_extension("lock"))?;
-    let mut cache: ScanCache = std::fs::read(&path)
+    let mut cache: ScanCache = crate::fsutil::confine::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .filter(|c: &ScanCache| c.v == SCAN_VERSION)
@@ -214,7 +214,7 @@ fn fingerprint(path: &Path) -> Option<(u64, u64, u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::metadata(path).ok()?;
     let mut head = vec![0u8; 1024];
-    let n = std::fs::File::open(path)
+    let n = crate::fsutil::confine::open_regular(path)
         .and_then(|mut f| f.read(&mut head))
         .unwrap_or(0);
     let mtime = (m.mtime() as u64).wrapping_mul(1_000_000_000) + m.mtime_nsec() as u64;

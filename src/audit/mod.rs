@@ -286,7 +286,7 @@ fn skill(
 
     let _lock = crate::fsutil::lock(&lock_path(ctx, root))?;
     let path = index::report_path(root, sk.name());
-    let previous = std::fs::read_to_string(&path)
+    let previous = crate::fsutil::confine::read_to_string(&path)
         .ok()
         .and_then(|t| report::parse(&t).ok());
     let references = estimate::referenced(root, &sk);

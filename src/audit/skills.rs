@@ -181,7 +181,7 @@ fn plugins_in(dir: &Path, out: &mut Vec<Found>) {
 
 fn plugin_name(root: &Path) -> String {
     let manifest = root.join(".claude-plugin").join("plugin.json");
-    if let Ok(text) = fs::read_to_string(manifest)
+    if let Ok(text) = crate::fsutil::confine::read_to_string(manifest)
         && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
         && let Some(n) = v.get("name").and_then(|n| n.as_str())
     {
@@ -282,7 +282,7 @@ pub fn listing_chars(skill: &Skill) -> usize {
 /// replaced, a huge file is cut, a broken header is noted.
 pub fn read(root: &Path, found: &Found) -> std::io::Result<Skill> {
     use std::io::Read;
-    let file = fs::File::open(&found.path)?;
+    let file = crate::fsutil::confine::open_regular(&found.path)?;
     let size = file.metadata()?.len();
     let mut bytes = Vec::new();
     file.take(MAX_READ).read_to_end(&mut bytes)?;

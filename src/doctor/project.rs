@@ -20,8 +20,18 @@ pub(super) fn check(scene: &Scene) -> Vec<Finding> {
     let store = Store::discover(root, &scene.config);
     for p in &store.projects {
         let path = p.long_memory_path();
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
+        let text = match store.jail.read_text(&path) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(r) if r.is_hostile() => {
+                out.push(Finding::broken(
+                    "memory-path",
+                    format!("{r}: cairn will not read or write it"),
+                    "replace the link or special file by a regular file inside the project (a cloned repository may carry links that point out of it)",
+                ));
+                continue;
+            }
+            Err(_) => continue,
         };
         let lines = text.lines().count();
         let what = format!(

@@ -154,7 +154,7 @@ fn binary() -> Finding {
 /// A JSON file: `Ok(None)` when absent, `Err` with line and column when it
 /// does not parse or is not an object.
 fn read_json(path: &Path) -> Result<Option<Value>, String> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::fsutil::confine::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read it ({e})")),
@@ -452,7 +452,7 @@ fn hooks_findings(scene: &Scene, settings: &[Source], plugins: &[Source]) -> Vec
 /// The plugin's `bin/cairn` shell launcher (it says so in its first lines).
 fn is_launcher(path: &Path) -> bool {
     let mut head = [0u8; 200];
-    let n = std::fs::File::open(path)
+    let n = crate::fsutil::confine::open_regular(path)
         .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
         .unwrap_or(0);
     const MARK: &[u8] = b"cairn plugin launcher";

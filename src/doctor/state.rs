@@ -113,7 +113,7 @@ fn age_of(id: &str, now: jiff::Timestamp) -> Option<i64> {
 }
 
 fn read_job(path: &Path) -> Option<Job> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    serde_json::from_slice(&crate::fsutil::confine::read(path).ok()?).ok()
 }
 
 fn pending(state: &Path, now: jiff::Timestamp) -> Finding {
@@ -205,7 +205,7 @@ fn diagnostics(state: &Path, now: jiff::Timestamp) -> Finding {
     let since = now.as_second() - 86_400;
     let mut lines: Vec<String> = Vec::new();
     for file in [PathBuf::from(format!("{}.1", path.display())), path.clone()] {
-        let Ok(bytes) = std::fs::read(&file) else {
+        let Ok(bytes) = crate::fsutil::confine::read(&file) else {
             continue;
         };
         for line in String::from_utf8_lossy(&bytes).lines() {

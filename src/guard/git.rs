@@ -3,7 +3,6 @@
 //! reads instead of spawning `git`, which costs tens of milliseconds and may
 //! not even be on the hook's PATH.
 
-use std::fs;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -23,7 +22,7 @@ const MAX_DEPTH: usize = 64;
 /// The repository holding `start`, if any.
 pub fn git_info(start: &Path) -> Option<GitInfo> {
     let (git_dir, common_dir) = find_git_dir(start)?;
-    let head = fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = crate::fsutil::confine::read_to_string(git_dir.join("HEAD")).ok()?;
     let head = head.trim();
     let mut info = GitInfo::default();
     if let Some(refname) = head.strip_prefix("ref:").map(str::trim) {
@@ -54,10 +53,10 @@ fn find_git_dir(start: &Path) -> Option<(PathBuf, PathBuf)> {
             return Some((dot.clone(), dot));
         }
         if dot.is_file() {
-            let text = fs::read_to_string(&dot).ok()?;
+            let text = crate::fsutil::confine::read_to_string(&dot).ok()?;
             let target = text.trim().strip_prefix("gitdir:")?.trim();
             let git_dir = dir.join(target);
-            let common = fs::read_to_string(git_dir.join("commondir"))
+            let common = crate::fsutil::confine::read_to_string(git_dir.join("commondir"))
                 .ok()
                 .map(|c| git_dir.join(c.trim()))
                 .unwrap_or_else(|| git_dir.clone());
@@ -79,14 +78,14 @@ fn resolve_ref(git_dir: &Path, common_dir: &Path, refname: &str) -> Option<Strin
         return None;
     }
     for base in [git_dir, common_dir] {
-        if let Ok(s) = fs::read_to_string(base.join(refname)) {
+        if let Ok(s) = crate::fsutil::confine::read_to_string(base.join(refname)) {
             let s = s.trim();
             if is_hash(s) {
                 return Some(s.to_string());
             }
         }
     }
-    let packed = fs::read_to_string(common_dir.join("packed-refs")).ok()?;
+    let packed = crate::fsutil::confine::read_to_string(common_dir.join("packed-refs")).ok()?;
     packed.lines().find_map(|l| {
         let (hash, name) = l.split_once(' ')?;
         (name.trim() == refname && is_hash(hash)).then(|| hash.to_string())
@@ -98,7 +97,7 @@ fn resolve_ref(git_dir: &Path, common_dir: &Path, refname: &str) -> Option<Strin
 /// (`commit: …`, `commit (amend): …`), the rest is its subject.
 fn reflog_subject(git_dir: &Path, commit: &str) -> Option<String> {
     const TAIL: u64 = 8 * 1024;
-    let mut f = fs::File::open(git_dir.join("logs/HEAD")).ok()?;
+    let mut f = crate::fsutil::confine::open_regular(git_dir.join("logs/HEAD")).ok()?;
     let len = f.metadata().ok()?.len();
     f.seek(SeekFrom::Start(len.saturating_sub(TAIL))).ok()?;
     let mut buf = Vec::new();
@@ -119,6 +118,7 @@ fn reflog_subject(git_dir: &Path, commit: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     const A: &str = "1111111111111111111111111111111111111111";
     const B: &str = "2222222222222222222222222222222222222222";

@@ -489,7 +489,7 @@ impl FireCtx<'_> {
         let today = self.ctx.local_date(now);
         let project = store.project(store.project_for_dir(&cwd));
         let (decisions, open_items) = project
-            .and_then(|p| std::fs::read_to_string(p.log_path(&today)).ok())
+            .and_then(|p| store.read_text(self.ctx, &p.log_path(&today)))
             .map(|text| {
                 let log = DailyLog::parse(&text, &today, lang);
                 let take = |v: Vec<String>| v.into_iter().take(10).collect::<Vec<_>>();
@@ -539,7 +539,9 @@ impl FireCtx<'_> {
             subagents,
         });
         let text = crate::redact::for_config(self.config).redact(&text);
-        crate::fsutil::atomic_write(path, text.as_bytes())
+        // Through the store: a `checkpoints/` link out of the project is refused.
+        store
+            .write(self.ctx, path, text.as_bytes())
             .with_context(|| format!("guard: cannot write the checkpoint {}", path.display()))
     }
 

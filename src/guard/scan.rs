@@ -10,7 +10,7 @@ use crate::transcript::{Block, Content, Record, StreamReader};
 use memchr::memmem;
 use serde::Deserialize;
 use std::collections::{HashMap, VecDeque};
-use std::fs::File;
+
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -63,7 +63,7 @@ pub fn scan(path: &Path, max_bytes: u64) -> io::Result<Facts> {
     // that partial line must not be read as a record.
     let mut cut_line_start = None;
     if start > 0 {
-        let mut f = File::open(path)?;
+        let mut f = crate::fsutil::confine::open_regular(path)?;
         f.seek(SeekFrom::Start(start - 1))?;
         let mut b = [0u8; 1];
         f.read_exact(&mut b)?;

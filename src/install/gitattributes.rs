@@ -260,7 +260,7 @@ pub(super) fn describe(key: &str, after: Option<&str>) -> String {
 /// Whether the project registers cairn's merge driver, for `cairn doctor`:
 /// the attribute lines cairn writes, and the driver command in git config.
 pub fn registration(root: &Path) -> Registration {
-    let text = std::fs::read_to_string(root.join(FILE)).unwrap_or_default();
+    let text = crate::fsutil::confine::read_to_string(root.join(FILE)).unwrap_or_default();
     let attributes = lines()
         .iter()
         .all(|l| text.lines().any(|have| same(have, l)));

@@ -213,7 +213,7 @@ const INSTALL: &str = "cairn install";
 const UNINSTALL: &str = "cairn uninstall";
 
 fn read_opt(path: &Path, verb: &'static str) -> Result<Option<String>, InstallError> {
-    match fs::read(path) {
+    match crate::fsutil::confine::read(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
             .map_err(|_| InstallError::NotUtf8 {
@@ -326,7 +326,7 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
         let users_global = opts
             .user_settings
             .as_deref()
-            .and_then(|p| fs::read_to_string(p).ok())
+            .and_then(|p| crate::fsutil::confine::read_to_string(p).ok())
             .and_then(|t| statusline::users_command(&t));
         match users_global {
             Some(cmd) if !after.as_deref().is_some_and(statusline::mentions_cairn) => {
@@ -681,7 +681,7 @@ fn current_state(change: &FileChange) -> anyhow::Result<Option<String>> {
     match change.kind {
         EntryKind::GitConfig(key) => Ok(gitattributes::current(change, key)),
         EntryKind::Dir => Ok(change.path.is_dir().then(String::new)),
-        EntryKind::File | EntryKind::Backup => match fs::read(&change.path) {
+        EntryKind::File | EntryKind::Backup => match crate::fsutil::confine::read(&change.path) {
             Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e).with_context(|| format!("cannot read {}", change.path.display())),

@@ -8,6 +8,7 @@
 
 use crate::config::Config;
 use crate::context::Ctx;
+use crate::fsutil::confine::{Kind, MAX_MEMORY_FILE_BYTES, Refused, read_regular};
 use crate::memory::log::{SectionKey, bullet_key};
 use crate::memory::store::{Project, Store};
 use crate::search::{self, Request, scan};
@@ -106,7 +107,7 @@ pub fn call(
     let store = Store::discover(root, config);
     match name {
         "memory_search" => memory_search(ctx, &store, args),
-        "memory_get" => memory_get(&store, args),
+        "memory_get" => memory_get(ctx, &store, args),
         "memory_recent" => memory_recent(ctx, &store, args),
         other => Err(McpError::invalid_params(
             format!(
@@ -170,34 +171,55 @@ fn memory_search(ctx: &Ctx, store: &Store, args: &JsonObject) -> Result<Answer, 
 /// Resolves a path given by the client to a file or folder inside one of
 /// the projects' `memory_sessions/`, after symlinks: `..`, absolute paths
 /// elsewhere and links pointing out are all refused.
-fn resolve(store: &Store, given: &str) -> Result<std::path::PathBuf, String> {
+fn resolve(ctx: &Ctx, store: &Store, given: &str) -> Result<(std::path::PathBuf, Kind), String> {
     let p = Path::new(given);
     let joined = if p.is_absolute() {
         p.to_path_buf()
     } else {
         store.root.join(p)
     };
-    let real = joined
-        .canonicalize()
-        .map_err(|_| format!("no such memory file: {given}"))?;
+    let outside = || {
+        format!(
+            "`{given}` is outside the project's memory (memory_sessions/); memory_get reads only memory files"
+        )
+    };
+    let r = match store.jail.resolve(&joined) {
+        Ok(r) => r,
+        Err(e @ (Refused::Outside { .. } | Refused::Climbs { .. })) => {
+            // Only a link is worth a line: a wrong path the model typed is not.
+            if joined.symlink_metadata().is_ok() {
+                crate::memory::store::report(ctx, &e);
+            }
+            return Err(outside());
+        }
+        Err(e) if e.is_hostile() => {
+            crate::memory::store::report(ctx, &e);
+            return Err(format!("`{given}` is not a regular file or folder"));
+        }
+        Err(_) => return Err(format!("no such memory file: {given}")),
+    };
+    if r.kind == Kind::Missing {
+        return Err(format!("no such memory file: {given}"));
+    }
+    // Each memory folder is itself resolved inside the project: a
+    // `memory_sessions` that links to the home folder confines nothing.
     let inside = store.projects.iter().any(|proj| {
-        proj.dir
-            .canonicalize()
-            .is_ok_and(|dir| real.starts_with(&dir))
+        store
+            .jail
+            .resolve(&proj.dir)
+            .is_ok_and(|d| d.kind == Kind::Dir && r.real.starts_with(&d.real))
     });
     if !inside {
-        return Err(format!(
-            "`{given}` is outside the project's memory (memory_sessions/); memory_get reads only memory files"
-        ));
+        return Err(outside());
     }
-    Ok(real)
+    Ok((r.real, r.kind))
 }
 
-fn memory_get(store: &Store, args: &JsonObject) -> Result<Answer, McpError> {
+fn memory_get(ctx: &Ctx, store: &Store, args: &JsonObject) -> Result<Answer, McpError> {
     let given = required(args, "path")?;
     let from = number(args, "from")?;
     let to = number(args, "to")?;
-    let real = match resolve(store, &given) {
+    let (real, kind) = match resolve(ctx, store, &given) {
         Ok(p) => p,
         Err(why) => return Ok(Answer::Refused(why)),
     };
@@ -206,7 +228,7 @@ fn memory_get(store: &Store, args: &JsonObject) -> Result<Answer, McpError> {
         .canonicalize()
         .unwrap_or_else(|_| store.root.clone());
     let shown = scan::rel_path(&canon_root, &real);
-    if real.is_dir() {
+    if kind == Kind::Dir {
         let mut names: Vec<String> = std::fs::read_dir(&real)
             .into_iter()
             .flatten()
@@ -227,7 +249,7 @@ fn memory_get(store: &Store, args: &JsonObject) -> Result<Answer, McpError> {
         }
         return Ok(Answer::Text(bounded(out)));
     }
-    let bytes = match std::fs::read(&real) {
+    let bytes = match read_regular(&real, MAX_MEMORY_FILE_BYTES) {
         Ok(b) => b,
         Err(e) => return Ok(Answer::Refused(format!("cannot read {shown}: {e}"))),
     };
@@ -287,18 +309,17 @@ fn memory_recent(ctx: &Ctx, store: &Store, args: &JsonObject) -> Result<Answer, 
     let mut found: Vec<Day> = Vec::new();
     for date in &dates {
         for p in &projects {
-            if let Some(day) = read_day(store, p, date) {
+            if let Some(day) = read_day(ctx, store, p, date) {
                 found.push(day);
             }
         }
     }
-    fn read_day(store: &Store, p: &Project, date: &str) -> Option<Day> {
+    fn read_day(ctx: &Ctx, store: &Store, p: &Project, date: &str) -> Option<Day> {
         let name = format!("{date}.md");
-        let path = [p.logs_dir().join(&name), p.archives_dir().join(&name)]
+        let (path, text) = [p.logs_dir().join(&name), p.archives_dir().join(&name)]
             .into_iter()
-            .find(|p| p.is_file())?;
-        let text = std::fs::read(&path).ok()?;
-        let entries = scan::entries(scan::Kind::Log, Some(date), &String::from_utf8_lossy(&text));
+            .find_map(|p| Some((p.clone(), store.read_text(ctx, &p)?)))?;
+        let entries = scan::entries(scan::Kind::Log, Some(date), &text);
         Some(Day {
             rel: scan::rel_path(&store.root, &path),
             entries,

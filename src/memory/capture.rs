@@ -6,7 +6,8 @@ use crate::config::{BackendKind, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::extract::{self, ExtractRequest};
-use crate::fsutil::{atomic_write, atomic_write_unsynced, lock};
+use crate::fsutil::confine::Kind;
+use crate::fsutil::lock;
 use crate::memory::log::{DailyLog, append_long_memory};
 use crate::memory::session::{self, AddedTodos};
 use crate::memory::spool::{self, Job};
@@ -15,7 +16,6 @@ use crate::redact::Redactor;
 use crate::transcript::{self, Exchange};
 use crate::usage::{ledger, pricing};
 use anyhow::{Context, Result};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The parts of a Stop payload the capture needs.
@@ -176,7 +176,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         .projects
         .iter()
         .filter_map(|p| {
-            let text = fs::read_to_string(p.log_path(&date)).ok()?;
+            let text = store.read_text(ctx, &p.log_path(&date))?;
             (!text.trim().is_empty()).then(|| (p.name.clone(), r.redact(&text)))
         })
         .collect();
@@ -210,6 +210,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         .unwrap_or(&store.projects[0]);
     write_debug(
         ctx,
+        &store,
         debug_project.debug_dir(),
         &date,
         &job.id,
@@ -260,11 +261,10 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         }
         if !update.sections.is_empty() {
             let path = project.log_path(&date);
-            let before = match fs::read_to_string(&path) {
-                Ok(t) => t,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-                Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-            };
+            // A log that cannot be read (a link out of the project, a FIFO,
+            // over the size cap) is not rewritten: the job is retried and
+            // ends in dead letters rather than overwrite what it points at.
+            let before = store.read_for_update(ctx, &path)?;
             let mut log = if before.is_empty() {
                 DailyLog::new(&date, config.memory.language)
             } else {
@@ -274,7 +274,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
             log.merge(&update.sections, config.memory.max_bullet_chars);
             let after = log.render();
             if after != before {
-                atomic_write(&path, after.as_bytes())?;
+                store.write(ctx, &path, after.as_bytes())?;
             }
             let new_todos: Vec<String> = log
                 .open_todos()
@@ -297,7 +297,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         {
             let text = r.redact(text);
             let path = project.long_memory_path();
-            let before = fs::read_to_string(&path).unwrap_or_default();
+            let before = store.read_for_update(ctx, &path)?;
             // A retried job must not append the same block twice.
             if !before.contains(text.trim()) {
                 let after = append_long_memory(
@@ -307,7 +307,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
                     &text,
                     config.memory.language,
                 );
-                atomic_write(&path, after.as_bytes())?;
+                store.write(ctx, &path, after.as_bytes())?;
             }
         }
     }
@@ -390,7 +390,7 @@ fn ok_done_candidates(
     let Some(p) = store.project(project) else {
         return Vec::new();
     };
-    let text = fs::read_to_string(p.log_path(date)).unwrap_or_default();
+    let text = store.read_text(ctx, &p.log_path(date)).unwrap_or_default();
     let open = DailyLog::parse(&text, date, Default::default()).open_todos();
     let state = session::load(&ctx.state_dir, session_id);
     let from_session: Vec<String> = state
@@ -407,20 +407,24 @@ fn ok_done_candidates(
     open.last().cloned().into_iter().collect()
 }
 
-fn write_debug(ctx: &Ctx, dir: PathBuf, date: &str, job_id: &str, raw: &str) {
+fn write_debug(ctx: &Ctx, store: &Store, dir: PathBuf, date: &str, job_id: &str, raw: &str) {
     let now = ctx.clock.now().to_zoned(ctx.tz());
     // Ignored by git even where `cairn install` never ran: the raw answers are
     // diagnostics, not memory.
     let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        let _ = atomic_write_unsynced(&ignore, b"*\n");
+    if store
+        .jail
+        .resolve(&ignore)
+        .is_ok_and(|r| r.kind == Kind::Missing)
+    {
+        let _ = store.write_unsynced(ctx, &ignore, b"*\n");
     }
     let name = format!(
         "{date}_{}_{}.json",
         now.strftime("%H%M%S"),
         &job_id[job_id.len().saturating_sub(4)..]
     );
-    if let Err(e) = atomic_write_unsynced(&dir.join(name), raw.as_bytes()) {
+    if let Err(e) = store.write_unsynced(ctx, &dir.join(name), raw.as_bytes()) {
         ctx.diag(
             Level::Warn,
             "capture",

@@ -31,7 +31,7 @@ pub fn load(
     let today = ctx.today();
     let loaded: Vec<load::Loaded> = projects
         .iter()
-        .map(|p| load::load_project(p, &today))
+        .map(|p| load::load_project(ctx, &store, p, &today))
         .collect();
     if json {
         let mut s = serde_json::to_string_pretty(
@@ -60,7 +60,7 @@ pub fn promote(
     let backend = (kind != crate::config::BackendKind::Offline)
         .then(|| crate::extract::backend_for(&config.memory, ctx));
     for p in projects {
-        let mut plan = promote::plan(p, config, &today)?;
+        let mut plan = promote::plan(ctx, &store, p, config, &today)?;
         let mut via = String::new();
         if let Some(b) = backend.as_ref().filter(|_| plan.facts() > 0) {
             if dry_run {
@@ -89,7 +89,7 @@ pub fn promote(
                 ));
             }
         } else {
-            promote::apply(p, &plan)?;
+            promote::apply(ctx, &store, p, &plan)?;
         }
         out.push_str(&plan.summary(dry_run));
         out.push_str(&via);
@@ -157,8 +157,8 @@ pub fn archive(
     let _guard = crate::fsutil::lock(&repo_lock_path(ctx, root))?;
     let mut out = String::new();
     for p in projects {
-        let files = promote::archivable(p, &today, days);
-        promote::archive(p, &files)?;
+        let files = promote::archivable(ctx, &store, p, &today, days);
+        promote::archive(ctx, &store, p, &files)?;
         out.push_str(&format!(
             "{}: {} logs archived (older than {days} days)\n",
             p.name,

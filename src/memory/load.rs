@@ -6,7 +6,6 @@ use crate::context::Ctx;
 use crate::memory::log::{DailyLog, Lang};
 use crate::memory::store::{Project, Store};
 use serde::Serialize;
-use std::fs;
 use std::path::PathBuf;
 
 /// The client replaces hook output over 10 000 characters by a preview; stay well under.
@@ -34,10 +33,8 @@ pub struct Loaded {
     pub checkpoint: Option<Checkpoint>,
 }
 
-fn read_nonempty(path: &std::path::Path) -> Option<String> {
-    fs::read_to_string(path)
-        .ok()
-        .filter(|t| !t.trim().is_empty())
+fn nonempty(text: Option<String>) -> Option<String> {
+    text.filter(|t| !t.trim().is_empty())
 }
 
 pub fn yesterday(date: &str) -> String {
@@ -49,33 +46,30 @@ pub fn yesterday(date: &str) -> String {
 }
 
 /// The newest checkpoint note of a project (names sort by time).
-pub fn latest_checkpoint(project: &Project) -> Option<Checkpoint> {
-    let mut files: Vec<PathBuf> = fs::read_dir(project.checkpoints_dir())
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
+pub fn latest_checkpoint(ctx: &Ctx, store: &Store, project: &Project) -> Option<Checkpoint> {
+    let path = store
+        .files_in(ctx, &project.checkpoints_dir())
+        .into_iter()
         .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    files.sort();
-    let path = files.pop()?;
-    let text = read_nonempty(&path)?;
+        .next_back()?;
+    let text = nonempty(store.read_text(ctx, &path))?;
     Some(Checkpoint { path, text })
 }
 
-pub fn load_project(project: &Project, today: &str) -> Loaded {
+pub fn load_project(ctx: &Ctx, store: &Store, project: &Project, today: &str) -> Loaded {
     let y = yesterday(today);
     let dated = |date: &str| {
-        read_nonempty(&project.log_path(date)).map(|text| Dated {
+        nonempty(store.read_text(ctx, &project.log_path(date))).map(|text| Dated {
             date: date.to_string(),
             text,
         })
     };
     Loaded {
         project: project.name.clone(),
-        long_memory: read_nonempty(&project.long_memory_path()),
+        long_memory: nonempty(store.read_text(ctx, &project.long_memory_path())),
         today: dated(today),
         yesterday: dated(&y),
-        checkpoint: latest_checkpoint(project),
+        checkpoint: latest_checkpoint(ctx, store, project),
     }
 }
 
@@ -164,43 +158,57 @@ fn log_body_without_todos(text: &str) -> String {
 /// Cuts a log body to `max` chars by dropping its oldest bullets first
 /// (bullets are appended, so the first ones of a section are the oldest),
 /// keeping the headings so what remains still reads as the day's log.
+/// The section holding the most bullets loses one at a time (the first such
+/// section on a tie). One pass to index the bullets, then a heap: linear in
+/// the log's size up to a log factor in its number of sections (dropping
+/// one bullet per rescan was quadratic: 80 000 bullets took a minute).
 fn fit_log(body: &str, max: usize) -> Option<String> {
-    let mut lines: Vec<&str> = body.lines().collect();
-    let len = |lines: &[&str]| lines.iter().map(|l| l.chars().count() + 1).sum::<usize>();
-    let mut dropped = false;
-    while len(&lines) + 2 > max {
-        // The section holding the most bullets loses its oldest one.
-        let mut best: Option<(usize, usize)> = None; // (count, index of first bullet)
-        let mut i = 0;
-        while i < lines.len() {
-            if lines[i].starts_with("## ") {
-                let first = i + 1;
-                let mut j = first;
-                while j < lines.len() && !lines[j].starts_with("## ") {
-                    j += 1;
-                }
-                let bullets: Vec<usize> =
-                    (first..j).filter(|k| lines[*k].starts_with("- ")).collect();
-                if let Some(&b) = bullets.first()
-                    && best.is_none_or(|(c, _)| bullets.len() > c)
-                {
-                    best = Some((bullets.len(), b));
-                }
-                i = j;
-            } else {
-                i += 1;
-            }
-        }
-        match best {
-            Some((_, idx)) => {
-                lines.remove(idx);
-                dropped = true;
-            }
-            None => return fit(body, max),
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let lines: Vec<&str> = body.lines().collect();
+    let line_len = |l: &str| l.chars().count() + 1;
+    let mut total: usize = lines.iter().map(|l| line_len(l)).sum();
+    // Bullet line indices of each `## ` section, oldest first.
+    let mut sections: Vec<Vec<usize>> = Vec::new();
+    let mut in_section = false;
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("## ") {
+            sections.push(Vec::new());
+            in_section = true;
+        } else if in_section && l.starts_with("- ") {
+            sections.last_mut().expect("a section is open").push(i);
         }
     }
-    let text = lines.join("\n");
-    if text.trim().is_empty() || !text.lines().any(|l| l.starts_with("- ")) {
+    let mut next = vec![0usize; sections.len()];
+    let mut heap: BinaryHeap<(usize, Reverse<usize>)> = sections
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.is_empty())
+        .map(|(s, b)| (b.len(), Reverse(s)))
+        .collect();
+    let mut keep = vec![true; lines.len()];
+    let mut dropped = false;
+    while total + 2 > max {
+        let Some((count, Reverse(s))) = heap.pop() else {
+            return fit(body, max);
+        };
+        let idx = sections[s][next[s]];
+        next[s] += 1;
+        keep[idx] = false;
+        total -= line_len(lines[idx]);
+        dropped = true;
+        if count > 1 {
+            heap.push((count - 1, Reverse(s)));
+        }
+    }
+    let kept: Vec<&str> = lines
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(l, _)| *l)
+        .collect();
+    let text = kept.join("\n");
+    if text.trim().is_empty() || !kept.iter().any(|l| l.starts_with("- ")) {
         return None;
     }
     Some(if dropped {
@@ -282,7 +290,10 @@ pub fn session_start_context(
         .filter(|p| p.name == current)
         .collect();
     ordered.extend(store.projects.iter().filter(|p| p.name != current));
-    let loaded: Vec<Loaded> = ordered.iter().map(|p| load_project(p, &today)).collect();
+    let loaded: Vec<Loaded> = ordered
+        .iter()
+        .map(|p| load_project(ctx, store, p, &today))
+        .collect();
 
     let intro = match lang {
         Lang::Fr => "Mémoire de session cairn (memory_sessions/, plus récent d'abord) :",
@@ -298,7 +309,7 @@ pub fn session_start_context(
 
     // The guard's pending hand-off note leads whatever the source; without
     // one, `/clear` and a compaction resume from the latest checkpoint.
-    let handoff_note = handoff.and_then(read_nonempty);
+    let handoff_note = handoff.and_then(|p| nonempty(store.read_text(ctx, p)));
     let checkpoint = handoff_note.or_else(|| {
         matches!(source, "clear" | "compact")
             .then(|| {
@@ -388,6 +399,7 @@ pub fn session_start_context(
 mod tests {
     use super::*;
     use crate::context::{Clock, Env};
+    use std::fs;
 
     fn ctx() -> Ctx {
         Ctx::new(

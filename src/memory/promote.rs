@@ -2,9 +2,9 @@
 //! facts of recent logs go into `long_memory.md`, old logs into `logs/archives/`.
 
 use crate::config::Config;
-use crate::fsutil::atomic_write;
+use crate::context::Ctx;
 use crate::memory::log::{DailyLog, Lang, SectionKey};
-use crate::memory::store::Project;
+use crate::memory::store::{Project, Store};
 use anyhow::{Context, Result};
 use std::fs;
 use std::path::PathBuf;
@@ -44,16 +44,16 @@ impl Plan {
 }
 
 /// Dated logs of a project (`YYYY-MM-DD.md` directly under `logs/`), oldest first.
-pub fn dated_logs(project: &Project) -> Vec<(String, PathBuf)> {
-    let mut out: Vec<(String, PathBuf)> = fs::read_dir(project.logs_dir())
+/// Links out of the project and special files are left out (and said).
+pub fn dated_logs(ctx: &Ctx, store: &Store, project: &Project) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = store
+        .files_in(ctx, &project.logs_dir())
         .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
             let date = name.strip_suffix(".md")?;
             date.parse::<jiff::civil::Date>().ok()?;
-            e.path().is_file().then(|| (date.to_string(), e.path()))
+            Some((date.to_string(), path.clone()))
         })
         .collect();
     out.sort();
@@ -77,16 +77,19 @@ fn norm(s: &str) -> String {
 /// Computes the promotion offline: deduplicated bullets, newest kept, nothing
 /// already in long memory repeated, the file kept under the line cap by
 /// dropping its oldest dated blocks.
-pub fn plan(project: &Project, config: &Config, today: &str) -> Result<Plan> {
+pub fn plan(
+    ctx: &Ctx,
+    store: &Store,
+    project: &Project,
+    config: &Config,
+    today: &str,
+) -> Result<Plan> {
     let lang = config.memory.language;
     let limit = cutoff(today, config.memory.archive_days);
-    let logs = dated_logs(project);
-    let long_path = project.long_memory_path();
-    let before = match fs::read_to_string(&long_path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", long_path.display())),
-    };
+    let logs = dated_logs(ctx, store, project);
+    // Promotion rewrites long memory from what it read: a refused file
+    // (a link out of the project) stops it rather than being replaced.
+    let before = store.read_for_update(ctx, &project.long_memory_path())?;
     let mut seen: std::collections::HashSet<String> = before
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("- "))
@@ -103,8 +106,7 @@ pub fn plan(project: &Project, config: &Config, today: &str) -> Result<Plan> {
             plan.to_archive.push(path.clone());
             continue;
         }
-        let text =
-            fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = store.read_for_update(ctx, path)?;
         recent.push(DailyLog::parse(&text, date, lang));
         plan.logs_read += 1;
     }
@@ -233,31 +235,39 @@ fn render_long_memory(
 }
 
 /// Writes the plan: long memory (backup kept until the new file is in place), then the archive.
-pub fn apply(project: &Project, plan: &Plan) -> Result<()> {
+pub fn apply(ctx: &Ctx, store: &Store, project: &Project, plan: &Plan) -> Result<()> {
     let path = project.long_memory_path();
     if plan.long_memory_after != plan.long_memory_before {
         let backup = path.with_extension("md.bak");
         if !plan.long_memory_before.is_empty() {
-            atomic_write(&backup, plan.long_memory_before.as_bytes())?;
+            store.write(ctx, &backup, plan.long_memory_before.as_bytes())?;
         }
-        atomic_write(&path, plan.long_memory_after.as_bytes())?;
-        let _ = fs::remove_file(&backup);
+        store.write(ctx, &path, plan.long_memory_after.as_bytes())?;
+        if let Ok(b) = store.jail.writable(&backup) {
+            let _ = fs::remove_file(b);
+        }
     }
-    archive(project, &plan.to_archive)
+    archive(ctx, store, project, &plan.to_archive)
 }
 
 /// Moves logs to `logs/archives/`, never overwriting an archived file that differs.
-pub fn archive(project: &Project, files: &[PathBuf]) -> Result<()> {
+/// Both ends of every move are checked inside the project: a link named
+/// `archives` must not carry logs out of it.
+pub fn archive(ctx: &Ctx, store: &Store, project: &Project, files: &[PathBuf]) -> Result<()> {
     if files.is_empty() {
         return Ok(());
     }
-    let dir = project.archives_dir();
+    let dir = store.writable_dir(ctx, &project.archives_dir())?;
     fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     for f in files {
         let name = f.file_name().context("log without a file name")?;
+        // The log's own entry is moved, not what a link inside the project
+        // points at (the link's target stays where it is).
+        store.writable(ctx, f)?;
         let mut dest = dir.join(name);
         if dest.exists() {
-            if fs::read(&dest).ok() == fs::read(f).ok() {
+            let same = store.jail.read(&dest).ok().flatten();
+            if same.is_some() && same == store.jail.read(f).ok().flatten() {
                 fs::remove_file(f)?;
                 continue;
             }
@@ -279,9 +289,15 @@ pub fn archive(project: &Project, files: &[PathBuf]) -> Result<()> {
 }
 
 /// Logs of a project older than `days` days.
-pub fn archivable(project: &Project, today: &str, days: u32) -> Vec<PathBuf> {
+pub fn archivable(
+    ctx: &Ctx,
+    store: &Store,
+    project: &Project,
+    today: &str,
+    days: u32,
+) -> Vec<PathBuf> {
     let limit = cutoff(today, days);
-    dated_logs(project)
+    dated_logs(ctx, store, project)
         .into_iter()
         .filter(|(d, _)| *d < limit)
         .map(|(_, p)| p)

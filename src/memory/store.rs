@@ -2,6 +2,9 @@
 //! `projects/<name>/memory_sessions/`), and the paths inside each.
 
 use crate::config::Config;
+use crate::context::Ctx;
+use crate::diag::Level;
+use crate::fsutil::confine::{Jail, Kind, Refused};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -38,11 +41,24 @@ impl Project {
     }
 }
 
-/// The memory of one repository.
+/// The memory of one repository. Every memory file is read and written
+/// through its [`Jail`]: the repository may be a stranger's clone, with
+/// links that point out of it (SPEC §1.11).
 #[derive(Debug, Clone)]
 pub struct Store {
     pub root: PathBuf,
     pub projects: Vec<Project>,
+    pub jail: Jail,
+}
+
+/// Says once in the diagnostics log why a memory path was refused.
+pub fn report(ctx: &Ctx, r: &Refused) {
+    let level = if r.is_hostile() {
+        Level::Warn
+    } else {
+        Level::Error
+    };
+    ctx.diag(level, "memory", &r.to_string());
 }
 
 /// Project names come from config, folder names and LLM answers: only plain
@@ -60,11 +76,19 @@ impl Store {
     /// Root first, then discovered `projects/*/memory_sessions/` and the
     /// configured ones, sorted by name.
     pub fn discover(root: &Path, config: &Config) -> Store {
+        let jail = Jail::new(root);
         let mut names: Vec<String> = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join("projects")) {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                if valid_project_name(&name) && e.path().join(MEMORY_DIR).is_dir() {
+                // A sub-project whose memory folder is a link out of the
+                // repository is not a sub-project; reads and writes would
+                // refuse it anyway, this keeps it out of listings.
+                if valid_project_name(&name)
+                    && jail
+                        .resolve(&e.path().join(MEMORY_DIR))
+                        .is_ok_and(|r| r.kind == Kind::Dir)
+                {
                     names.push(name);
                 }
             }
@@ -89,7 +113,81 @@ impl Store {
         Store {
             root: root.to_path_buf(),
             projects,
+            jail,
         }
+    }
+
+    /// A memory file's text; `None` when it is missing, refused or
+    /// unreadable, each refusal said once in the diagnostics log. For
+    /// callers that only show memory.
+    pub fn read_text(&self, ctx: &Ctx, path: &Path) -> Option<String> {
+        match self.jail.read_text(path) {
+            Ok(t) => t,
+            Err(r) => {
+                report(ctx, &r);
+                None
+            }
+        }
+    }
+
+    /// [`Store::read_text`] for a read-modify-write: a refusal is an error
+    /// (the caller must not write a file it could not read), a missing file
+    /// is empty.
+    pub fn read_for_update(&self, ctx: &Ctx, path: &Path) -> anyhow::Result<String> {
+        match self.jail.read_text(path) {
+            Ok(t) => Ok(t.unwrap_or_default()),
+            Err(r) => {
+                report(ctx, &r);
+                Err(r.into())
+            }
+        }
+    }
+
+    /// Replaces a memory file atomically at its real place inside the
+    /// project; refused (and said) when that place is outside.
+    pub fn write(&self, ctx: &Ctx, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+        let real = self.writable(ctx, path)?;
+        crate::fsutil::atomic_write(&real, bytes)
+    }
+
+    /// [`Store::write`] without fsync, for `.debug/` copies.
+    pub fn write_unsynced(&self, ctx: &Ctx, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+        let real = self.writable(ctx, path)?;
+        crate::fsutil::atomic_write_unsynced(&real, bytes)
+    }
+
+    /// Where `path` may be written, or the refusal (said once).
+    pub fn writable(&self, ctx: &Ctx, path: &Path) -> anyhow::Result<PathBuf> {
+        self.jail.writable(path).map_err(|r| {
+            report(ctx, &r);
+            r.into()
+        })
+    }
+
+    /// A memory folder's real place inside the project, to create files in.
+    pub fn writable_dir(&self, ctx: &Ctx, dir: &Path) -> anyhow::Result<PathBuf> {
+        match self.jail.resolve(dir) {
+            Ok(r) if r.kind != Kind::File => Ok(r.real),
+            Ok(_) => anyhow::bail!("{} is a file, not a folder", dir.display()),
+            Err(r) => {
+                report(ctx, &r);
+                Err(r.into())
+            }
+        }
+    }
+
+    /// The regular files of a memory folder (links followed only inside the
+    /// project), sorted by name; refused entries are said.
+    pub fn files_in(&self, ctx: &Ctx, dir: &Path) -> Vec<PathBuf> {
+        let (entries, refused) = self.jail.list(dir);
+        for r in &refused {
+            report(ctx, r);
+        }
+        entries
+            .into_iter()
+            .filter(|(_, k)| *k == Kind::File)
+            .map(|(p, _)| p)
+            .collect()
     }
 
     pub fn project(&self, name: &str) -> Option<&Project> {

@@ -379,7 +379,12 @@ fn changes(conn: &Connection, sources: &[Source]) -> Result<Changes, Trouble> {
 }
 
 fn read_entries(s: &Source) -> Vec<Entry> {
-    match std::fs::read(&s.path) {
+    // The sources were checked inside the project; this keeps a FIFO or a
+    // file swapped in since from blocking or flooding the index.
+    match crate::fsutil::confine::read_regular(
+        &s.path,
+        crate::fsutil::confine::MAX_MEMORY_FILE_BYTES,
+    ) {
         Ok(bytes) => scan::entries(s.kind, s.date.as_deref(), &String::from_utf8_lossy(&bytes)),
         Err(_) => Vec::new(),
     }

@@ -8,6 +8,7 @@
 //! reader the log merge uses, so French, English and hand-edited headings
 //! all land in the same section.
 
+use crate::fsutil::confine::Kind as JailKind;
 use crate::memory::log::SectionKey;
 use crate::memory::store::Store;
 use std::fs;
@@ -91,9 +92,12 @@ pub fn sources(store: &Store) -> Vec<Source> {
                 stamp: meta.as_ref().map(stamp),
             });
         };
+        // Only what resolves inside the project is indexed: a committed
+        // `long_memory.md -> ~/.aws/credentials` must not become searchable.
         let lm = p.long_memory_path();
-        if let Ok(meta) = fs::metadata(&lm)
-            && meta.is_file()
+        if let Ok(r) = store.jail.resolve(&lm)
+            && r.kind == JailKind::File
+            && let Ok(meta) = fs::metadata(&r.real)
         {
             push(lm, Kind::LongMemory, Some(meta));
         }
@@ -102,6 +106,14 @@ pub fn sources(store: &Store) -> Vec<Source> {
             (p.archives_dir(), Kind::Archive),
             (p.checkpoints_dir(), Kind::Checkpoint),
         ] {
+            if !store
+                .jail
+                .resolve(&dir)
+                .is_ok_and(|r| r.kind == JailKind::Dir)
+            {
+                continue;
+            }
+            // `md_files` keeps regular files only: links inside are skipped.
             for (path, meta) in md_files(&dir) {
                 push(path, kind, meta);
             }

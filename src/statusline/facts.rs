@@ -200,7 +200,7 @@ fn memory_state(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Memo
     let store = store::Store::discover(&root, config);
     let mut bullets = 0;
     for p in &store.projects {
-        bullets += count_bullets(&p.log_path(&today), &today)?;
+        bullets += count_bullets(&store, &p.log_path(&today), &today)?;
     }
     Ok(Some(MemoryState {
         pending: spool::pending_ids(&ctx.state_dir).len(),
@@ -208,12 +208,16 @@ fn memory_state(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Memo
     }))
 }
 
-fn count_bullets(path: &Path, date: &str) -> Result<usize, String> {
+fn count_bullets(
+    store: &crate::memory::store::Store,
+    path: &Path,
+    date: &str,
+) -> Result<usize, String> {
     use crate::memory::log::{DailyLog, Lang};
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(DailyLog::parse(&text, date, Lang::default()).bullet_count()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(0),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    match store.jail.read_text(path) {
+        Ok(Some(text)) => Ok(DailyLog::parse(&text, date, Lang::default()).bullet_count()),
+        Ok(None) => Ok(0),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -32,7 +32,7 @@ pub use usage::{ContextUsage, Usage, UsageDedup, UsageEntry, dedup_usage};
 
 use exchange::{Item, Selector};
 use serde::{Deserialize, Serialize};
-use std::fs::File;
+
 use std::io;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -92,7 +92,7 @@ pub fn last_exchange_with(
     path: &Path,
     opts: &TailOptions,
 ) -> io::Result<(Option<Exchange>, TailStats)> {
-    let mut file = File::open(path)?;
+    let mut file = crate::fsutil::confine::open_regular(path)?;
     let mut stats = TailStats::default();
     let mut unparsed = 0;
     // Items after the prompt, last first.
@@ -162,7 +162,7 @@ pub fn last_context_usage_with(
     path: &Path,
     opts: &TailOptions,
 ) -> io::Result<(Option<ContextUsage>, TailStats)> {
-    let mut file = File::open(path)?;
+    let mut file = crate::fsutil::confine::open_regular(path)?;
     let mut stats = TailStats::default();
     let mut unparsed = 0;
     let mut found: Option<ContextEvent> = None;
@@ -201,7 +201,7 @@ pub struct StopContext {
 
 /// Tail-reads `path` for [`StopContext`], within the default limits.
 pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
-    let mut file = File::open(path)?;
+    let mut file = crate::fsutil::confine::open_regular(path)?;
     let mut stats = TailStats::default();
     let mut out = StopContext::default();
     tail::for_each_line_rev(&mut file, &TailOptions::default(), &mut stats, |line| {

@@ -65,7 +65,7 @@ impl StreamReader {
     /// offset this reader returned (the start of a line). An offset past the
     /// end of the file (the file was replaced) yields no lines.
     pub fn open(path: &Path, offset: u64) -> io::Result<StreamReader> {
-        let mut file = File::open(path)?;
+        let mut file = crate::fsutil::confine::open_regular(path)?;
         file.seek(SeekFrom::Start(offset))?;
         Ok(StreamReader {
             file,

@@ -215,7 +215,7 @@ const HEAD_LEN: u64 = 512;
 fn head_of(path: &Path, len: u64) -> u64 {
     use std::io::Read;
     let mut buf = vec![0; len as usize];
-    let n = fs::File::open(path)
+    let n = crate::fsutil::confine::open_regular(path)
         .and_then(|mut f| {
             let mut n = 0;
             while n < buf.len() {

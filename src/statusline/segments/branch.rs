@@ -46,7 +46,7 @@ pub fn read_branch(start: &Path) -> io::Result<Option<String>> {
     let Some(git_dir) = find_git_dir(start)? else {
         return Ok(None);
     };
-    let head = match fs::read_to_string(git_dir.join("HEAD")) {
+    let head = match crate::fsutil::confine::read_to_string(git_dir.join("HEAD")) {
         Ok(h) => h,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
@@ -79,7 +79,7 @@ fn find_git_dir(start: &Path) -> io::Result<Option<PathBuf>> {
         match fs::metadata(&dot_git) {
             Ok(m) if m.is_dir() => return Ok(Some(dot_git)),
             Ok(_) => {
-                let text = fs::read_to_string(&dot_git)?;
+                let text = crate::fsutil::confine::read_to_string(&dot_git)?;
                 return Ok(text
                     .lines()
                     .find_map(|l| l.strip_prefix("gitdir:"))
