@@ -137,7 +137,10 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     // Both capabilities read the transcript: one missing file is one error.
     match payload.transcript_path.as_deref() {
         None => anyhow::bail!("the Stop payload has no transcript_path"),
-        Some(t) if !t.is_file() => anyhow::bail!("transcript {} not found", t.display()),
+        Some(t) if !t.is_file() => match t.metadata() {
+            Ok(_) => anyhow::bail!("transcript {} is not a regular file; not read", t.display()),
+            Err(_) => anyhow::bail!("transcript {} not found", t.display()),
+        },
         Some(_) => {}
     }
     let config = config::load_or_default(ctx, Some(&root));

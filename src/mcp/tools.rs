@@ -524,6 +524,85 @@ mod tests {
         assert!(call(&ctx, &c, &root, "memory_get", &args(json!({"path": 3}))).is_err());
     }
 
+    /// Issue 9, finding 1: the confinement compared against the memory
+    /// folder's own resolved path, so a `memory_sessions` linked to the home
+    /// folder served every file under it.
+    #[cfg(unix)]
+    #[test]
+    fn regression_memory_get_refuses_a_linked_memory_folder() {
+        let (d, ctx, root) = setup();
+        let c = Config::default();
+        let aws = d.path().join(".aws");
+        fs::create_dir_all(&aws).unwrap();
+        fs::write(
+            aws.join("credentials"),
+            "aws_secret_access_key = wJalrXUtnFEMI\n",
+        )
+        .unwrap();
+        fs::create_dir_all(root.join("projects/docs")).unwrap();
+        std::os::unix::fs::symlink("../../..", root.join("projects/docs/memory_sessions")).unwrap();
+        let get =
+            |p: &str| call(&ctx, &c, &root, "memory_get", &args(json!({ "path": p }))).unwrap();
+        for p in [
+            "projects/docs/memory_sessions/.aws/credentials",
+            aws.join("credentials").to_str().unwrap(),
+        ] {
+            let why = refused(get(p));
+            assert!(why.contains("outside"), "{p}: {why}");
+        }
+        // The root project's own folder linked out confines nothing either.
+        let root2 = d.path().join("repo2");
+        fs::create_dir_all(&root2).unwrap();
+        std::os::unix::fs::symlink(d.path(), root2.join("memory_sessions")).unwrap();
+        let a = call(
+            &ctx,
+            &c,
+            &root2,
+            "memory_get",
+            &args(json!({"path": "memory_sessions/.aws/credentials"})),
+        )
+        .unwrap();
+        assert!(refused(a).contains("outside"));
+        let diag = fs::read_to_string(ctx.state_dir.join("diagnostics.log")).unwrap();
+        assert!(diag.contains("outside the project"), "{diag}");
+        assert!(!diag.contains("wJalrXUtnFEMI"));
+    }
+
+    /// Issue 9, finding 5: `memory_get` on a FIFO froze the MCP server.
+    #[cfg(unix)]
+    #[test]
+    fn regression_memory_get_on_a_fifo_answers_at_once() {
+        let (_d, ctx, root) = setup();
+        let c = Config::default();
+        let fifo = root.join("memory_sessions/logs/2026-11-28.md");
+        let cpath = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(cpath.as_ptr(), 0o600) }, 0);
+        let a = call(
+            &ctx,
+            &c,
+            &root,
+            "memory_get",
+            &args(json!({"path": "memory_sessions/logs/2026-11-28.md"})),
+        )
+        .unwrap();
+        assert!(refused(a).contains("not a regular file"));
+        // Listing the folder and the recent days still work around it.
+        let list = text(
+            call(
+                &ctx,
+                &c,
+                &root,
+                "memory_get",
+                &args(json!({"path": "memory_sessions/logs"})),
+            )
+            .unwrap(),
+        );
+        assert!(list.contains("2026-11-30.md"), "{list}");
+        let recent =
+            text(call(&ctx, &c, &root, "memory_recent", &args(json!({"days": 3}))).unwrap());
+        assert!(recent.contains("Mesurer le démarrage"), "{recent}");
+    }
+
     #[test]
     fn search_answers_and_unknown_tools_are_protocol_errors() {
         let (_d, ctx, root) = setup();
