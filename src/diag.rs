@@ -63,11 +63,28 @@ fn try_log(
         now.round(jiff::Unit::Second).unwrap_or(now),
         level.as_str(),
         scope,
-        one_line(msg, 600)
+        one_line(&redacted(msg), 600)
     );
     // O_APPEND writes of one short line are not interleaved between processes.
     let mut f = OpenOptions::new().create(true).append(true).open(&file)?;
     f.write_all(line.as_bytes())
+}
+
+/// Longest part of a message that is redacted: past it nothing reaches the
+/// line (600 characters are at most 2 400 bytes), so a secret cut here is cut
+/// far beyond what is kept, and a megabyte of error text costs no more.
+const REDACT_BYTES: usize = 8 * 1024;
+
+/// `msg` with secrets redacted (SPEC §1.11: everything written here is).
+/// Errors quote paths, commands and backend answers, any of which may hold
+/// one. The built-in redactor compiles a rule only when its keyword occurs,
+/// so a plain message costs a few substring searches.
+fn redacted(msg: &str) -> String {
+    let mut end = msg.len().min(REDACT_BYTES);
+    while !msg.is_char_boundary(end) {
+        end -= 1;
+    }
+    crate::redact::redact(&msg[..end])
 }
 
 /// Makes text safe for a one-line log: control characters become spaces,
@@ -120,5 +137,25 @@ mod tests {
             assert!(line.contains("boom") && line.contains("second line"));
         }
         assert_eq!(tail(dir.path(), 1).len(), 1);
+    }
+
+    #[test]
+    fn regression_diag_redacts_every_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        let token = ["ghp_", "0123456789abcdefABCDEF0123456789abcd"].concat();
+        log(
+            dir.path(),
+            10_000,
+            now,
+            Level::Error,
+            "worker",
+            &format!("backend said: bad credentials {token}"),
+        );
+        let line = &tail(dir.path(), 1)[0];
+        assert!(
+            line.ends_with("backend said: bad credentials [REDACTED:github-token]"),
+            "{line}"
+        );
     }
 }

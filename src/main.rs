@@ -182,6 +182,7 @@ fn install_options(ctx: &Ctx, dry_run: bool) -> cairn::install::InstallOptions {
         lock_path: Some(ctx.state_dir.join("locks/install.lock")),
         statusline: true,
         user_settings: ctx.user_settings_path(),
+        record_dir: Some(ctx.state_dir.join("install")),
     }
 }
 

@@ -568,3 +568,41 @@ fn a_transcript_created_after_its_stop_is_still_captured() {
     );
     assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
 }
+
+/// Issue 9, finding 11: a wrong-typed payload field made the diagnostics log
+/// quote serde's error, value included, so a secret sent there was written
+/// in full. The line names the field; neither value, nor any 8-character
+/// piece of it, is in the log.
+#[test]
+fn regression_diag_never_quotes_payload_secret() {
+    let p = Project::new();
+    let key = [
+        "sk-ant-",
+        "api03-",
+        "Zq7vW2xK9mLp4RtY8nB3cF6hJ1dS5gA0eU2iO7wQ9zXkVbNmC4rT",
+    ]
+    .concat();
+    // No rule knows this one: only leaving the value out keeps it out.
+    let password = "correct-horse-battery-staple-42";
+    for (field, secret) in [("stop_hook_active", key.as_str()), ("session_id", password)] {
+        let payload = json!({
+            "hook_event_name": "Stop",
+            "cwd": p.root,
+            field: if field == "session_id" { json!({"password": secret}) } else { json!(secret) },
+        });
+        let o = p.hook(&payload);
+        assert_silent_success(&o);
+        let diag = p.diagnostics();
+        assert!(
+            diag.contains(&format!(
+                "ERROR hook: hook payload has a value of the wrong type in `{field}`"
+            )),
+            "{diag}"
+        );
+        let chars: Vec<char> = secret.chars().collect();
+        for piece in chars.windows(8) {
+            let piece: String = piece.iter().collect();
+            assert!(!diag.contains(&piece), "{piece:?} of the secret in {diag}");
+        }
+    }
+}

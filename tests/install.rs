@@ -1,5 +1,7 @@
 //! `cairn install` / `cairn uninstall` on scratch projects.
 
+mod common;
+
 use cairn::install::{
     EntryKind, HOOK_EVENTS, InstallOptions, plan_install, plan_uninstall, run_install,
     run_uninstall,
@@ -52,9 +54,20 @@ const CAIRN_GROUP: &str = r#"{
         ]
       }"#;
 
+/// cairn's state folder for these tests: where install records that it
+/// created a settings file (one record per settings path, so tests sharing
+/// it do not see each other's).
+fn record_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap())
+        .path()
+        .join("install")
+}
+
 fn opts(command: &str) -> InstallOptions {
     InstallOptions {
         command: command.to_string(),
+        record_dir: Some(record_dir()),
         ..Default::default()
     }
 }
@@ -271,13 +284,9 @@ fn a_new_command_path_updates_the_entry_in_place() {
         .iter()
         .map(|c| c.path.strip_prefix(root).unwrap().to_path_buf())
         .collect();
-    assert_eq!(
-        paths,
-        [
-            PathBuf::from(".claude/settings.json.cairn.bak"),
-            PathBuf::from(".claude/settings.json")
-        ]
-    );
+    // The backup keeps the file from before the first install.
+    assert_eq!(paths, [PathBuf::from(".claude/settings.json")]);
+    assert_eq!(read(root, ".claude/settings.json.cairn.bak"), USER_SETTINGS);
     let before = read(root, ".claude/settings.json");
     plan.apply().unwrap();
     let after = read(root, ".claude/settings.json");
@@ -668,13 +677,12 @@ fn reinstall_with_a_new_path_then_uninstall_leaves_no_trace() {
     let root = dir.path();
     install(root, "cairn");
     install(root, "/usr/local/bin/cairn");
-    assert!(root.join(".claude/settings.json.cairn.bak").exists());
-    let lines = uninstall(root);
     assert!(
-        lines
-            .contains(&"removed .claude/settings.json.cairn.bak: cairn's own settings".to_string()),
-        "{lines:?}"
+        !root.join(".claude/settings.json.cairn.bak").exists(),
+        "a file cairn created has nothing to back up"
     );
+    let lines = uninstall(root);
+    assert!(lines.contains(&"removed .claude/".to_string()), "{lines:?}");
     assert_eq!(
         tree(root),
         [
@@ -700,4 +708,126 @@ fn empty_hook_containers_the_user_had_come_back_as_they_were() {
         assert_eq!(read(root, ".claude/settings.json"), original);
         assert!(!root.join(".claude/settings.json.cairn.bak").exists());
     }
+}
+
+/// Every file under `root` with its bytes (folders with `None`).
+fn snapshot(root: &Path) -> Vec<(String, Option<Vec<u8>>)> {
+    tree(root)
+        .into_iter()
+        .map(|p| {
+            let bytes = fs::read(root.join(&p)).ok();
+            (p, bytes)
+        })
+        .collect()
+}
+
+fn run_cli(p: &common::Project, verb: &str) -> String {
+    let out = p.cairn().arg(verb).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{verb}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Issue 9, finding 10: a teammate committed settings that already run
+/// `cairn hook` (from PATH; this install runs cairn by its absolute path).
+/// Install used to repoint those entries and add its status line, and
+/// uninstall then deleted the file, its backup and `.claude/`.
+#[test]
+fn regression_preregistered_settings_survive_install_and_uninstall() {
+    let p = common::Project::new();
+    let committed = USER_SETTINGS
+        .replace(
+            r#"{ "type": "command", "command": "notify-send done" }"#,
+            r#"{ "type": "command", "command": "notify-send done" },
+          { "type": "command", "command": "cairn hook", "timeout": 30 }"#,
+        )
+        .replace(
+            "  \"statusLine\": {\n    \"type\": \"command\",\n    \"command\": \"~/.claude/statusline.sh\"\n  }\n",
+            "  \"statusLine\": {\n    \"type\": \"command\",\n    \"command\": \"cairn statusline\"\n  }\n",
+        );
+    assert!(committed.contains("\"cairn statusline\""));
+    // Every event registered, the way `cairn install` writes it.
+    let mut v: Value = serde_json::from_str(&committed).unwrap();
+    for ev in HOOK_EVENTS {
+        if ev != "Stop" {
+            v["hooks"][ev] = serde_json::from_str(&format!("[{CAIRN_GROUP}]")).unwrap();
+        }
+    }
+    for committed in [
+        committed.clone(),
+        serde_json::to_string_pretty(&v).unwrap() + "\n",
+    ] {
+        let _ = fs::remove_dir_all(p.root.join(".claude"));
+        write(&p.root, ".claude/settings.json", &committed);
+        let installed = run_cli(&p, "install");
+        let text = read(&p.root, ".claude/settings.json");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            commands(&v, "Stop").contains(&"cairn hook".to_string()),
+            "the teammate's entry is not rewritten: {text}"
+        );
+        assert_eq!(v["statusLine"]["command"], "cairn statusline", "{text}");
+        let uninstalled = run_cli(&p, "uninstall");
+        assert_eq!(
+            read(&p.root, ".claude/settings.json"),
+            committed,
+            "byte for byte\ninstall: {installed}\nuninstall: {uninstalled}"
+        );
+        assert!(!p.root.join(".claude/settings.json.cairn.bak").exists());
+        assert!(p.root.join(".claude").is_dir());
+        assert!(
+            uninstalled.contains("kept cairn's registration in .claude/settings.json"),
+            "{uninstalled}"
+        );
+    }
+}
+
+/// Issue 9, finding 10: an empty (0 bytes) `settings.json` came back as `{}`
+/// with a `settings.json.cairn.bak` left beside it.
+#[test]
+fn regression_empty_settings_survive_install_and_uninstall() {
+    let p = common::Project::new();
+    write(&p.root, ".claude/settings.json", "");
+    write(&p.root, ".claude/notes.md", "mine\n");
+    let before = snapshot(&p.root);
+    run_cli(&p, "install");
+    assert!(read(&p.root, ".claude/settings.json").contains("cairn"));
+    run_cli(&p, "uninstall");
+    assert_eq!(read(&p.root, ".claude/settings.json"), "");
+    assert!(!p.root.join(".claude/settings.json.cairn.bak").exists());
+    let mut after = snapshot(&p.root);
+    // install's own `.gitignore` and `.gitattributes` blocks go; the memory
+    // folder it seeded stays (it is the user's data).
+    after.retain(|(path, _)| !path.starts_with("memory_sessions/"));
+    let mut expected = before;
+    expected.retain(|(path, _)| !path.starts_with("memory_sessions/"));
+    assert_eq!(after, expected);
+}
+
+/// A settings file cairn created is deleted by uninstall only because the
+/// state folder remembers creating it: without that record, the same text
+/// could be a teammate's commit, so it stays.
+#[test]
+fn without_a_record_uninstall_never_deletes_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let forgetful = InstallOptions {
+        record_dir: None,
+        ..opts("cairn")
+    };
+    plan_install(root, &forgetful).unwrap().apply().unwrap();
+    let created = read(root, ".claude/settings.json");
+    let plan = plan_uninstall(root, &forgetful).unwrap();
+    plan.apply().unwrap();
+    assert_eq!(read(root, ".claude/settings.json"), created);
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.starts_with("kept cairn's registration")),
+        "{:?}",
+        plan.notes
+    );
 }

@@ -1224,3 +1224,76 @@ fn hostile_input_stays_linear() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Regressions (issue 9, finding 11)
+// ---------------------------------------------------------------------------
+
+/// Mailgun's `key-<32 hex>` went through untouched.
+#[test]
+fn regression_redact_mailgun_key() {
+    let key = p(&["key", "-", &fake(901, 32, HEX)]);
+    check(
+        &format!("MAILGUN_API_KEY={key}"),
+        &format!("MAILGUN_API_KEY={}", r("mailgun-key")),
+        &[&key[4..]],
+    );
+    check(
+        &format!("curl -s --user 'api:{key}' https://api.mailgun.net/v3/mg.acme.dev/messages"),
+        &format!(
+            "curl -s --user 'api:{}' https://api.mailgun.net/v3/mg.acme.dev/messages",
+            r("mailgun-key")
+        ),
+        &[&key[4..]],
+    );
+    for look_alike in [
+        "a key-value store keyed by key-0123abcd".to_string(),
+        "monkey-patch the key-derivation step".to_string(),
+        // Not hex, or not 32 of it.
+        p(&["key", "-", &fake(902, 32, UPPER_DIGITS)]),
+        p(&["key", "-", &fake(903, 31, HEX)]),
+        p(&["hot", "key-", &fake(904, 32, HEX)]),
+    ] {
+        assert_eq!(redact(&look_alike), look_alike, "look-alike was changed");
+    }
+}
+
+/// A GCP service-account file kept its `private_key_id` (40 hex). Its
+/// `private_key` (a PEM block with `\n` escapes) must go whole as well.
+#[test]
+fn regression_redact_gcp_private_key_id() {
+    let f = Fakes::new();
+    let id = fake(905, 40, HEX);
+    let escaped = f.pem("PRIVATE").replace('\n', "\\n");
+    let account = format!(
+        "{{\n  \"type\": \"service_account\",\n  \"project_id\": \"acme-ci\",\n  \"private_key_id\": \"{id}\",\n  \"private_key\": \"{escaped}\\n\",\n  \"client_email\": \"ci@acme-ci.iam.gserviceaccount.com\",\n  \"client_id\": \"104729384756102938475\"\n}}"
+    );
+    check(
+        &account,
+        &format!(
+            "{{\n  \"type\": \"service_account\",\n  \"project_id\": \"acme-ci\",\n  \"private_key_id\": \"{}\",\n  \"private_key\": \"{}\",\n  \"client_email\": \"ci@acme-ci.iam.gserviceaccount.com\",\n  \"client_id\": \"104729384756102938475\"\n}}",
+            r("gcp-private-key-id"),
+            r("private-key")
+        ),
+        &[&id[..12], &f.pem_body[..64], "BEGIN PRIVATE"],
+    );
+    // The same file quoted inside a JSON string (a raw transcript line).
+    let quoted = serde_json::to_string(&account).unwrap();
+    let out = redact(&quoted);
+    assert!(!out.contains(&id[..12]), "{out}");
+    assert!(!out.contains(&f.pem_body[..64]), "{out}");
+    // YAML and env spellings.
+    check(
+        &format!("private_key_id: {id}"),
+        &format!("private_key_id: {}", r("gcp-private-key-id")),
+        &[&id[..12]],
+    );
+    for look_alike in [
+        "\"private_key_id\": \"\"",
+        "private_key_id = key.id",
+        "\"private_key_id\": \"<your key id>\"",
+        "private_key_id: 1234",
+    ] {
+        assert_eq!(redact(look_alike), look_alike, "look-alike was changed");
+    }
+}

@@ -21,7 +21,11 @@
 //!   [`HOOK_EVENTS`], appended after the user's own groups, and a `statusLine`
 //!   running `<command> statusline` unless a status line is already set there
 //!   or in the user's settings; edited in place so their layout and key order
-//!   survive; the previous file goes to `.claude/settings.json.cairn.bak`.
+//!   survive; the file as it was before cairn first edited it goes to
+//!   `.claude/settings.json.cairn.bak` (kept as is by later reinstalls), and
+//!   a file install creates is recorded in cairn's state folder instead. A
+//!   cairn registration already there (a teammate committed it) counts as
+//!   present: not repointed, not cairn's to take out.
 //!
 //! `--user` ([`plan_user_install`]) writes only the status line, into the
 //! user's settings (plugins cannot carry one).
@@ -33,13 +37,14 @@
 //!   (`gitattributes.rs`).
 //! - the skills `memory_load`, `memory_promotion` and `token_audit` under `.claude/skills/`.
 //!
-//! Uninstall removes cairn's hook entries and any group, event list or
-//! `hooks` object that removal left empty (unless the backup shows the user
-//! had it before install), the marked `.gitignore` block, the skills if they
-//! are still cairn's text, and the folders those removals empty. `settings.json` itself goes only
-//! when `{}` is all that is left and no backup of the user's exists (install
-//! created it). A backup equal to the restored file is deleted; otherwise the
-//! text before uninstall is backed up like install does. `memory_sessions/`
+//! Uninstall removes the hook entries and status line install added (not
+//! a registration the original file had) and any group, event list or
+//! `hooks` object that removal left empty (unless the original had it), the
+//! marked `.gitignore` block, the skills if they are still cairn's text, and
+//! the folders those removals empty. When what is left means the backup, the
+//! backup's exact bytes are written back and the backup goes.
+//! `settings.json` itself goes only when `{}` is all that is left and the
+//! state folder records that install created it. `memory_sessions/`
 //! always stays.
 
 mod gitattributes;
@@ -115,6 +120,12 @@ pub struct InstallOptions {
     /// The user's settings file (`$CLAUDE_CONFIG_DIR/settings.json`): a
     /// project install reads it so as not to hide the user's status line.
     pub user_settings: Option<PathBuf>,
+    /// Where install remembers that it created `.claude/settings.json` (a
+    /// folder in cairn's state folder, never inside the project, where a
+    /// teammate could commit it). `None` remembers nothing: uninstall then
+    /// never deletes a settings file, since it cannot tell cairn's from one
+    /// somebody committed with the same text.
+    pub record_dir: Option<PathBuf>,
 }
 
 impl Default for InstallOptions {
@@ -125,6 +136,7 @@ impl Default for InstallOptions {
             lock_path: None,
             statusline: true,
             user_settings: None,
+            record_dir: None,
         }
     }
 }
@@ -139,6 +151,9 @@ pub enum EntryKind {
     /// A key of the repository's local git config (`path` is the project
     /// root; `before`/`after` are the values).
     GitConfig(&'static str),
+    /// cairn's own note, in its state folder, that install created the
+    /// settings file: applied like a file, never shown.
+    Record,
 }
 
 /// One planned change. `None` means absent; a folder that exists is
@@ -302,7 +317,20 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
 
     let settings_path = root.join(SETTINGS);
     let before = read_opt(&settings_path, verb)?;
-    let installed = settings::install(before.as_deref(), &opts.command)
+    let backup_path = root.join(SETTINGS_BACKUP);
+    let saved = read_opt(&backup_path, verb)?;
+    let record = opts
+        .record_dir
+        .as_deref()
+        .map(|d| record_path(d, &settings_path));
+    let created = record.as_deref().is_some_and(Path::exists);
+    let original = original_settings(before.as_deref(), saved.as_deref(), created);
+    // A registration that was there before cairn first edited the file is
+    // someone else's (a teammate committed it): present, not cairn's to
+    // repoint, and left alone by uninstall.
+    let theirs = original.map(settings::cairn_events).unwrap_or_default();
+    let their_status = original.is_some_and(statusline::mentions_cairn);
+    let installed = settings::install(before.as_deref(), &opts.command, &theirs)
         .map_err(|p| settings_error(&settings_path, p, verb))?;
     let hooks_changed = installed.is_some();
     let mut what = Vec::new();
@@ -320,7 +348,7 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
         }
         after = Some(done.text);
     }
-    if opts.statusline {
+    if opts.statusline && !their_status {
         // A status line the user set for every project stays theirs: a
         // project entry would silently hide it here.
         let users_global = opts
@@ -345,7 +373,31 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
         }
     }
     if after != before {
-        changes.extend(settings_backup(root.join(SETTINGS_BACKUP), &before, verb)?);
+        // The backup keeps the text from before cairn's first edit, whatever
+        // reinstalls come after: it is what uninstall gives back. A file
+        // cairn created has none; the record says so instead.
+        if let Some(original) = original
+            && saved.as_deref() != Some(original)
+        {
+            changes.push(backup(
+                backup_path,
+                saved.clone(),
+                Some(original.to_string()),
+                "backup of the previous settings",
+            ));
+        }
+        if before.is_none()
+            && let Some(record) = record
+        {
+            let was = read_opt(&record, verb)?;
+            let text = format!("{}\n", settings_path.display());
+            if was.as_deref() != Some(text.as_str()) {
+                changes.push(FileChange {
+                    kind: EntryKind::Record,
+                    ..file(record, was, Some(text), "")
+                });
+            }
+        }
         changes.push(file(
             settings_path.clone(),
             before.clone(),
@@ -449,19 +501,36 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
     if let Some(before) = read_opt(&settings_path, verb)? {
         let backup_path = root.join(SETTINGS_BACKUP);
         let saved = read_opt(&backup_path, verb)?;
-        let keep = settings::Keep::from_backup(saved.as_deref());
-        let undone =
-            strip_cairn(&before, &keep).map_err(|p| settings_error(&settings_path, p, verb))?;
+        let record = opts
+            .record_dir
+            .as_deref()
+            .map(|d| record_path(d, &settings_path));
+        let created = record.as_deref().is_some_and(Path::exists);
+        let original = original_settings(Some(&before), saved.as_deref(), created);
+        let keep = settings::Keep::from_original(original);
+        let their_status = original.is_some_and(statusline::mentions_cairn);
+        let undone = strip_cairn(&before, &keep, their_status)
+            .map_err(|p| settings_error(&settings_path, p, verb))?;
+        if !keep.theirs.is_empty() || their_status {
+            notes.push(format!(
+                "kept cairn's registration in {SETTINGS}: it was there before `cairn install` (committed by someone?); remove it by hand if you no longer want it."
+            ));
+        }
         if let Some(undone) = undone {
-            // A backup holding nothing but cairn's entries came from a second
-            // install over a file the first one created.
-            let saved_is_ours = saved.as_deref().is_some_and(|b| {
-                strip_cairn(b, &settings::Keep::default()).is_ok_and(|u| u.is_some_and(|u| u.empty))
-            });
-            // No backup of the user's means install created the file: if
-            // only `{}` is left, the file goes too.
-            let delete = undone.empty && (saved.is_none() || saved_is_ours);
-            let after = (!delete).then_some(undone.text);
+            let restores_backup = saved.is_some()
+                && original == saved.as_deref()
+                && same_settings(&undone.text, original.unwrap_or_default());
+            // Only a file cairn created goes, and only when `{}` is left.
+            let delete = created && undone.empty;
+            let after = if delete {
+                None
+            } else if restores_backup {
+                // The exact bytes from before install (an empty file stays
+                // empty), not a re-rendering that means the same.
+                saved.clone()
+            } else {
+                Some(undone.text)
+            };
             let mut summary = Vec::new();
             if undone.removed > 0 {
                 summary.push(format!(
@@ -474,29 +543,25 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
                 summary.push("removed cairn's status line".to_string());
             }
             let summary = summary.join("; ");
-            // Settings back to the backed-up text (or gone, with a backup of
-            // cairn's own): the backup would only be a stray file.
-            let drop_backup = saved.is_some() && (after == saved || (delete && saved_is_ours));
-            if !drop_backup && !delete && saved.as_deref() != Some(before.as_str()) {
-                changes.push(backup(
-                    backup_path.clone(),
-                    saved.clone(),
-                    Some(before.clone()),
-                    "backup of the previous settings",
-                ));
-            }
             if delete {
                 removed.insert(settings_path.clone());
             }
             changes.push(file(settings_path, Some(before), after, summary));
-            if drop_backup {
-                let why = if delete {
-                    "cairn's own settings"
-                } else {
-                    "same as the restored settings"
-                };
-                changes.push(backup(backup_path.clone(), saved, None, why));
+            if restores_backup {
+                changes.push(backup(
+                    backup_path.clone(),
+                    saved,
+                    None,
+                    "same as the restored settings",
+                ));
                 removed.insert(backup_path);
+            }
+            if delete && let Some(record) = record {
+                let was = read_opt(&record, verb)?;
+                changes.push(FileChange {
+                    kind: EntryKind::Record,
+                    ..file(record, was, None, "")
+                });
             }
         }
     }
@@ -601,15 +666,24 @@ struct Stripped {
     empty: bool,
 }
 
-/// The settings text without cairn's hooks and status line; `None` when it
-/// had neither.
-fn strip_cairn(text: &str, keep: &settings::Keep) -> Result<Option<Stripped>, settings::Problem> {
+/// The settings text without cairn's hooks and status line (except those in
+/// `keep.theirs`, and the status line when `their_status`); `None` when it
+/// had none of cairn's own.
+fn strip_cairn(
+    text: &str,
+    keep: &settings::Keep,
+    their_status: bool,
+) -> Result<Option<Stripped>, settings::Problem> {
     let hooks = settings::uninstall(text, keep)?;
     let (after_hooks, removed) = match &hooks {
         Some(u) => (u.text.as_str(), u.removed),
         None => (text, 0),
     };
-    let status = statusline::uninstall(after_hooks)?;
+    let status = if their_status {
+        None
+    } else {
+        statusline::uninstall(after_hooks)?
+    };
     if hooks.is_none() && status.is_none() {
         return Ok(None);
     }
@@ -623,6 +697,51 @@ fn strip_cairn(text: &str, keep: &settings::Keep) -> Result<Option<Stripped>, se
         statusline,
         empty,
     }))
+}
+
+/// The settings as they were before cairn first edited them: `None` when
+/// cairn created the file. While the file holds a cairn registration, that
+/// is the backup if there is one (kept from the first install on), else the
+/// file itself: a registration with neither record nor backup was not made
+/// here. A file without any is its own original (a backup or record left
+/// from an earlier install is stale).
+fn original_settings<'a>(
+    current: Option<&'a str>,
+    backup: Option<&'a str>,
+    created: bool,
+) -> Option<&'a str> {
+    let current = current?;
+    if !(settings::mentions_cairn(current) || statusline::mentions_cairn(current)) {
+        return Some(current);
+    }
+    if created {
+        return None;
+    }
+    backup.or(Some(current))
+}
+
+/// Do two settings texts mean the same, key order included? A blank file
+/// means `{}`.
+fn same_settings(a: &str, b: &str) -> bool {
+    let value = |t: &str| {
+        let body = settings::split_bom(t).1;
+        if body.trim().is_empty() {
+            Ok(serde_json::Value::Object(serde_json::Map::new()))
+        } else {
+            serde_json::from_str::<serde_json::Value>(body)
+        }
+    };
+    match (value(a), value(b)) {
+        (Ok(a), Ok(b)) => serde_json::to_string(&a).ok() == serde_json::to_string(&b).ok(),
+        _ => false,
+    }
+}
+
+/// Where install notes that it created `settings`: one file per settings
+/// path, named by its hash.
+fn record_path(record_dir: &Path, settings: &Path) -> PathBuf {
+    let h = crate::usage::store::hash(&[settings.to_string_lossy().as_bytes()]);
+    record_dir.join(format!("created-{h:016x}"))
 }
 
 fn plural_y(n: usize) -> &'static str {
@@ -681,11 +800,13 @@ fn current_state(change: &FileChange) -> anyhow::Result<Option<String>> {
     match change.kind {
         EntryKind::GitConfig(key) => Ok(gitattributes::current(change, key)),
         EntryKind::Dir => Ok(change.path.is_dir().then(String::new)),
-        EntryKind::File | EntryKind::Backup => match crate::fsutil::confine::read(&change.path) {
-            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e).with_context(|| format!("cannot read {}", change.path.display())),
-        },
+        EntryKind::File | EntryKind::Backup | EntryKind::Record => {
+            match crate::fsutil::confine::read(&change.path) {
+                Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(e).with_context(|| format!("cannot read {}", change.path.display())),
+            }
+        }
     }
 }
 
@@ -720,6 +841,7 @@ impl Plan {
                     let _ = writeln!(out, "rm {rel} ({})", c.summary);
                     continue;
                 }
+                (EntryKind::Record, _) => continue,
                 (EntryKind::File, _) => {}
             }
             let old_name = if c.before.is_some() {
@@ -778,8 +900,21 @@ impl Plan {
                 (EntryKind::File | EntryKind::Backup, Some(text)) => {
                     crate::fsutil::atomic_write(&write_target(p), text.as_bytes())?
                 }
+                (EntryKind::Record, Some(text)) => {
+                    crate::fsutil::atomic_write(p, text.as_bytes())?;
+                    continue;
+                }
                 (EntryKind::File | EntryKind::Backup, None) => {
                     fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))?
+                }
+                (EntryKind::Record, None) => {
+                    match fs::remove_file(p) {
+                        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                            Err(e).with_context(|| format!("cannot remove {}", p.display()))?
+                        }
+                        _ => {}
+                    }
+                    continue;
                 }
                 (EntryKind::Dir, Some(_)) => fs::create_dir_all(p)
                     .with_context(|| format!("cannot create {}", p.display()))?,

@@ -193,7 +193,14 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// Adds (or repoints) cairn's hook for every event. `None`: already there.
-pub(crate) fn install(before: Option<&str>, program: &str) -> Result<Option<Installed>, Problem> {
+/// `theirs` are the events whose cairn entry was in the file before cairn
+/// first edited it (a teammate committed it): present, so nothing is added,
+/// and not cairn's to repoint.
+pub(crate) fn install(
+    before: Option<&str>,
+    program: &str,
+    theirs: &[String],
+) -> Result<Option<Installed>, Problem> {
     let command = hook_command(program);
     let (bom, body) = split_bom(before.unwrap_or(""));
     if body.trim().is_empty() {
@@ -209,12 +216,12 @@ pub(crate) fn install(before: Option<&str>, program: &str) -> Result<Option<Inst
     }
     let value = parse_value(body)?;
     check_shape(&value)?;
-    let (expected, added, updated) = install_value(value, program, &command);
+    let (expected, added, updated) = install_value(value, program, &command, theirs);
     if added.is_empty() && updated.is_empty() {
         return Ok(None);
     }
     let text = edit_text(body, &expected, |text, root, style| {
-        next_install_splice(text, root, style, program, &command)
+        next_install_splice(text, root, style, program, &command, theirs)
     });
     Ok(Some(Installed {
         text: format!("{bom}{text}"),
@@ -223,31 +230,69 @@ pub(crate) fn install(before: Option<&str>, program: &str) -> Result<Option<Inst
     }))
 }
 
-/// Containers the user had before cairn came, read from the backup install
-/// made: emptied by uninstall, they stay (as `{}` / `[]`) instead of going.
+/// What uninstall must leave, read from the settings as they were before
+/// cairn first edited them (the backup): the containers the user had
+/// (emptied by uninstall, they stay as `{}` / `[]` instead of going) and the
+/// events whose cairn entry was already there (someone else's registration).
 #[derive(Debug, Default)]
 pub(crate) struct Keep {
     hooks: bool,
     events: Vec<String>,
+    pub theirs: Vec<String>,
 }
 
 impl Keep {
-    /// From the backed-up settings, as they are without cairn's entries (a
-    /// backup of cairn's own file keeps nothing).
-    pub fn from_backup(backup: Option<&str>) -> Keep {
-        let Some(mut v) = backup.and_then(|b| serde_json::from_str::<Value>(split_bom(b).1).ok())
+    /// From the original settings text (`None`: cairn created the file, so
+    /// nothing in it is kept).
+    pub fn from_original(original: Option<&str>) -> Keep {
+        let Some(mut v) = original.and_then(|b| serde_json::from_str::<Value>(split_bom(b).1).ok())
         else {
             return Keep::default();
         };
+        let theirs = cairn_events_of(&v);
         uninstall_value(&mut v, &Keep::default());
         match v.get("hooks").and_then(Value::as_object) {
             Some(hooks) => Keep {
                 hooks: true,
                 events: hooks.keys().cloned().collect(),
+                theirs,
             },
-            None => Keep::default(),
+            None => Keep {
+                theirs,
+                ..Keep::default()
+            },
         }
     }
+}
+
+/// The events of `text` that run `cairn hook` (empty when it does not parse).
+pub(crate) fn cairn_events(text: &str) -> Vec<String> {
+    serde_json::from_str::<Value>(split_bom(text).1)
+        .map(|v| cairn_events_of(&v))
+        .unwrap_or_default()
+}
+
+fn cairn_events_of(v: &Value) -> Vec<String> {
+    let Some(hooks) = v.get("hooks").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    hooks
+        .iter()
+        .filter(|(_, groups)| {
+            groups.as_array().is_some_and(|groups| {
+                groups
+                    .iter()
+                    .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                    .flatten()
+                    .any(|h| {
+                        h.get("command")
+                            .and_then(Value::as_str)
+                            .is_some_and(is_cairn_command)
+                    })
+            })
+        })
+        .map(|(ev, _)| ev.clone())
+        .collect()
 }
 
 /// Removes every cairn hook entry. `None`: there was none.
@@ -352,6 +397,7 @@ fn install_value(
     mut value: Value,
     program: &str,
     command: &str,
+    theirs: &[String],
 ) -> (Value, Vec<&'static str>, Vec<&'static str>) {
     let (mut added, mut updated) = (Vec::new(), Vec::new());
     let root = value.as_object_mut().expect("shape checked");
@@ -368,9 +414,10 @@ fn install_value(
             .expect("shape checked");
         let mut found = false;
         let mut changed = false;
+        let ours = !theirs.iter().any(|t| t == ev);
         for_each_cairn_command(groups, |cmd| {
             found = true;
-            if cmd.as_str().and_then(cairn_program).as_deref() != Some(program) {
+            if ours && cmd.as_str().and_then(cairn_program).as_deref() != Some(program) {
                 *cmd = Value::String(command.to_string());
                 changed = true;
             }
@@ -400,6 +447,9 @@ fn uninstall_value(value: &mut Value, keep: &Keep) -> usize {
         let Some(groups) = groups.as_array_mut() else {
             continue;
         };
+        if keep.theirs.contains(ev) {
+            continue;
+        }
         let before = removed;
         groups.retain_mut(|g| {
             let Some(list) = g.get_mut("hooks").and_then(Value::as_array_mut) else {
@@ -458,6 +508,7 @@ fn next_install_splice(
     style: &Style,
     program: &str,
     command: &str,
+    theirs: &[String],
 ) -> Option<Splice> {
     let Some((_, hooks)) = root.get("hooks") else {
         let all = all_events(command);
@@ -488,6 +539,9 @@ fn next_install_splice(
                 style,
             ));
         }
+        if theirs.iter().any(|t| t == ev) {
+            continue;
+        }
         for at in found {
             let current = at.node.as_str(text).and_then(|s| cairn_program(&s));
             if current.as_deref() != Some(program) {
@@ -506,6 +560,9 @@ fn next_install_splice(
 fn next_uninstall_splice(text: &str, root: &Node, keep: &Keep) -> Option<Splice> {
     let (hooks_idx, hooks) = root.get("hooks")?;
     for (ev_idx, event) in hooks.value.members()?.iter().enumerate() {
+        if keep.theirs.contains(&event.key) {
+            continue;
+        }
         let Some(at) = cairn_command_nodes(&event.value, text).into_iter().next() else {
             continue;
         };
@@ -593,7 +650,7 @@ mod tests {
 
     #[test]
     fn fresh_settings_name_only_old_events() {
-        let out = install(None, "cairn").unwrap().unwrap();
+        let out = install(None, "cairn", &[]).unwrap().unwrap();
         let v: Value = serde_json::from_str(&out.text).unwrap();
         let keys: Vec<_> = v["hooks"].as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, EVENTS);
@@ -609,7 +666,7 @@ mod tests {
     #[test]
     fn keeps_numbers_and_escapes_the_user_wrote() {
         let before = "{\n  \"n\": 1.50,\n  \"s\": \"caf\\u00e9\",\n  \"a\": [1,2]\n}";
-        let out = install(Some(before), "cairn").unwrap().unwrap();
+        let out = install(Some(before), "cairn", &[]).unwrap().unwrap();
         assert!(out.text.starts_with(
             "{\n  \"n\": 1.50,\n  \"s\": \"caf\\u00e9\",\n  \"a\": [1,2],\n  \"hooks\": {"
         ));
@@ -629,7 +686,7 @@ mod tests {
     #[test]
     fn cairn_hook_inside_a_user_group_is_found_and_removed_alone() {
         let before = r#"{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "lint"}, {"type": "command", "command": "cairn hook"}]}]}}"#;
-        let out = install(Some(before), "cairn").unwrap().unwrap();
+        let out = install(Some(before), "cairn", &[]).unwrap().unwrap();
         assert!(!out.added.contains(&"Stop"));
         let un = uninstall(&out.text, &Keep::default()).unwrap().unwrap();
         let v: Value = serde_json::from_str(&un.text).unwrap();
@@ -652,7 +709,7 @@ mod tests {
 
     #[test]
     fn uninstall_of_a_cairn_only_file_leaves_an_empty_object() {
-        let out = install(None, "cairn").unwrap().unwrap();
+        let out = install(None, "cairn", &[]).unwrap().unwrap();
         let un = uninstall(&out.text, &Keep::default()).unwrap().unwrap();
         assert_eq!(un.text, "{}\n");
         assert_eq!(un.removed, 6);
@@ -661,18 +718,18 @@ mod tests {
     #[test]
     fn shape_problems_name_the_key() {
         assert_eq!(
-            install(Some("[]"), "cairn").unwrap_err(),
+            install(Some("[]"), "cairn", &[]).unwrap_err(),
             Problem::NotObject("the top level".into())
         );
         assert_eq!(
-            install(Some(r#"{"hooks": []}"#), "cairn").unwrap_err(),
+            install(Some(r#"{"hooks": []}"#), "cairn", &[]).unwrap_err(),
             Problem::NotObject("`hooks`".into())
         );
         assert_eq!(
-            install(Some(r#"{"hooks": {"Stop": {}}}"#), "cairn").unwrap_err(),
+            install(Some(r#"{"hooks": {"Stop": {}}}"#), "cairn", &[]).unwrap_err(),
             Problem::NotArray("`hooks.Stop`".into())
         );
-        match install(Some("{\n  \"a\": 1,\n}"), "cairn").unwrap_err() {
+        match install(Some("{\n  \"a\": 1,\n}"), "cairn", &[]).unwrap_err() {
             Problem::Json { line, column, .. } => assert_eq!((line, column), (3, 1)),
             other => panic!("{other:?}"),
         }
@@ -681,7 +738,7 @@ mod tests {
     #[test]
     fn bom_is_kept() {
         let before = "\u{feff}{\"a\": 1}\n";
-        let out = install(Some(before), "cairn").unwrap().unwrap();
+        let out = install(Some(before), "cairn", &[]).unwrap().unwrap();
         assert!(out.text.starts_with("\u{feff}{\"a\": 1, \"hooks\": {"));
         assert_eq!(
             uninstall(&out.text, &Keep::default())
@@ -704,9 +761,15 @@ mod tests {
         ];
         for before in cases {
             let value: Value = serde_json::from_str(before).unwrap();
-            let out = install(Some(before), "/new path/cairn").unwrap().unwrap();
-            let (expected, ..) =
-                install_value(value, "/new path/cairn", &hook_command("/new path/cairn"));
+            let out = install(Some(before), "/new path/cairn", &[])
+                .unwrap()
+                .unwrap();
+            let (expected, ..) = install_value(
+                value,
+                "/new path/cairn",
+                &hook_command("/new path/cairn"),
+                &[],
+            );
             let root = jsonspan::parse(before).unwrap();
             let style = Style::detect(before, &root);
             let mut text = before.to_string();
@@ -716,6 +779,7 @@ mod tests {
                 &style,
                 "/new path/cairn",
                 &hook_command("/new path/cairn"),
+                &[],
             ) {
                 text = s.apply(&text);
             }
@@ -728,7 +792,7 @@ mod tests {
                 "{before:?}"
             );
             assert!(
-                install(Some(&out.text), "/new path/cairn")
+                install(Some(&out.text), "/new path/cairn", &[])
                     .unwrap()
                     .is_none()
             );
@@ -815,11 +879,11 @@ mod tests {
             #[test]
             fn install_then_uninstall_gives_back_the_exact_text(v in arb_settings(), style in 0u8..5) {
                 let before = render(&v, style);
-                let out = install(Some(&before), "cairn").unwrap().unwrap();
-                prop_assert!(install(Some(&out.text), "cairn").unwrap().is_none());
-                let moved = install(Some(&out.text), "/opt/x y/cairn").unwrap().unwrap();
+                let out = install(Some(&before), "cairn", &[]).unwrap().unwrap();
+                prop_assert!(install(Some(&out.text), "cairn", &[]).unwrap().is_none());
+                let moved = install(Some(&out.text), "/opt/x y/cairn", &[]).unwrap().unwrap();
                 prop_assert_eq!(moved.updated.len(), EVENTS.len());
-                let keep = Keep::from_backup(Some(&before));
+                let keep = Keep::from_original(Some(&before));
                 let undone = uninstall(&moved.text, &keep).unwrap().unwrap();
                 prop_assert_eq!(undone.removed, EVENTS.len());
                 prop_assert_eq!(undone.text, before);

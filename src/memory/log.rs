@@ -171,6 +171,31 @@ impl DailyLog {
     /// `default_lang` applies when the file says nothing about its language
     /// (empty, or no title and no canonical heading).
     pub fn parse(text: &str, date: &str, default_lang: Lang) -> Self {
+        let log = Self::parse_once(text, date, default_lang);
+        // A BOM starting the first line written (`\n\u{feff}\n# Log…`: the
+        // blank line above it is dropped) would be read as the file's own
+        // BOM by the next parse, which would then drop the blank line that
+        // BOM leaves behind. Read the text that way now, so the first
+        // rewrite is final (the reparse has a BOM: it cannot come back here).
+        if !log.bom && log.renders_a_leading_bom() {
+            return Self::parse_once(&log.render(), date, default_lang);
+        }
+        log
+    }
+
+    /// Does [`render`](Self::render) start with U+FEFF without it being
+    /// the file's BOM? Only the first line above the title can (a title
+    /// starts with `#`).
+    fn renders_a_leading_bom(&self) -> bool {
+        let first = match self.above_title.first() {
+            Some(LogLine::Text(t)) => t.as_str(),
+            Some(LogLine::Block(lines)) => lines.first().map_or("", String::as_str),
+            _ => "",
+        };
+        first.starts_with('\u{feff}')
+    }
+
+    fn parse_once(text: &str, date: &str, default_lang: Lang) -> Self {
         let bom = text.starts_with('\u{feff}');
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let crlf = text.find('\n').is_some_and(|at| text[..at].ends_with('\r'));

@@ -266,6 +266,11 @@ pub(super) static RULES: &[Rule] = &[
     rule!("google-oauth-secret", true, ["GOCSPX-"], false,
         r"{B}(?P<s>GOCSPX-[A-Za-z0-9_-]{28})",
         accept),
+    // A service-account JSON names its key by a 40-hex id; with the id, the
+    // key (redacted apart, as a PEM block) is easier to find and revoke.
+    rule!("gcp-private-key-id", true, ["private_key_id"], false,
+        r#"private_key_id\\?["']?[ \t]*[:=][ \t]*\\?["']?(?P<s>[0-9a-f]{40})\b"#,
+        accept),
     rule!("google-oauth-token", true, ["ya29."], false,
         r"{B}(?P<s>ya29\.[A-Za-z0-9_-]{20,})",
         accept),
@@ -305,6 +310,10 @@ pub(super) static RULES: &[Rule] = &[
         accept),
     rule!("twilio-key", true, ["SK"], false,
         r"{B}(?P<s>SK[0-9a-f]{32})\b",
+        accept),
+    // Mailgun's private API keys (the older format still in use).
+    rule!("mailgun-key", true, ["key-"], false,
+        r"{B}(?P<s>key-[0-9a-f]{32})\b",
         accept),
     rule!("mailchimp-key", true, ["-us"], false,
         r"{B}(?P<s>[0-9a-f]{32}-us[0-9]{1,2})\b",

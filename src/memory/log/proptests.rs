@@ -74,6 +74,33 @@ fn file() -> impl Strategy<Value = String> {
         })
 }
 
+/// Files whose lines may start with a byte order mark (an editor that saved
+/// one part, a concatenation of two files) and hold runs of blank lines.
+fn file_with_boms() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        3 => line(),
+        1 => Just(String::new()),
+        1 => Just("\u{feff}".to_string()),
+    ];
+    (
+        proptest::collection::vec((line, any::<bool>()), 0..20),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, crlf, final_newline)| {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let lines: Vec<String> = lines
+                .into_iter()
+                .map(|(l, bom)| if bom { format!("\u{feff}{l}") } else { l })
+                .collect();
+            let mut text = lines.join(nl);
+            if final_newline && !text.is_empty() {
+                text.push_str(nl);
+            }
+            text
+        })
+}
+
 fn item() -> impl Strategy<Value = String> {
     let fixed: Vec<&'static str> = vec![
         "Revalider découverte skills.",
@@ -159,6 +186,17 @@ proptest! {
         let again = DailyLog::parse(&rendered, DATE, lang);
         prop_assert_eq!(&again, &log);
         prop_assert_eq!(again.render(), rendered);
+    }
+
+    /// The first rewrite is final: rewriting it again changes nothing
+    /// (a BOM after a blank first line used to gain a blank line on the
+    /// second rewrite).
+    #[test]
+    fn the_first_rewrite_is_a_fixed_point(text in file_with_boms(), en in any::<bool>()) {
+        let lang = if en { Lang::En } else { Lang::Fr };
+        let once = DailyLog::parse(&text, DATE, lang).render();
+        let twice = DailyLog::parse(&once, DATE, lang).render();
+        prop_assert_eq!(twice, once);
     }
 
     #[test]

@@ -96,6 +96,25 @@ fn byte_order_mark_is_kept() {
     assert_eq!(log.render(), text);
 }
 
+/// Issue 9, finding 12: a BOM after a blank first line gained (then lost)
+/// a blank line on the second rewrite.
+#[test]
+fn regression_bom_after_blank_line_is_fixed_point() {
+    for text in [
+        "\n\u{feff}\n# Log session — 2026-03-21",
+        "\n\u{feff}\n# Log session — 2026-03-21\n\n## Contexte\n- a\n",
+        "\r\n\u{feff}\r\n# Log session — 2026-03-21\r\n",
+    ] {
+        let once = parse(text).render();
+        let twice = parse(&once).render();
+        assert_eq!(twice, once, "{text:?}");
+        assert!(
+            once.starts_with("\u{feff}# Log session — 2026-03-21"),
+            "{once:?}"
+        );
+    }
+}
+
 // ---- reading ------------------------------------------------------------
 
 #[test]
