@@ -50,8 +50,7 @@ pub fn latest_checkpoint(ctx: &Ctx, store: &Store, project: &Project) -> Option<
     let path = store
         .files_in(ctx, &project.checkpoints_dir())
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .next_back()?;
+        .rfind(|p| p.extension().is_some_and(|x| x == "md"))?;
     let text = nonempty(store.read_text(ctx, &path))?;
     Some(Checkpoint { path, text })
 }
