@@ -197,6 +197,15 @@ fn open_lock_file(lock_path: &Path) -> Result<File> {
         .with_context(|| format!("cannot open lock file {}", lock_path.display()))
 }
 
+/// Blocks until an exclusive lock on the folder `dir` itself is held: for
+/// when no lock file can be created (the state folder is full or read-only).
+pub fn lock_dir(dir: &Path) -> Result<LockGuard> {
+    let file = File::open(dir).with_context(|| format!("cannot open {}", dir.display()))?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", dir.display()))?;
+    Ok(LockGuard { file })
+}
+
 /// Blocks until the lock is held.
 pub fn lock(lock_path: &Path) -> Result<LockGuard> {
     let file = open_lock_file(lock_path)?;
@@ -291,7 +300,11 @@ mod tests {
         assert_eq!(mode(&job), 0o600);
         let log = dir.path().join("repo/memory_sessions/logs/2026-01-01.md");
         atomic_write(&log, b"# log").unwrap();
-        assert_eq!(mode(&log), 0o644, "memory files stay readable by git and editors");
+        assert_eq!(
+            mode(&log),
+            0o644,
+            "memory files stay readable by git and editors"
+        );
         let lock_file = dir.path().join("state/locks/repo-1.lock");
         drop(lock(&lock_file).unwrap());
         assert_eq!(mode(&lock_file), 0o600);
