@@ -51,9 +51,7 @@ const HOOK_MARGIN_SECS: u64 = 10;
 /// written) may wait for a backend: `memory.timeout_secs`, but never so long
 /// that the client kills the hook first.
 pub fn inline_deadline_secs(timeout_secs: u64) -> u64 {
-    timeout_secs
-        .min(REGISTERED_HOOK_TIMEOUT_SECS - HOOK_MARGIN_SECS)
-        .max(1)
+    timeout_secs.clamp(1, REGISTERED_HOOK_TIMEOUT_SECS - HOOK_MARGIN_SECS)
 }
 
 /// How far back the Stop hook reads when the last turn does not fit the
@@ -535,5 +533,24 @@ fn write_debug(ctx: &Ctx, dir: PathBuf, date: &str, job_id: &str, raw: &str) {
             "capture",
             &format!("cannot write .debug/: {e:#}"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_deadline_fits_the_registered_hook_timeout() {
+        // The plugin registers the same timeout as `cairn install`.
+        let hooks: serde_json::Value =
+            serde_json::from_str(include_str!("../../hooks/hooks.json")).unwrap();
+        for (event, entries) in hooks["hooks"].as_object().unwrap() {
+            let t = entries[0]["hooks"][0]["timeout"].as_u64();
+            assert_eq!(t, Some(REGISTERED_HOOK_TIMEOUT_SECS), "{event}");
+        }
+        assert_eq!(inline_deadline_secs(60), 20, "the 60 s default is cut");
+        assert_eq!(inline_deadline_secs(5), 5);
+        assert_eq!(inline_deadline_secs(0), 1);
     }
 }
