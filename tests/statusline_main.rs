@@ -466,7 +466,8 @@ fn fault_matrix() {
     assert!(!out.trim().is_empty());
 
     // A state folder that cannot be written (a file where the folder should
-    // be: fails even for root): the line is still complete.
+    // be: fails even for root): the line is still complete, and the memory
+    // segment says the hooks cannot spool (issue 9, finding 7).
     let blocked = w.base.join("blocked");
     std::fs::write(&blocked, "not a folder").unwrap();
     let ro = Ctx::new(
@@ -482,7 +483,7 @@ fn fault_matrix() {
     assert_eq!(
         line,
         "Opus 5.5 | proj-interactive | main | ctx 2% 22k/1M | session $0.42 | agents 2 $0.12 \
-         | today $3.20 | notes 3"
+         | today $3.20 | notes 3 state folder not writable"
     );
     assert_eq!(run(&ro, b"garbage", &spend()), MINIMAL_LINE);
 }

@@ -60,6 +60,7 @@ fn full_facts(tokens: u64, window: u64) -> Facts {
         memory: Some(MemoryState {
             pending: 2,
             bullets_today: 14,
+            state_unwritable: false,
         }),
         errors: Vec::new(),
     }

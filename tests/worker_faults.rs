@@ -135,7 +135,9 @@ fn a_slow_backend_in_sync_mode_times_out_and_spools_the_turn() {
     p.env("CAIRN_MEMORY_SYNC", "true")
         .env("CAIRN_MEMORY_TIMEOUT_SECS", "1");
     set_mode(&bin, "sleep");
-    let _hold = cairn::fsutil::lock(&p.state.join("worker.lock")).unwrap();
+    // No worker may take the job after the hook gives up (a held worker
+    // lock would make a sync hook leave the job to that worker untried).
+    p.env("CAIRN_EXE", "/bin/true");
     let t = p.transcript("t", &[Turn::new("Refactor the parser", "Done.")]);
     let start = Instant::now();
     let o = p.hook(&p.stop(&t, None));
@@ -157,7 +159,9 @@ fn a_dead_backend_spools_the_turn() {
         .env("ANTHROPIC_API_KEY", "sk-ant-test-key-not-real")
         .env("CAIRN_MEMORY_ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
         .env("CAIRN_MEMORY_TIMEOUT_SECS", "2");
-    let _hold = cairn::fsutil::lock(&p.state.join("worker.lock")).unwrap();
+    // No worker may take the job after the hook gives up (a held worker
+    // lock would make a sync hook leave the job to that worker untried).
+    p.env("CAIRN_EXE", "/bin/true");
     let t = p.transcript("t", &[Turn::new("Refactor the parser", "Done.")]);
     let o = p.hook(&p.stop(&t, None));
     assert!(o.status.success() && o.stdout.is_empty());

@@ -25,6 +25,16 @@ pub(super) fn check(scene: &Scene) -> Vec<Finding> {
 fn folder(state: &Path) -> Finding {
     match std::fs::metadata(state) {
         Ok(m) if m.is_dir() => {
+            if let Err(e) = probe_write(state) {
+                return Finding::broken(
+                    "state",
+                    format!(
+                        "{} is not writable ({e}): hooks cannot spool, so each turn is captured inline, and their diagnostics are lost",
+                        state.display()
+                    ),
+                    "free some space or make the folder writable, or point CAIRN_STATE_DIR elsewhere",
+                );
+            }
             let (bytes, files) = size(state);
             Finding::ok(
                 "state",
@@ -84,6 +94,18 @@ fn folder(state: &Path) -> Finding {
             )
         }
     }
+}
+
+/// Creates, fills and removes a scratch file: the only sure test that hooks
+/// can spool (a full disk or a read-only mount shows in no mode bit). One
+/// block, fsynced, because a full disk may still accept an empty file.
+fn probe_write(dir: &Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = tempfile::Builder::new()
+        .prefix(crate::fsutil::TEMP_PREFIX)
+        .tempfile_in(dir)?;
+    f.write_all(&[0u8; 4096])?;
+    f.as_file().sync_all()
 }
 
 /// Bytes and files under a folder (links not followed).

@@ -473,9 +473,13 @@ impl FireCtx<'_> {
 
     fn write_note(&self, store: &Store, path: &Path, now: jiff::Timestamp) -> Result<()> {
         let lang = self.config.memory.language;
+        // Redacted before any cut to length (SPEC §1.11), and the whole note
+        // once more after rendering.
+        let redactor = crate::redact::for_config(self.config);
+        let clean = |t: &str| redactor.redact(t);
         // A transcript that cannot be read again gives a thinner note, not
         // a failed block: the figures and the gaps to fill are still there.
-        let facts = scan::scan(self.transcript, SCAN_BYTES).unwrap_or_default();
+        let facts = scan::scan_with(self.transcript, SCAN_BYTES, &clean).unwrap_or_default();
         let cwd_buf = self.info.cwd.clone();
         let cwd_str = cwd_buf
             .as_deref()
@@ -520,7 +524,8 @@ impl FireCtx<'_> {
             .last_assistant_message
             .as_deref()
             .filter(|s| !s.trim().is_empty())
-            .or(facts.last_answer.as_deref());
+            .or(facts.last_answer.as_deref())
+            .map(clean);
         let text = note::render(&NoteInput {
             lang,
             session_id: &self.info.session_id,
@@ -531,14 +536,14 @@ impl FireCtx<'_> {
             when: &when,
             root: self.root,
             cwd: cwd_str.as_deref(),
-            last_answer,
+            last_answer: last_answer.as_deref(),
             facts: &facts,
             git: git.as_ref(),
             decisions: &decisions,
             open_items: &open_items,
             subagents,
         });
-        let text = crate::redact::for_config(self.config).redact(&text);
+        let text = redactor.redact(&text);
         // Through the store: a `checkpoints/` link out of the project is refused.
         store
             .write(self.ctx, path, text.as_bytes())

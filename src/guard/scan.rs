@@ -57,6 +57,14 @@ pub struct Facts {
 /// Reads the last `max_bytes` of `path`. Lines that are not records are
 /// skipped; a missing file is an error.
 pub fn scan(path: &Path, max_bytes: u64) -> io::Result<Facts> {
+    scan_with(path, max_bytes, &|t| t.to_string())
+}
+
+/// [`scan`] with `clean` (the redactor) applied to every prompt, command
+/// and path before it is cut to length: a secret straddling the cut would
+/// otherwise survive in part. The last answer is kept whole, for the note
+/// to redact and cut.
+pub fn scan_with(path: &Path, max_bytes: u64, clean: &dyn Fn(&str) -> String) -> io::Result<Facts> {
     let len = std::fs::metadata(path)?.len();
     let start = len.saturating_sub(max_bytes);
     // Starting mid-file lands inside a line unless the byte before is `\n`;
@@ -72,7 +80,10 @@ pub fn scan(path: &Path, max_bytes: u64) -> io::Result<Facts> {
         }
     }
     let mut reader = StreamReader::open(path, start)?;
-    let mut b = Builder::default();
+    let mut b = Builder {
+        clean: Some(clean),
+        ..Builder::default()
+    };
     while let Some(line) = reader.next_line()? {
         let line_start = line.end_offset - line.bytes.len() as u64 - 1;
         if Some(line_start) == cut_line_start {
@@ -84,7 +95,9 @@ pub fn scan(path: &Path, max_bytes: u64) -> io::Result<Facts> {
 }
 
 #[derive(Default)]
-struct Builder {
+struct Builder<'a> {
+    /// Applied before every cut; see [`scan_with`].
+    clean: Option<&'a dyn Fn(&str) -> String>,
     prompts: VecDeque<String>,
     last_answer: Option<String>,
     files: HashMap<String, FileTouch>,
@@ -96,7 +109,11 @@ struct Builder {
     seq: u64,
 }
 
-impl Builder {
+impl Builder<'_> {
+    fn clean(&self, text: &str) -> String {
+        self.clean.map_or_else(|| text.to_string(), |f| f(text))
+    }
+
     fn line(&mut self, bytes: &[u8]) {
         let Some(rec) = Record::parse(bytes) else {
             return;
@@ -135,7 +152,14 @@ impl Builder {
                 Block::ToolUse(tu) => {
                     let name = tu.name.as_ref();
                     if name == "Bash" {
-                        if let Some(c) = tu.input.command.as_deref().and_then(first_line) {
+                        if let Some(c) = tu
+                            .input
+                            .command
+                            .as_deref()
+                            .map(|c| self.clean(c))
+                            .as_deref()
+                            .and_then(first_line)
+                        {
                             push_capped(
                                 &mut self.commands,
                                 cut(&c, MAX_COMMAND_CHARS),
@@ -157,7 +181,7 @@ impl Builder {
                     else {
                         continue;
                     };
-                    let path = cut(path, MAX_PATH_CHARS);
+                    let path = cut(&self.clean(path), MAX_PATH_CHARS);
                     match tu.id.as_deref() {
                         // Counted once its result says it worked.
                         Some(id) => {
@@ -194,6 +218,7 @@ impl Builder {
             return;
         }
         if let Some(p) = human_prompt(rec) {
+            let p = cut(&one_line(&self.clean(&p)), MAX_PROMPT_CHARS);
             push_capped(&mut self.prompts, p, MAX_PROMPTS);
         }
     }
@@ -302,7 +327,7 @@ fn line_hints(bytes: &[u8]) -> Vec<u64> {
     out
 }
 
-/// Something a person typed, as one line; `None` for everything the client
+/// Something a person typed, whole (the caller redacts, then cuts); `None` for everything the client
 /// writes into user records itself (hook feedback, compaction summaries,
 /// task notifications, slash-command plumbing, interruptions).
 fn human_prompt(rec: &Record) -> Option<String> {
@@ -340,7 +365,7 @@ fn human_prompt(rec: &Record) -> Option<String> {
     {
         return None;
     }
-    Some(cut(&one_line(text), MAX_PROMPT_CHARS))
+    Some(text.to_string())
 }
 
 fn strip_spans(text: &str, open: &str, close: &str) -> String {

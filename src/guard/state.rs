@@ -163,7 +163,7 @@ pub(super) fn ratchet_exists(ctx: &Ctx, id: &str) -> bool {
 /// Durable: losing it in a power cut would block the same level again.
 pub(super) fn write_ratchet(ctx: &Ctx, id: &str, r: &Ratchet) -> Result<()> {
     let bytes = serde_json::to_vec_pretty(r).context("cannot serialise the ratchet")?;
-    fsutil::atomic_write(&ratchet_path(ctx, id), &bytes)
+    fsutil::atomic_write_private(&ratchet_path(ctx, id), &bytes)
 }
 
 // ---------------------------------------------------------------------------
@@ -194,7 +194,7 @@ pub(super) fn write_window(ctx: &Ctx, id: &str, rec: &WindowRecord) -> Result<()
         return Ok(());
     }
     let bytes = serde_json::to_vec(rec).context("cannot serialise the window record")?;
-    fsutil::atomic_write_unsynced(&path, &bytes)
+    fsutil::atomic_write_private_unsynced(&path, &bytes)
 }
 
 // ---------------------------------------------------------------------------
@@ -224,7 +224,7 @@ fn handoff_path(ctx: &Ctx, root: &Path) -> PathBuf {
 
 pub(super) fn write_handoff(ctx: &Ctx, root: &Path, h: &PendingHandoff) -> Result<()> {
     let bytes = serde_json::to_vec_pretty(h).context("cannot serialise the hand-off")?;
-    fsutil::atomic_write(&handoff_path(ctx, root), &bytes)
+    fsutil::atomic_write_private(&handoff_path(ctx, root), &bytes)
 }
 
 pub(super) fn read_handoff(ctx: &Ctx, root: &Path) -> Result<Option<PendingHandoff>> {

@@ -7,7 +7,7 @@ use crate::context::Ctx;
 use crate::diag::Level;
 use crate::extract::{self, ExtractRequest};
 use crate::fsutil::confine::Kind;
-use crate::fsutil::lock;
+use crate::fsutil::{LockGuard, lock};
 use crate::memory::log::{DailyLog, append_long_memory};
 use crate::memory::session::{self, AddedTodos};
 use crate::memory::spool::{self, Job};
@@ -34,6 +34,24 @@ pub enum StopOutcome {
     Queued(String),
     /// `memory.sync`: merged before the hook returned.
     Merged,
+    /// The spool could not be written (state folder full, read-only, not a
+    /// folder): the turn was merged inline instead of being lost.
+    MergedWithoutSpool,
+}
+
+/// The `timeout` `cairn install` and `hooks/hooks.json` register for every
+/// hook: past it the client kills the hook. A unit test keeps the two in step.
+pub const REGISTERED_HOOK_TIMEOUT_SECS: u64 = 30;
+
+/// What the Stop hook keeps for itself out of the registered timeout: the
+/// settle wait (2 s), the guard, process start, a slow disk.
+const HOOK_MARGIN_SECS: u64 = 10;
+
+/// How long inline work (sync mode, or the fallback when the spool cannot be
+/// written) may wait for a backend: `memory.timeout_secs`, but never so long
+/// that the client kills the hook first.
+pub fn inline_deadline_secs(timeout_secs: u64) -> u64 {
+    timeout_secs.clamp(1, REGISTERED_HOOK_TIMEOUT_SECS - HOOK_MARGIN_SECS)
 }
 
 /// How far back the Stop hook reads when the last turn does not fit the
@@ -92,9 +110,13 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         .as_deref()
         .filter(|m| !m.trim().is_empty())
     {
-        // Cut like the transcript reader cuts: the end holds the conclusion.
-        exchange.assistant = transcript::truncate_tail(msg, transcript::MAX_ASSISTANT_CHARS);
+        exchange.assistant = msg.to_owned();
     }
+    // Redact before anything is spooled, and before any cut (SPEC §1.11):
+    // the spool, dead letters and orphaned temp files then hold no secret,
+    // and a secret straddling a cut cannot survive in part.
+    let redactor = crate::redact::for_config(config);
+    let exchange = exchange.sanitized(&|t| redactor.redact(t));
     let now = ctx.clock.now();
     let job = Job {
         id: spool::new_id(now),
@@ -111,22 +133,105 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         last_error: None,
         not_before: 0,
     };
-    if config.memory.sync {
-        match process_job(ctx, config, &job) {
-            Ok(()) => return Ok(StopOutcome::Merged),
-            Err(e) => {
-                // Inline extraction failed: spool the turn so it is retried, not lost.
-                ctx.diag(
-                    Level::Warn,
-                    "capture",
-                    &format!("sync extraction failed, job queued: {e:#}"),
-                );
-            }
-        }
+    // The job is on disk before any slow work: if the client kills the hook
+    // (sync mode and a backend that hangs), the worker still has the turn.
+    if let Err(spool_error) = spool::enqueue(&ctx.state_dir, &job) {
+        return capture_without_spool(ctx, config, &job, spool_error);
     }
-    spool::enqueue(&ctx.state_dir, &job)?;
+    if config.memory.sync {
+        return Ok(sync_inline(ctx, config, job));
+    }
     crate::memory::worker::wake(ctx);
     Ok(StopOutcome::Queued(job.id))
+}
+
+/// `config` with the backend's timeout cut to [`inline_deadline_secs`].
+fn inline_config(config: &Config) -> Config {
+    let mut c = config.clone();
+    c.memory.timeout_secs = inline_deadline_secs(c.memory.timeout_secs);
+    c
+}
+
+/// `memory.sync`: the spooled job is merged now, under the worker lock so a
+/// worker cannot merge it at the same time. If a worker holds the lock, the
+/// job is its own (it rescans the spool before it exits). If the inline
+/// attempt fails or runs out of time, the job stays for the worker.
+fn sync_inline(ctx: &Ctx, config: &Config, job: Job) -> StopOutcome {
+    let claim = match crate::memory::worker::claim(ctx) {
+        Ok(Some(g)) => g,
+        Ok(None) => return StopOutcome::Queued(job.id),
+        Err(e) => {
+            ctx.diag(
+                Level::Warn,
+                "capture",
+                &format!("{e:#}; job left to the worker"),
+            );
+            crate::memory::worker::wake(ctx);
+            return StopOutcome::Queued(job.id);
+        }
+    };
+    let outcome = match process_job(ctx, &inline_config(config), &job) {
+        Ok(()) => match spool::remove(&ctx.state_dir, &job.id) {
+            Ok(()) => StopOutcome::Merged,
+            Err(e) => {
+                // Merged, but the job is still there: the worker's retry is
+                // harmless (merges are idempotent).
+                ctx.diag(Level::Warn, "capture", &format!("{e:#}"));
+                StopOutcome::Queued(job.id)
+            }
+        },
+        Err(e) => {
+            ctx.diag(
+                Level::Warn,
+                "capture",
+                &format!(
+                    "sync extraction failed within {}s, job left to the worker: {e:#}",
+                    inline_deadline_secs(config.memory.timeout_secs)
+                ),
+            );
+            StopOutcome::Queued(job.id)
+        }
+    };
+    drop(claim);
+    // Jobs other hooks spooled while the lock was held started no worker.
+    if !spool::pending_ids(&ctx.state_dir).is_empty() {
+        crate::memory::worker::wake(ctx);
+    }
+    outcome
+}
+
+/// The spool could not be written: merge inline (same deadline as sync mode)
+/// rather than lose the turn. The diagnostics log lives in the same state
+/// folder and is likely unwritable too, so `cairn doctor` and the status
+/// line are where the user learns of it.
+fn capture_without_spool(
+    ctx: &Ctx,
+    config: &Config,
+    job: &Job,
+    spool_error: anyhow::Error,
+) -> Result<StopOutcome> {
+    match process_job(ctx, &inline_config(config), job) {
+        Ok(()) => {
+            ctx.diag(
+                Level::Warn,
+                "capture",
+                &format!("{spool_error:#}; the turn was captured inline"),
+            );
+            Ok(StopOutcome::MergedWithoutSpool)
+        }
+        Err(e) => Err(e.context(format!(
+            "{spool_error:#}, and inline capture failed too: turn lost"
+        ))),
+    }
+}
+
+/// The repository lock. When the state folder cannot hold it (full,
+/// read-only, not a folder), the project folder itself is locked instead,
+/// so inline captures still exclude each other.
+fn repo_lock(ctx: &Ctx, root: &Path) -> Result<LockGuard> {
+    lock(&repo_lock_path(ctx, root)).or_else(|e| {
+        crate::fsutil::lock_dir(root).with_context(|| format!("{e:#}; and no lock on the project"))
+    })
 }
 
 /// The lock that serialises every write to one repository's memory.
@@ -142,7 +247,7 @@ pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
         .join(format!("repo-{h:016x}.lock"))
 }
 
-fn redact_exchange(r: &Redactor, ex: &Exchange) -> Exchange {
+pub(crate) fn redact_exchange(r: &Redactor, ex: &Exchange) -> Exchange {
     let mut ex = ex.clone();
     ex.human = r.redact(&ex.human);
     ex.assistant = r.redact(&ex.assistant);
@@ -204,7 +309,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         record_spend(ctx, backend.name(), "memory", u);
     }
 
-    let _guard = lock(&repo_lock_path(ctx, &job.project_root))?;
+    let _guard = repo_lock(ctx, &job.project_root)?;
     let debug_project = store
         .project(&default_project)
         .unwrap_or(&store.projects[0]);
@@ -314,7 +419,11 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
     if !added_todos.is_empty() {
         let mut state = session::load(&ctx.state_dir, &job.session_id);
         state.last_todos = added_todos;
-        session::save(&ctx.state_dir, &job.session_id, &state)?;
+        // A hint for a later OK-done: losing it (state folder unwritable)
+        // must not make the merged job fail and run again.
+        if let Err(e) = session::save(&ctx.state_dir, &job.session_id, &state) {
+            ctx.diag(Level::Warn, "capture", &format!("{e:#}"));
+        }
     }
     Ok(())
 }
@@ -419,16 +528,33 @@ fn write_debug(ctx: &Ctx, store: &Store, dir: PathBuf, date: &str, job_id: &str,
     {
         let _ = store.write_unsynced(ctx, &ignore, b"*\n");
     }
-    let name = format!(
-        "{date}_{}_{}.json",
-        now.strftime("%H%M%S"),
-        &job_id[job_id.len().saturating_sub(4)..]
-    );
+    // The whole job id: unique per turn, where its last 4 digits (a
+    // per-process counter) were `0000` for nearly every hook.
+    let name = format!("{date}_{}_{job_id}.json", now.strftime("%H%M%S"));
     if let Err(e) = store.write_unsynced(ctx, &dir.join(name), raw.as_bytes()) {
         ctx.diag(
             Level::Warn,
             "capture",
             &format!("cannot write .debug/: {e:#}"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_deadline_fits_the_registered_hook_timeout() {
+        // The plugin registers the same timeout as `cairn install`.
+        let hooks: serde_json::Value =
+            serde_json::from_str(include_str!("../../hooks/hooks.json")).unwrap();
+        for (event, entries) in hooks["hooks"].as_object().unwrap() {
+            let t = entries[0]["hooks"][0]["timeout"].as_u64();
+            assert_eq!(t, Some(REGISTERED_HOOK_TIMEOUT_SECS), "{event}");
+        }
+        assert_eq!(inline_deadline_secs(60), 20, "the 60 s default is cut");
+        assert_eq!(inline_deadline_secs(5), 5);
+        assert_eq!(inline_deadline_secs(0), 1);
     }
 }

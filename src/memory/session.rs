@@ -1,7 +1,7 @@
 //! Per-session memory state kept in cairn's state folder: which to-dos the
 //! session added last, so the offline backend knows what `OK-done` closes.
 
-use crate::fsutil::atomic_write_unsynced;
+use crate::fsutil::atomic_write_private_unsynced;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -43,7 +43,7 @@ pub fn load(state_dir: &Path, session_id: &str) -> SessionState {
 pub fn save(state_dir: &Path, session_id: &str, state: &SessionState) -> anyhow::Result<()> {
     if let Some(p) = path(state_dir, session_id) {
         // Only a hint for the offline OK-done: not worth an fsync on the hot path.
-        atomic_write_unsynced(&p, &serde_json::to_vec(state)?)?;
+        atomic_write_private_unsynced(&p, &serde_json::to_vec(state)?)?;
     }
     Ok(())
 }

@@ -2,8 +2,11 @@
 //! job in `<state>/spool/pending/`, written atomically; a job leaves the
 //! folder only after its merge is on disk, so a crash loses nothing and a
 //! retry is harmless (merges are idempotent).
+//!
+//! Jobs are redacted by the Stop hook before they get here, and the files
+//! and folders are the user's only (0600 / 0700): a turn is private.
 
-use crate::fsutil::atomic_write;
+use crate::fsutil::{atomic_write_private, create_private_dir_all};
 use crate::transcript::Exchange;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -59,7 +62,7 @@ pub fn enqueue(state_dir: &Path, job: &Job) -> Result<PathBuf> {
     let dir = pending_dir(state_dir);
     let path = job_path(&dir, &job.id);
     let bytes = serde_json::to_vec(job)?;
-    atomic_write(&path, &bytes).context("cannot write the spool job")?;
+    atomic_write_private(&path, &bytes).context("cannot write the spool job")?;
     Ok(path)
 }
 
@@ -103,10 +106,51 @@ pub fn remove(state_dir: &Path, id: &str) -> Result<()> {
 pub fn bury(state_dir: &Path, id: &str) -> Result<()> {
     let from = job_path(&pending_dir(state_dir), id);
     let dead = dead_dir(state_dir);
-    fs::create_dir_all(&dead)?;
+    create_private_dir_all(&dead)?;
     fs::rename(&from, job_path(&dead, id))
         .with_context(|| format!("cannot move {} to dead letters", from.display()))
 }
+
+/// Orphaned temp files younger than this may be a hook mid-write.
+pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Housekeeping when a worker starts: spool folders made by older versions
+/// (0755) become the user's only, and temp files left by a process killed
+/// mid-write (each a whole job) are swept once stale.
+pub fn tidy(state_dir: &Path) -> usize {
+    for dir in [pending_dir(state_dir), dead_dir(state_dir)] {
+        make_private(&dir);
+    }
+    crate::fsutil::sweep_stale_temp_files(
+        &pending_dir(state_dir),
+        STALE_TEMP_AGE,
+        std::time::SystemTime::now(),
+    )
+}
+
+/// Buries an unreadable job file: a redacted copy goes to dead letters (it
+/// may be an older version's unredacted job), then the file is removed.
+pub fn bury_redacted(state_dir: &Path, id: &str, redact: &dyn Fn(&str) -> String) -> Result<()> {
+    let from = job_path(&pending_dir(state_dir), id);
+    let bytes = fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
+    let text = redact(&String::from_utf8_lossy(&bytes));
+    atomic_write_private(&job_path(&dead_dir(state_dir), id), text.as_bytes())?;
+    remove(state_dir, id)
+}
+
+#[cfg(unix)]
+fn make_private(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(m) = fs::symlink_metadata(dir)
+        && m.is_dir()
+        && m.permissions().mode() & 0o077 != 0
+    {
+        let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+    }
+}
+
+#[cfg(not(unix))]
+fn make_private(_: &Path) {}
 
 pub fn dead_ids(state_dir: &Path) -> Vec<String> {
     let mut ids: Vec<String> = fs::read_dir(dead_dir(state_dir))

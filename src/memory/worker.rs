@@ -24,6 +24,12 @@ fn lock_path(ctx: &Ctx) -> PathBuf {
     ctx.state_dir.join("worker.lock")
 }
 
+/// The worker lock, if free: whoever holds it is the only one merging
+/// spooled jobs (the worker, or a sync-mode hook working inline).
+pub fn claim(ctx: &Ctx) -> anyhow::Result<Option<crate::fsutil::LockGuard>> {
+    try_lock(&lock_path(ctx))
+}
+
 /// How long a background worker waits for a failed job's retry time before
 /// leaving it to the next Stop hook.
 const MAX_IDLE_WAIT: Duration = Duration::from_secs(60);
@@ -93,6 +99,7 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
             ctx.state_dir.join("worker.pid"),
             std::process::id().to_string(),
         );
+        spool::tidy(&ctx.state_dir);
         let mut tried: BTreeSet<String> = BTreeSet::new();
         // Real elapsed time, not the injected clock: a pinned clock must not
         // keep a worker waiting forever.
@@ -114,7 +121,7 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
                             "worker",
                             &format!("{e:#}; moved to dead letters"),
                         );
-                        let _ = spool::bury(&ctx.state_dir, &id);
+                        let _ = spool::bury_redacted(&ctx.state_dir, &id, &crate::redact::redact);
                         report.dead += 1;
                         continue;
                     }
@@ -127,7 +134,11 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
                 progressed = true;
                 let config = configs
                     .entry(job.project_root.clone())
-                    .or_insert_with(|| config::load_or_default(ctx, Some(&job.project_root)))
+                    .or_insert_with(|| {
+                        let config = config::load_or_default(ctx, Some(&job.project_root));
+                        sweep_project(&job.project_root, &config);
+                        config
+                    })
                     .clone();
                 handle(ctx, &config, job, &mut report);
             }
@@ -160,6 +171,19 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
     }
 }
 
+/// Temp files a killed worker left in a project's logs folders (they show
+/// in `git status` and hold a whole log); once per project per worker.
+fn sweep_project(root: &std::path::Path, config: &Config) {
+    let store = crate::memory::store::Store::discover(root, config);
+    for p in &store.projects {
+        crate::fsutil::sweep_stale_temp_files(
+            &p.logs_dir(),
+            spool::STALE_TEMP_AGE,
+            std::time::SystemTime::now(),
+        );
+    }
+}
+
 fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) {
     match process_job(ctx, config, &job) {
         Ok(()) => {
@@ -181,6 +205,10 @@ fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) 
                         job.id, job.attempts
                     ),
                 );
+                // Redacted again: a job spooled by an older version may
+                // hold the raw exchange, and dead letters stay forever.
+                let redactor = crate::redact::for_config(config);
+                job.exchange = crate::memory::capture::redact_exchange(&redactor, &job.exchange);
                 let _ = spool::save(&ctx.state_dir, &job);
                 let _ = spool::bury(&ctx.state_dir, &job.id);
                 report.dead += 1;

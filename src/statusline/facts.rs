@@ -81,6 +81,10 @@ pub struct TodaySpend {
 pub struct MemoryState {
     pub pending: usize,
     pub bullets_today: usize,
+    /// The state folder refused this render's cache write: hooks cannot
+    /// spool either (they capture inline, and their diagnostics are lost).
+    /// Known only after a render, so it costs no probe.
+    pub state_unwritable: bool,
 }
 
 /// One fact that could not be gathered.
@@ -205,6 +209,7 @@ fn memory_state(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Memo
     Ok(Some(MemoryState {
         pending: spool::pending_ids(&ctx.state_dir).len(),
         bullets_today: bullets,
+        state_unwritable: false,
     }))
 }
 

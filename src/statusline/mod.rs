@@ -133,14 +133,21 @@ fn run(
     if let Err(e) = facts::guard_wiring::record_window(ctx, &input) {
         cache::log_once(ctx, &format!("cannot record the context window: {e}"));
     }
-    let facts = facts::gather(ctx, config, cfg, &input, spend);
-    let pieces = pieces(&input, &facts, cfg);
+    let mut facts = facts::gather(ctx, config, cfg, &input, spend);
+    let mut pieces = pieces(&input, &facts, cfg);
     if facts.errors.is_empty() && !pieces.is_empty() {
         if let Some(sid) = &input.session_id
             && let Err(e) = cache::store(ctx, sid, &pieces)
         {
             // The line is good; only its replay is lost.
             cache::log_once(ctx, &format!("cannot keep the last good line: {e:#}"));
+            // The same failure stops the Stop hook from spooling: the
+            // memory segment says so, at the cost of a second (pure) render
+            // only on this rare path.
+            if let Some(m) = facts.memory.as_mut() {
+                m.state_unwritable = true;
+                pieces = self::pieces(&input, &facts, cfg);
+            }
         }
         return style::fit(&pieces, &cfg.separator, width, color);
     }

@@ -132,7 +132,7 @@ fn op_of(name: &str, input: &super::record::ToolInput) -> Op {
             .or(input.notebook_path.as_deref())
             .map(str::trim)
             .filter(|p| !p.is_empty())
-            .map(|p| truncate_head(p, MAX_PATH_CHARS))
+            .map(str::to_owned)
     };
     let op = match name {
         "Read" | "NotebookRead" => path().map(Op::Read),
@@ -195,7 +195,7 @@ fn classify_user(rec: &Record) -> UserText {
         let args = tag_content(text, "command-args").unwrap_or("");
         let line = format!("{} {}", name.trim(), args.trim());
         return UserText::Prompt(Prompt {
-            text: truncate_head(line.trim(), MAX_HUMAN_CHARS),
+            text: line.trim().to_owned(),
             timestamp: rec.timestamp.as_deref().map(str::to_owned),
             command: true,
         });
@@ -209,7 +209,7 @@ fn classify_user(rec: &Record) -> UserText {
         return UserText::NotHuman;
     }
     UserText::Prompt(Prompt {
-        text: truncate_head(text, MAX_HUMAN_CHARS),
+        text: text.to_owned(),
         timestamp: rec.timestamp.as_deref().map(str::to_owned),
         command: false,
     })
@@ -278,10 +278,10 @@ fn tag_content<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
     Some(&text[start..start + len])
 }
 
-/// The first non-blank line, trimmed and capped.
+/// The first non-blank line, trimmed (not capped: see [`Exchange::sanitized`]).
 fn first_line(text: &str) -> Option<String> {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    Some(truncate_head(line, MAX_DIGEST_ENTRY_CHARS))
+    Some(line.to_owned())
 }
 
 fn error_line(text: &str) -> String {
@@ -353,6 +353,8 @@ impl Selector {
 }
 
 /// The exchange made of `prompt` and the items after it, in file order.
+/// Texts are whole: cutting them is [`Exchange::sanitized`]'s job, after the
+/// caller's redaction.
 pub(super) fn build(prompt: Prompt, after: &[Item]) -> Exchange {
     let mut failed: HashSet<&str> = HashSet::new();
     let mut names: HashMap<&str, &str> = HashMap::new();
@@ -394,7 +396,7 @@ pub(super) fn build(prompt: Prompt, after: &[Item]) -> Exchange {
             Item::ToolError { tool_use_id, line } => {
                 let name = tool_use_id.as_deref().and_then(|id| names.get(id));
                 let entry = match name {
-                    Some(name) => truncate_head(&format!("{name}: {line}"), MAX_DIGEST_ENTRY_CHARS),
+                    Some(name) => format!("{name}: {line}"),
                     None => line.clone(),
                 };
                 push_unique(&mut digest.tool_errors, &entry);
@@ -404,9 +406,44 @@ pub(super) fn build(prompt: Prompt, after: &[Item]) -> Exchange {
     }
     Exchange {
         human: prompt.text,
-        assistant: truncate_tail(&texts.join("\n\n"), MAX_ASSISTANT_CHARS),
+        assistant: texts.join("\n\n"),
         timestamp: prompt.timestamp,
         digest,
+    }
+}
+
+impl Exchange {
+    /// Applies `clean` (the caller's redactor) to every text, then cuts each
+    /// to its cap. In this order because a cut first could split a secret:
+    /// a token whose head falls before the cut, or a PEM key whose header
+    /// does, no longer looks like a secret and its rest would survive.
+    /// The readers return whole texts so that no one can cut before this.
+    pub fn sanitized(self, clean: &dyn Fn(&str) -> String) -> Exchange {
+        let entries = |list: Vec<String>, max: usize| {
+            let mut out: Vec<String> = Vec::with_capacity(list.len());
+            for e in list {
+                let e = truncate_head(&clean(&e), max);
+                // Two entries may become one once cut or redacted.
+                if !out.contains(&e) {
+                    out.push(e);
+                }
+            }
+            out
+        };
+        let d = self.digest;
+        Exchange {
+            human: truncate_head(&clean(&self.human), MAX_HUMAN_CHARS),
+            assistant: truncate_tail(&clean(&self.assistant), MAX_ASSISTANT_CHARS),
+            timestamp: self.timestamp,
+            digest: Digest {
+                files_read: entries(d.files_read, MAX_PATH_CHARS),
+                files_edited: entries(d.files_edited, MAX_PATH_CHARS),
+                files_written: entries(d.files_written, MAX_PATH_CHARS),
+                commands: entries(d.commands, MAX_DIGEST_ENTRY_CHARS),
+                tool_errors: entries(d.tool_errors, MAX_DIGEST_ENTRY_CHARS),
+                subagents: entries(d.subagents, MAX_DIGEST_ENTRY_CHARS),
+            },
+        }
     }
 }
 
@@ -610,12 +647,18 @@ mod tests {
         let long = format!("{}end", "x".repeat(7000));
         let ex = build(
             Prompt {
-                text: truncate_head(&"y".repeat(5000), MAX_HUMAN_CHARS),
+                text: "y".repeat(5000),
                 timestamp: None,
                 command: false,
             },
             &[Item::AssistantText(long)],
         );
+        assert_eq!(
+            ex.assistant.chars().count(),
+            7003,
+            "the reader does not cut"
+        );
+        let ex = ex.sanitized(&str::to_owned);
         assert_eq!(ex.human.chars().count(), MAX_HUMAN_CHARS);
         assert_eq!(ex.assistant.chars().count(), MAX_ASSISTANT_CHARS);
         assert!(ex.assistant.starts_with('…') && ex.assistant.ends_with("end"));

@@ -69,10 +69,11 @@ pub struct Digest {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exchange {
     /// What the human typed (system reminders removed; a slash command as
-    /// `/name args`), at most [`MAX_HUMAN_CHARS`] characters.
+    /// `/name args`); at most [`MAX_HUMAN_CHARS`] characters once
+    /// [`Exchange::sanitized`], whole as the readers return it.
     pub human: String,
     /// The main thread's text after the prompt, blocks joined by a blank
-    /// line; the end is kept when longer than [`MAX_ASSISTANT_CHARS`].
+    /// line; [`Exchange::sanitized`] keeps its last [`MAX_ASSISTANT_CHARS`].
     /// Empty when the model has not written any text yet.
     pub assistant: String,
     /// RFC 3339 timestamp of the turn (the human prompt's record), if known.

@@ -40,16 +40,20 @@ pub fn path(state_dir: &Path) -> PathBuf {
 pub fn append(state_dir: &Path, entry: &Entry) -> std::io::Result<()> {
     let p = path(state_dir);
     if let Some(d) = p.parent() {
-        std::fs::create_dir_all(d)?;
+        crate::fsutil::create_private_dir_all(d).map_err(std::io::Error::other)?;
     }
     let mut line = serde_json::to_string(entry)?;
     line.push('\n');
     // One short O_APPEND write per entry: concurrent workers do not interleave.
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(p)?
-        .write_all(line.as_bytes())
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    {
+        // What the user's sessions cost is the user's business.
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    o.open(p)?.write_all(line.as_bytes())
 }
 
 /// Entries of the ledger; unreadable lines are skipped.

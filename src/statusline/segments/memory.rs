@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields, default)]
 pub struct MemoryConfig {
     /// Variables: `$bullets` (in today's logs, every project of the
-    /// repository), `$pending` (jobs waiting; empty at zero).
+    /// repository), `$pending` (jobs waiting; empty at zero), `$warning`
+    /// (`state folder not writable` when cairn's state folder refuses
+    /// writes; empty otherwise).
     pub format: String,
     pub style: String,
     pub disabled: bool,
@@ -18,7 +20,7 @@ pub struct MemoryConfig {
 impl Default for MemoryConfig {
     fn default() -> Self {
         MemoryConfig {
-            format: "notes $bullets( queued $pending)".into(),
+            format: "notes $bullets( queued $pending)( $warning)".into(),
             style: "dim".into(),
             disabled: false,
         }
@@ -30,6 +32,10 @@ pub fn render(cfg: &MemoryConfig, facts: &Facts) -> Option<Piece> {
     piece(&cfg.format, &cfg.style, &|v| match v {
         "bullets" => var(m.bullets_today.to_string()),
         "pending" => Some((m.pending > 0).then(|| m.pending.to_string())),
+        "warning" => Some(
+            m.state_unwritable
+                .then(|| "state folder not writable".to_string()),
+        ),
         _ => None,
     })
 }
