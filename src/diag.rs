@@ -49,7 +49,10 @@ fn try_log(
     scope: &str,
     msg: &str,
 ) -> std::io::Result<()> {
-    fs::create_dir_all(state_dir)?;
+    if !state_dir.is_dir() {
+        // The log quotes paths and error text: readable by the user only.
+        crate::fsutil::create_private_dir_all(state_dir).map_err(std::io::Error::other)?;
+    }
     let file = path(state_dir);
     if let Ok(meta) = fs::metadata(&file)
         && meta.len() >= max_bytes
@@ -66,7 +69,14 @@ fn try_log(
         one_line(&redacted(msg), 600)
     );
     // O_APPEND writes of one short line are not interleaved between processes.
-    let mut f = OpenOptions::new().create(true).append(true).open(&file)?;
+    let mut opts = OpenOptions::new();
+    opts.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(&file)?;
     f.write_all(line.as_bytes())
 }
 
@@ -114,6 +124,20 @@ pub fn tail(state_dir: &Path, n: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 9, finding 2: state files are readable by the user only.
+    #[cfg(unix)]
+    #[test]
+    fn regression_diagnostics_log_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        log(&state, 1 << 20, now, Level::Warn, "hook", "boom");
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path(&state)), 0o600);
+        assert_eq!(mode(&state), 0o700);
+    }
 
     #[test]
     fn rotates_when_over_cap_and_keeps_lines_single() {

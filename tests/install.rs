@@ -176,7 +176,7 @@ fn fresh_project_gets_everything() {
     assert!(read(root, ".claude/settings.json").ends_with("}\n"));
     assert_eq!(
         read(root, ".gitignore"),
-        "# cairn (added by cairn install)\n**/.debug/\n"
+        "# cairn (added by cairn install)\n**/.debug/\n**/.cairn-tmp-*\n"
     );
     assert!(
         read(root, ".claude/skills/memory_load/SKILL.md").contains("cairn memory load $ARGUMENTS")
@@ -402,7 +402,7 @@ fn dry_run_writes_nothing_and_shows_the_diff() {
         out.contains("+            \"command\": \"cairn hook\",\n"),
         "{out}"
     );
-    assert!(out.contains("--- /dev/null\n+++ b/.gitignore\n@@ -0,0 +1,2 @@\n+# cairn (added by cairn install)\n+**/.debug/\n"), "{out}");
+    assert!(out.contains("--- /dev/null\n+++ b/.gitignore\n@@ -0,0 +1,3 @@\n+# cairn (added by cairn install)\n+**/.debug/\n+**/.cairn-tmp-*\n"), "{out}");
     assert!(out.contains("mkdir memory_sessions/logs/\n"), "{out}");
     assert!(
         out.contains("+++ b/.claude/skills/memory_load/SKILL.md\n"),
@@ -558,7 +558,10 @@ fn a_user_debug_line_is_not_duplicated_nor_removed() {
     let gitignore = "# Debug JSON des appels Haiku (memory-session hook)\n**/.debug/\n";
     write(root, ".gitignore", gitignore);
     install(root, "cairn");
-    assert_eq!(read(root, ".gitignore"), gitignore);
+    assert_eq!(
+        read(root, ".gitignore"),
+        format!("{gitignore}# cairn (added by cairn install)\n**/.cairn-tmp-*\n")
+    );
     uninstall(root);
     assert_eq!(read(root, ".gitignore"), gitignore);
 }

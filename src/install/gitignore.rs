@@ -6,20 +6,29 @@
 
 pub(crate) const MARKER: &str = "# cairn (added by cairn install)";
 
-/// Raw extractor output (`memory_sessions/**/logs/.debug/`) stays local.
-const LINES: &[(&str, &[&str])] = &[(
-    "**/.debug/",
-    // Without a slash in the middle, git matches the name at any depth, so
-    // these all ignore every `.debug` folder.
-    &[
+/// Raw extractor output (`memory_sessions/**/logs/.debug/`) stays local, and
+/// so do the temp files of an atomic write that a `kill -9` left behind
+/// (the worker sweeps them after ten minutes; until then `git status` must
+/// not offer them).
+const LINES: &[(&str, &[&str])] = &[
+    (
         "**/.debug/",
-        "**/.debug",
-        ".debug/",
-        ".debug",
-        "/**/.debug/",
-        "/**/.debug",
-    ],
-)];
+        // Without a slash in the middle, git matches the name at any depth, so
+        // these all ignore every `.debug` folder.
+        &[
+            "**/.debug/",
+            "**/.debug",
+            ".debug/",
+            ".debug",
+            "/**/.debug/",
+            "/**/.debug",
+        ],
+    ),
+    (
+        "**/.cairn-tmp-*",
+        &["**/.cairn-tmp-*", ".cairn-tmp-*", "/**/.cairn-tmp-*"],
+    ),
+];
 
 fn newline_of(text: &str) -> &'static str {
     if text.contains("\r\n") { "\r\n" } else { "\n" }
@@ -89,7 +98,7 @@ mod tests {
         let after = install(Some(before)).unwrap();
         assert_eq!(
             after,
-            "target/\n*.log\n# cairn (added by cairn install)\n**/.debug/\n"
+            "target/\n*.log\n# cairn (added by cairn install)\n**/.debug/\n**/.cairn-tmp-*\n"
         );
         assert_eq!(install(Some(&after)), None, "idempotent");
         assert_eq!(uninstall(&after).unwrap(), before);
@@ -99,25 +108,30 @@ mod tests {
     fn new_file_and_missing_final_newline() {
         assert_eq!(
             install(None).unwrap(),
-            "# cairn (added by cairn install)\n**/.debug/\n"
+            "# cairn (added by cairn install)\n**/.debug/\n**/.cairn-tmp-*\n"
         );
         assert_eq!(uninstall(&install(None).unwrap()).unwrap(), "");
         let after = install(Some("target/")).unwrap();
         assert_eq!(
             after,
-            "target/\n# cairn (added by cairn install)\n**/.debug/\n"
+            "target/\n# cairn (added by cairn install)\n**/.debug/\n**/.cairn-tmp-*\n"
         );
     }
 
     #[test]
     fn equivalent_user_line_is_enough_and_survives_uninstall() {
         for line in ["**/.debug/", ".debug", "  .debug/  ", "/**/.debug"] {
-            let text = format!("# mine\n{line}\n");
+            let text = format!("# mine\n{line}\n.cairn-tmp-*\n");
             assert_eq!(install(Some(&text)), None, "{line:?}");
             assert_eq!(uninstall(&text), None);
         }
         // A narrower pattern does not cover sub-projects.
-        assert!(install(Some("memory_sessions/logs/.debug/\n")).is_some());
+        assert!(install(Some("memory_sessions/logs/.debug/\n.cairn-tmp-*\n")).is_some());
+        // Issue 9, finding 9: the temp files a `kill -9` leaves are ignored too.
+        assert_eq!(
+            install(Some("**/.debug/\n")).unwrap(),
+            "**/.debug/\n# cairn (added by cairn install)\n**/.cairn-tmp-*\n"
+        );
     }
 
     #[test]
@@ -126,7 +140,7 @@ mod tests {
         let after = install(Some(before)).unwrap();
         assert_eq!(
             after,
-            "a\r\n# cairn (added by cairn install)\r\n**/.debug/\r\n"
+            "a\r\n# cairn (added by cairn install)\r\n**/.debug/\r\n**/.cairn-tmp-*\r\n"
         );
         let edited = format!("{after}user-line\r\n");
         assert_eq!(uninstall(&edited).unwrap(), "a\r\nuser-line\r\n");
@@ -138,7 +152,7 @@ mod tests {
         let after = install(Some(before)).unwrap();
         assert_eq!(
             after,
-            "x\n# cairn (added by cairn install)\n**/.debug/\ny\n"
+            "x\n# cairn (added by cairn install)\n**/.debug/\n**/.cairn-tmp-*\ny\n"
         );
         assert_eq!(uninstall(&after).unwrap(), "x\ny\n");
     }
