@@ -151,6 +151,15 @@ fn regression_linked_memory_files_are_not_injected_printed_or_rewritten() {
     assert!(load.status.success());
     assert_no_secret_in(&p, "memory load", &String::from_utf8_lossy(&load.stdout));
 
+    // `cairn memory search` indexes none of it.
+    let search = p
+        .cairn()
+        .args(["memory", "search", "aws_secret_access_key"])
+        .timeout(WATCHDOG)
+        .output()
+        .unwrap();
+    assert_no_secret_in(&p, "memory search", &String::from_utf8_lossy(&search.stdout));
+
     // A Stop, then promote: the links are neither followed nor replaced by
     // regular files holding the keys (the commit-your-memory workflow would
     // publish them).
