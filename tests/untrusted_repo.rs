@@ -108,13 +108,11 @@ fn stop_turn(p: &Project, prompt: &str) {
         "t",
         &[Turn::new(prompt, "Fait : j'ai ajouté le test.").at("2026-11-30T10:00:00.000Z")],
     );
-    let out = p
-        .cairn()
-        .arg("hook")
-        .timeout(WATCHDOG)
-        .write_stdin(p.stop(&t, Some("Fait : j'ai ajouté le test.")).to_string())
-        .output()
-        .unwrap();
+    let out = watched(
+        &p,
+        &["hook"],
+        Some(&p.stop(&t, Some("Fait : j'ai ajouté le test."))),
+    );
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     p.drain();
@@ -142,34 +140,23 @@ fn regression_linked_memory_files_are_not_injected_printed_or_rewritten() {
     assert_no_secret_in(&p, "SessionStart output", &injected);
 
     // `cairn memory load` (the /memory_load skill) prints none of it.
-    let load = p
-        .cairn()
-        .args(["memory", "load"])
-        .timeout(WATCHDOG)
-        .output()
-        .unwrap();
+    let load = watched(&p, &["memory", "load"], None);
     assert!(load.status.success());
     assert_no_secret_in(&p, "memory load", &String::from_utf8_lossy(&load.stdout));
 
     // `cairn memory search` indexes none of it.
-    let search = p
-        .cairn()
-        .args(["memory", "search", "aws_secret_access_key"])
-        .timeout(WATCHDOG)
-        .output()
-        .unwrap();
-    assert_no_secret_in(&p, "memory search", &String::from_utf8_lossy(&search.stdout));
+    let search = watched(&p, &["memory", "search", "aws_secret_access_key"], None);
+    assert_no_secret_in(
+        &p,
+        "memory search",
+        &String::from_utf8_lossy(&search.stdout),
+    );
 
     // A Stop, then promote: the links are neither followed nor replaced by
     // regular files holding the keys (the commit-your-memory workflow would
     // publish them).
     stop_turn(&p, "Ajoute un test pour `src/lib.rs`");
-    let promote = p
-        .cairn()
-        .args(["memory", "promote"])
-        .timeout(WATCHDOG)
-        .output()
-        .unwrap();
+    let promote = watched(&p, &["memory", "promote"], None);
     for name in ["long_memory.md", "logs/2026-11-30.md", "logs/2026-11-29.md"] {
         let m = std::fs::symlink_metadata(mem.join(name)).unwrap();
         assert!(m.file_type().is_symlink(), "{name} was replaced");
@@ -199,12 +186,7 @@ fn regression_linked_sub_project_memory_does_not_write_into_home() {
     std::fs::write(p.home.join("2026-11-30.md"), "- home file\n").unwrap();
 
     stop_turn(&p, "Corrige `projects/blog/src/main.rs` pour le test");
-    let promote = p
-        .cairn()
-        .args(["memory", "promote", "all"])
-        .timeout(WATCHDOG)
-        .output()
-        .unwrap();
+    let promote = watched(&p, &["memory", "promote", "all"], None);
     let out = String::from_utf8_lossy(&promote.stdout);
     assert!(!out.contains("blog") && !out.contains("docs"), "{out}");
     assert_no_secret_written(&p);
@@ -260,13 +242,7 @@ fn regression_fifo_transcript_does_not_hang_the_stop_hook_or_the_status_line() {
     let p = Project::new();
     let fifo = p.base.join("t.jsonl");
     mkfifo(&fifo);
-    let out = p
-        .cairn()
-        .arg("hook")
-        .timeout(WATCHDOG)
-        .write_stdin(p.stop(&fifo, Some("done")).to_string())
-        .output()
-        .unwrap();
+    let out = watched(&p, &["hook"], Some(&p.stop(&fifo, Some("done"))));
     assert!(
         out.status.success(),
         "the Stop hook was killed by the watchdog"
@@ -316,12 +292,7 @@ fn regression_fifo_memory_files_do_not_hang_session_start_or_load() {
     .unwrap();
     let injected = session_start(&p, "clear");
     assert!(injected.contains("Relire le test"), "{injected}");
-    let load = p
-        .cairn()
-        .args(["memory", "load"])
-        .timeout(WATCHDOG)
-        .output()
-        .unwrap();
+    let load = watched(&p, &["memory", "load"], None);
     assert!(load.status.success());
     assert!(p.diagnostics().contains("a FIFO"), "{}", p.diagnostics());
 }
@@ -389,15 +360,19 @@ fn guard_firing_stop(p: &Project) {
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&t, text).unwrap();
-    let out = p
-        .cairn()
-        .arg("hook")
-        .timeout(WATCHDOG)
-        .write_stdin(p.stop(&t, Some("Fait.")).to_string())
-        .output()
-        .unwrap();
+    let out = watched(&p, &["hook"], Some(&p.stop(&t, Some("Fait."))));
     assert!(out.status.success());
     p.drain();
+}
+
+/// `cairn ARGS` with `stdin`, killed by the watchdog if it hangs.
+fn watched(p: &Project, args: &[&str], stdin: Option<&serde_json::Value>) -> std::process::Output {
+    let mut c = p.cairn();
+    c.args(args).timeout(WATCHDOG);
+    if let Some(v) = stdin {
+        c.write_stdin(v.to_string());
+    }
+    c.output().unwrap()
 }
 
 fn mkfifo(p: &Path) {

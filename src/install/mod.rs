@@ -317,13 +317,12 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
 
     let settings_path = root.join(SETTINGS);
     let before = read_opt(&settings_path, verb)?;
-    let backup_path = root.join(SETTINGS_BACKUP);
-    let saved = read_opt(&backup_path, verb)?;
-    let record = opts
-        .record_dir
-        .as_deref()
-        .map(|d| record_path(d, &settings_path));
-    let created = record.as_deref().is_some_and(Path::exists);
+    let SettingsPast {
+        backup_path,
+        saved,
+        record,
+        created,
+    } = settings_past(root, opts, &settings_path, verb)?;
     let original = original_settings(before.as_deref(), saved.as_deref(), created);
     // A registration that was there before cairn first edited the file is
     // someone else's (a teammate committed it): present, not cairn's to
@@ -499,13 +498,12 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
 
     let settings_path = root.join(SETTINGS);
     if let Some(before) = read_opt(&settings_path, verb)? {
-        let backup_path = root.join(SETTINGS_BACKUP);
-        let saved = read_opt(&backup_path, verb)?;
-        let record = opts
-            .record_dir
-            .as_deref()
-            .map(|d| record_path(d, &settings_path));
-        let created = record.as_deref().is_some_and(Path::exists);
+        let SettingsPast {
+            backup_path,
+            saved,
+            record,
+            created,
+        } = settings_past(root, opts, &settings_path, verb)?;
         let original = original_settings(Some(&before), saved.as_deref(), created);
         let keep = settings::Keep::from_original(original);
         let their_status = original.is_some_and(statusline::mentions_cairn);
@@ -735,6 +733,36 @@ fn same_settings(a: &str, b: &str) -> bool {
         (Ok(a), Ok(b)) => serde_json::to_string(&a).ok() == serde_json::to_string(&b).ok(),
         _ => false,
     }
+}
+
+/// What install left of a settings file's past: the backup of the file as
+/// it was before cairn first edited it, and the record that cairn created it.
+struct SettingsPast {
+    backup_path: PathBuf,
+    saved: Option<String>,
+    record: Option<PathBuf>,
+    created: bool,
+}
+
+fn settings_past(
+    root: &Path,
+    opts: &InstallOptions,
+    settings_path: &Path,
+    verb: &'static str,
+) -> Result<SettingsPast, InstallError> {
+    let backup_path = root.join(SETTINGS_BACKUP);
+    let saved = read_opt(&backup_path, verb)?;
+    let record = opts
+        .record_dir
+        .as_deref()
+        .map(|d| record_path(d, settings_path));
+    let created = record.as_deref().is_some_and(Path::exists);
+    Ok(SettingsPast {
+        backup_path,
+        saved,
+        record,
+        created,
+    })
 }
 
 /// Where install notes that it created `settings`: one file per settings
