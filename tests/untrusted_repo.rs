@@ -109,7 +109,7 @@ fn stop_turn(p: &Project, prompt: &str) {
         &[Turn::new(prompt, "Fait : j'ai ajouté le test.").at("2026-11-30T10:00:00.000Z")],
     );
     let out = watched(
-        &p,
+        p,
         &["hook"],
         Some(&p.stop(&t, Some("Fait : j'ai ajouté le test."))),
     );
@@ -360,7 +360,7 @@ fn guard_firing_stop(p: &Project) {
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&t, text).unwrap();
-    let out = watched(&p, &["hook"], Some(&p.stop(&t, Some("Fait."))));
+    let out = watched(p, &["hook"], Some(&p.stop(&t, Some("Fait."))));
     assert!(out.status.success());
     p.drain();
 }
