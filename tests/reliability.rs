@@ -16,5 +16,11 @@ mod concurrency;
 mod crash;
 #[path = "reliability/folders.rs"]
 mod folders;
+#[path = "reliability/fuzz.rs"]
+mod fuzz;
 #[path = "reliability/harness.rs"]
 mod harness;
+#[path = "reliability/hostile.rs"]
+mod hostile;
+#[path = "reliability/secrets.rs"]
+mod secrets;

@@ -59,7 +59,10 @@ fn stop_turn(p: &Project, i: usize, kill_after: Option<u64>) -> (bool, bool) {
             std::thread::sleep(Duration::from_millis(ms));
             if let Some(s) = child.try_wait().unwrap() {
                 let o = child.wait_with_output().unwrap();
-                assert!(s.success() && o.stdout.is_empty(), "hook of turn {i}: {s:?}");
+                assert!(
+                    s.success() && o.stdout.is_empty(),
+                    "hook of turn {i}: {s:?}"
+                );
                 return (true, false);
             }
             child.kill().unwrap();
@@ -154,7 +157,12 @@ pub fn campaign(turns: usize, kills: usize, salt: u64) -> (Project, Figures) {
     let dead = std::fs::read_dir(p.state.join("spool/dead"))
         .map(|d| d.count())
         .unwrap_or(0);
-    assert_eq!(dead, 0, "dead letters after a crash campaign\n{}", p.diagnostics());
+    assert_eq!(
+        dead,
+        0,
+        "dead letters after a crash campaign\n{}",
+        p.diagnostics()
+    );
 
     let log = p.log(DAY);
     for (turn, ok) in accepted.iter().enumerate() {
@@ -250,4 +258,44 @@ fn stale_temporary_files_of_killed_writers_are_swept() {
     assert_eq!(times_logged(&p.log(DAY), &needle(0)), 1);
     let left: Vec<_> = stale.iter().filter(|f| f.exists()).collect();
     assert!(left.is_empty(), "stale temporary files left: {left:?}");
+}
+
+/// Finding 6: with `memory.sync = true` extraction runs before anything is
+/// spooled, so a hook the client kills at its timeout (a backend that does
+/// not answer) loses the turn. Spool first: after the kill, the job waits.
+#[test]
+#[ignore = "needs fix for issue 9 finding 6"]
+fn a_sync_hook_killed_while_the_backend_hangs_keeps_its_turn() {
+    let mut p = Project::new();
+    let _reaper = Reaper(p.state.clone());
+    let bin = p.base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let claude = bin.join("claude");
+    std::fs::write(
+        &claude,
+        "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then echo 'Usage: claude'; exit 0; fi\ncat > /dev/null\nsleep 30\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&claude, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    p.env("PATH", &path)
+        .env("CAIRN_MEMORY_BACKEND", "claude-cli")
+        .env("CAIRN_MEMORY_SYNC", "true");
+    let _hold = cairn::fsutil::lock(&p.state.join("worker.lock")).unwrap();
+    // The client's hook timeout, scaled down: the hook is killed after 1.5 s.
+    let (accepted, killed) = stop_turn(&p, 0, Some(1500));
+    assert!(
+        !accepted && killed,
+        "the sync hook was still waiting on the backend"
+    );
+    assert_eq!(
+        cairn::memory::spool::pending_ids(&p.state).len(),
+        1,
+        "the killed sync hook left no job: the turn is lost"
+    );
 }

@@ -91,7 +91,10 @@ fn break_folder(dir: &Path, how: Broken, populate: impl Fn(&Path)) -> Option<Kee
 
 fn turn(p: &Project, name: &str) -> serde_json::Value {
     let file = format!("src/{name}.rs");
-    let t = p.transcript(name, &[Turn::new(&format!("Create {file}"), "Created.").write(&file)]);
+    let t = p.transcript(
+        name,
+        &[Turn::new(&format!("Create {file}"), "Created.").write(&file)],
+    );
     p.stop(&t, None)
 }
 
@@ -122,7 +125,11 @@ fn a_full_read_only_or_file_state_folder_never_hurts_the_session() {
         let _reaper = Reaper(p.state.clone());
         // Today's log, written before the disk broke, must survive as is.
         let log = p.root.join(format!("memory_sessions/logs/{DAY}.md"));
-        std::fs::write(&log, "# Log session — 2026-11-30\n\n## Travail produit\n- Avant\n").unwrap();
+        std::fs::write(
+            &log,
+            "# Log session — 2026-11-30\n\n## Travail produit\n- Avant\n",
+        )
+        .unwrap();
         let Some(_keep) = break_folder(&p.state, how, |_| {}) else {
             continue;
         };
@@ -151,7 +158,11 @@ fn a_turn_that_cannot_be_spooled_is_captured_inline() {
         assert_silent(&format!("{how:?}"), &hook(&p, &turn(&p, "inline_turn")));
         wait_idle(&p.state);
         let log = p.log(DAY);
-        assert_eq!(times_logged(&log, "src/inline_turn.rs"), 1, "{how:?}: {log}");
+        assert_eq!(
+            times_logged(&log, "src/inline_turn.rs"),
+            1,
+            "{how:?}: {log}"
+        );
         assert_log_is_whole(&log);
     }
 }
@@ -177,14 +188,22 @@ fn a_full_or_read_only_project_keeps_the_job_and_damages_nothing() {
         assert_silent(&format!("{how:?}"), &hook(&p, &turn(&p, "later")));
         wait_idle(&p.state);
         p.drain();
-        assert_eq!(p.log(DAY), before, "{how:?}: the log changed on a broken disk");
+        assert_eq!(
+            p.log(DAY),
+            before,
+            "{how:?}: the log changed on a broken disk"
+        );
         assert_eq!(
             cairn::memory::spool::pending_ids(&p.state).len(),
             1,
             "{how:?}: the job must wait\n{}",
             p.diagnostics()
         );
-        assert!(p.diagnostics().contains("WARN worker"), "{}", p.diagnostics());
+        assert!(
+            p.diagnostics().contains("WARN worker"),
+            "{}",
+            p.diagnostics()
+        );
         // The disk comes back.
         match &keep {
             Keep::Mount(m) => {

@@ -268,7 +268,11 @@ pub fn wait_idle(state: &Path) {
             for pid in processes_of(state) {
                 kill9(pid);
             }
-            panic!("a cairn process of {} was still running after {} s", state.display(), WATCHDOG.as_secs());
+            panic!(
+                "a cairn process of {} was still running after {} s",
+                state.display(),
+                WATCHDOG.as_secs()
+            );
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -319,7 +323,13 @@ impl Tmpfs {
             return None;
         }
         let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size},mode=0755"), "tmpfs"])
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=0755"),
+                "tmpfs",
+            ])
             .arg(dir)
             .stderr(Stdio::null())
             .status()
