@@ -59,6 +59,26 @@ impl Project {
         c
     }
 
+    /// `cairn` as a plain `std::process::Command`, with the same cleared
+    /// environment as [`Project::cairn`]: for tests that spawn, time out or
+    /// kill the process themselves.
+    pub fn command(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("cairn"));
+        c.env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("CAIRN_STATE_DIR", &self.state)
+            .env("TZ", "UTC")
+            .env("CAIRN_NOW", "2026-11-30T12:00:00Z")
+            .env("CAIRN_EXE", assert_cmd::cargo::cargo_bin("cairn"))
+            .current_dir(&self.root);
+        for (k, v) in &self.extra_env {
+            c.env(k, v);
+        }
+        c
+    }
+
     pub fn hook(&self, payload: &Value) -> std::process::Output {
         self.cairn()
             .arg("hook")
