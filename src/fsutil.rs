@@ -183,8 +183,11 @@ impl Drop for LockGuard {
 }
 
 fn open_lock_file(lock_path: &Path) -> Result<File> {
-    if let Some(dir) = lock_path.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Lock files live in cairn's state folder only: the user's alone.
+    if let Some(dir) = lock_path.parent()
+        && !dir.is_dir()
+    {
+        create_private_dir_all(dir)?;
     }
     let mut o = OpenOptions::new();
     o.create(true).truncate(false).write(true);

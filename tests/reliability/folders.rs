@@ -147,7 +147,6 @@ fn a_full_read_only_or_file_state_folder_never_hurts_the_session() {
 /// Finding 7: in async mode, a turn the hook cannot spool is dropped
 /// silently. It must be captured inline instead.
 #[test]
-#[ignore = "needs fix for issue 9 finding 7"]
 fn a_turn_that_cannot_be_spooled_is_captured_inline() {
     for how in STATE_CASES {
         let p = Project::new();

@@ -335,7 +335,6 @@ fn a_clean_repository_passes_the_hostile_checks() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 1"]
 fn long_memory_linked_to_the_users_credentials_is_refused() {
     hostile_case("long_memory_link", |p, o| {
         symlink(o.dir.join("credentials"), mem(p, "long_memory.md")).unwrap();
@@ -343,7 +342,6 @@ fn long_memory_linked_to_the_users_credentials_is_refused() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 1"]
 fn day_logs_linked_outside_are_refused() {
     hostile_case("day_log_links", |p, o| {
         symlink(o.dir.join("id_ed25519"), mem(p, &format!("logs/{DAY}.md"))).unwrap();
@@ -352,7 +350,6 @@ fn day_logs_linked_outside_are_refused() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 1"]
 fn a_sub_project_memory_linked_to_the_parent_of_the_project_is_refused() {
     hostile_case("subproject_loop", |p, _| {
         std::fs::create_dir_all(p.root.join("projects/docs")).unwrap();
@@ -361,7 +358,6 @@ fn a_sub_project_memory_linked_to_the_parent_of_the_project_is_refused() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 1"]
 fn memory_folders_linked_outside_are_not_written_through() {
     hostile_case("folder_links", |p, o| {
         std::fs::remove_dir_all(mem(p, "logs")).unwrap();
@@ -371,7 +367,6 @@ fn memory_folders_linked_outside_are_not_written_through() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 1"]
 fn a_debug_folder_linked_outside_is_not_written_through() {
     hostile_case("debug_link", |p, o| {
         symlink(o.dir.join("debug"), mem(p, "logs/.debug")).unwrap();
@@ -379,7 +374,6 @@ fn a_debug_folder_linked_outside_is_not_written_through() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 5"]
 fn a_fifo_as_a_day_log_hangs_nothing() {
     hostile_case("fifo_day_log", |p, _| {
         mkfifo(&mem(p, &format!("logs/{DAY}.md")))
@@ -398,7 +392,6 @@ fn a_huge_sparse_day_log_costs_bounded_memory_and_time() {
 }
 
 #[test]
-#[ignore = "needs fix for issue 9 finding 4"]
 fn a_log_of_80000_bullets_does_not_stall_session_start() {
     hostile_case("80000_bullets", |p, _| {
         let mut log = format!("# Log session — {DAY}\n\n## Travail produit\n");
@@ -415,7 +408,6 @@ fn a_log_of_80000_bullets_does_not_stall_session_start() {
 /// Finding 5: a `transcript_path` naming a FIFO blocks the Stop hook and
 /// the status line in `open()` forever.
 #[test]
-#[ignore = "needs fix for issue 9 finding 5"]
 fn a_fifo_as_transcript_path_hangs_neither_stop_nor_the_status_line() {
     let p = Project::new();
     let _reaper = Reaper(p.state.clone());

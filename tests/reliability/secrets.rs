@@ -295,7 +295,6 @@ fn secrets_in_every_field_leave_no_trace_in_any_file_after_the_drain() {
 /// Finding 2: the hook spools the raw exchange (redaction happens only in
 /// the worker), in world-readable files.
 #[test]
-#[ignore = "needs fix for issue 9 finding 2"]
 fn the_spool_never_holds_a_secret_and_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let p = Project::new();
@@ -332,7 +331,6 @@ fn the_spool_never_holds_a_secret_and_is_private() {
 /// redacted after, so a secret whose head falls before the cut is no
 /// longer recognised and its tail is kept.
 #[test]
-#[ignore = "needs fix for issue 9 finding 3"]
 fn a_secret_straddling_the_assistant_cut_leaves_no_fragment() {
     let mut p = Project::new();
     // What reaches a backend is what the finding is about: a fake `claude`
@@ -382,7 +380,6 @@ fn a_secret_straddling_the_assistant_cut_leaves_no_fragment() {
 /// Finding 3, checkpoint notes: the last answer is cut at 600 characters,
 /// then redacted.
 #[test]
-#[ignore = "needs fix for issue 9 finding 3"]
 fn a_secret_straddling_the_checkpoint_cut_leaves_no_fragment() {
     let p = Project::new();
     let _reaper = Reaper(p.state.clone());
@@ -418,7 +415,6 @@ fn a_secret_straddling_the_checkpoint_cut_leaves_no_fragment() {
 /// Finding 11: the diagnostics log quotes serde's error text, so a secret
 /// in a wrong-typed payload field is written there in full.
 #[test]
-#[ignore = "needs fix for issue 9 finding 11"]
 fn a_secret_in_a_wrong_typed_payload_field_stays_out_of_the_diagnostics() {
     let p = Project::new();
     let s = &corpus()[3];
@@ -432,7 +428,6 @@ fn a_secret_in_a_wrong_typed_payload_field_stays_out_of_the_diagnostics() {
 /// Finding 11: formats the redactor misses (Mailgun keys, a GCP service
 /// account's `private_key_id`).
 #[test]
-#[ignore = "needs fix for issue 9 finding 11"]
 fn mailgun_keys_and_gcp_private_key_ids_are_redacted_everywhere() {
     let p = Project::new();
     let _reaper = Reaper(p.state.clone());
