@@ -5,8 +5,8 @@
 //! The quick part runs here, in `cargo test`. The long part is the same
 //! tests with their knobs raised (`CAIRN_REL_*`, `CAIRN_FUZZ_*`), run by
 //! `scripts/reliability.sh`; `docs/RELIABILITY.md` says what is tried and
-//! what was seen. A check that fails until a fix of issue 9 lands is
-//! `#[ignore = "needs fix for issue 9 finding N"]`.
+//! what was seen. The checks named after a finding of issue 9 failed on
+//! the code before its fix (the table in `docs/RELIABILITY.md`).
 
 mod common;
 
