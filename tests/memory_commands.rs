@@ -234,23 +234,13 @@ fn demo_replays_a_session_offline_and_prints_the_log() {
 
 /// A fake `claude` answering `answer` (or failing when it is `FAIL`), noting each call.
 fn fake_claude(p: &mut Project, answer: &str) -> std::path::PathBuf {
-    let bin = p.base.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
+    let bin = p.fake_claude(|d| {
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then exit 0; fi\ncat > \"{d}/prompt\"\ntouch \"{d}/called\"\nif [ \"$(cat \"{d}/answer\")\" = FAIL ]; then echo 'rate limited' >&2; exit 1; fi\ncat \"{d}/answer\"\n",
+            d = d.display()
+        )
+    });
     std::fs::write(bin.join("answer"), answer).unwrap();
-    let script = format!(
-        "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then exit 0; fi\ncat > \"{d}/prompt\"\ntouch \"{d}/called\"\nif [ \"$(cat \"{d}/answer\")\" = FAIL ]; then echo 'rate limited' >&2; exit 1; fi\ncat \"{d}/answer\"\n",
-        d = bin.display()
-    );
-    std::fs::write(bin.join("claude"), script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    p.env("PATH", &path)
-        .env("CAIRN_MEMORY_BACKEND", "claude-cli");
     bin
 }
 

@@ -9,29 +9,8 @@
 use cairn::redact::{Redactor, redact};
 use proptest::prelude::*;
 
-const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const B64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const HEX: &[u8] = b"0123456789abcdef";
-const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-/// Deterministic random-looking text, so failures are reproducible.
-fn fake(seed: u64, len: usize, alphabet: &[u8]) -> String {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            alphabet[(x % alphabet.len() as u64) as usize] as char
-        })
-        .collect()
-}
-
-/// Joins pieces; used so that no complete token prefix is written literally.
-fn p(parts: &[&str]) -> String {
-    parts.concat()
-}
+mod common;
+use common::fake::*;
 
 fn r(kind: &str) -> String {
     format!("[REDACTED:{kind}]")

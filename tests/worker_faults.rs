@@ -10,10 +10,9 @@ const DAY: &str = "2026-11-30";
 
 /// A fake `claude` whose behaviour is read from `<bin>/mode` at each call.
 fn fake_claude(p: &mut Project) -> std::path::PathBuf {
-    let bin = p.base.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = format!(
-        r#"#!/bin/sh
+    p.fake_claude(|bin| {
+        format!(
+            r#"#!/bin/sh
 if [ "$1" = "--help" ]; then echo "Usage: claude [options]"; exit 0; fi
 cat > /dev/null
 touch "{dir}/started"
@@ -24,20 +23,9 @@ case "$(cat "{dir}/mode")" in
   *) echo '{{"updates":[{{"project":"root","sections":{{"travail":["Travail extrait par le modèle"]}}}}]}}' ;;
 esac
 "#,
-        dir = bin.display()
-    );
-    let path = bin.join("claude");
-    std::fs::write(&path, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path_var = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    p.env("PATH", &path_var)
-        .env("CAIRN_MEMORY_BACKEND", "claude-cli");
-    bin
+            dir = bin.display()
+        )
+    })
 }
 
 fn set_mode(bin: &Path, mode: &str) {

@@ -2,6 +2,8 @@
 //! environment, transcripts and payloads shaped like the real client's.
 #![allow(dead_code)]
 
+pub mod fake;
+
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -43,20 +45,7 @@ impl Project {
 
     /// `cairn` with a cleared environment: only what the test sets.
     pub fn cairn(&self) -> Command {
-        let mut c = Command::cargo_bin("cairn").unwrap();
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("CAIRN_STATE_DIR", &self.state)
-            .env("TZ", "UTC")
-            .env("CAIRN_NOW", "2026-11-30T12:00:00Z")
-            .env("CAIRN_EXE", assert_cmd::cargo::cargo_bin("cairn"))
-            .current_dir(&self.root);
-        for (k, v) in &self.extra_env {
-            c.env(k, v);
-        }
-        c
+        Command::from_std(self.command())
     }
 
     /// `cairn` as a plain `std::process::Command`, with the same cleared
@@ -77,6 +66,26 @@ impl Project {
             c.env(k, v);
         }
         c
+    }
+
+    /// Puts a fake `claude` first on PATH and selects the claude-cli
+    /// backend. `script` gets the fake's folder (for the files it reads or
+    /// leaves) and returns the `sh` script; the folder is returned.
+    pub fn fake_claude(&mut self, script: impl FnOnce(&Path) -> String) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = self.base.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let path = bin.join("claude");
+        std::fs::write(&path, script(&bin)).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path_var = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        self.env("PATH", &path_var)
+            .env("CAIRN_MEMORY_BACKEND", "claude-cli");
+        bin
     }
 
     pub fn hook(&self, payload: &Value) -> std::process::Output {

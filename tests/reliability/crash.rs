@@ -266,24 +266,10 @@ fn stale_temporary_files_of_killed_writers_are_swept() {
 fn a_sync_hook_killed_while_the_backend_hangs_keeps_its_turn() {
     let mut p = Project::new();
     let _reaper = Reaper(p.state.clone());
-    let bin = p.base.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let claude = bin.join("claude");
-    std::fs::write(
-        &claude,
-        "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then echo 'Usage: claude'; exit 0; fi\ncat > /dev/null\nsleep 30\n",
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&claude, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    p.env("PATH", &path)
-        .env("CAIRN_MEMORY_BACKEND", "claude-cli")
-        .env("CAIRN_MEMORY_SYNC", "true");
+    p.fake_claude(|_| {
+        "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then echo 'Usage: claude'; exit 0; fi\ncat > /dev/null\nsleep 30\n".into()
+    });
+    p.env("CAIRN_MEMORY_SYNC", "true");
     // No worker runs (none is started before the inline attempt), so the
     // hook itself claims the job and waits on the backend until it is killed.
     // The client's hook timeout, scaled down: the hook is killed after 1.5 s.

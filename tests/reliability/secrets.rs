@@ -15,28 +15,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const B64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const HEX: &[u8] = b"0123456789abcdef";
-const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-/// The corpus's generator (same seeds, same alphabets).
-fn fake(seed: u64, len: usize, alphabet: &[u8]) -> String {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            alphabet[(x % alphabet.len() as u64) as usize] as char
-        })
-        .collect()
-}
-
-fn p(parts: &[&str]) -> String {
-    parts.concat()
-}
+use crate::common::fake::*;
 
 /// One secret and the sentence that carries it the way it turns up in a
 /// session (the corpus's contexts: the redactor keys some formats on them).
@@ -459,22 +438,10 @@ fn p_key(prefix: &str, body: &str) -> String {
 /// A fake `claude` on PATH that keeps each prompt it receives in its own
 /// folder and answers one valid extraction.
 fn fake_claude(p: &mut Project) -> PathBuf {
-    let bin = p.base.join("backend");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = format!(
-        "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then echo 'Usage: claude [options]'; exit 0; fi\ncat > \"{dir}/prompt.$$\"\necho '{{\"updates\":[{{\"project\":\"root\",\"sections\":{{\"travail\":[\"Travail extrait\"]}}}}]}}'\n",
-        dir = bin.display()
-    );
-    let path = bin.join("claude");
-    std::fs::write(&path, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path_var = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    p.env("PATH", &path_var)
-        .env("CAIRN_MEMORY_BACKEND", "claude-cli");
-    bin
+    p.fake_claude(|bin| {
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = \"--help\" ]; then echo 'Usage: claude [options]'; exit 0; fi\ncat > \"{dir}/prompt.$$\"\necho '{{\"updates\":[{{\"project\":\"root\",\"sections\":{{\"travail\":[\"Travail extrait\"]}}}}]}}'\n",
+            dir = bin.display()
+        )
+    })
 }
