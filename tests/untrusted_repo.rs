@@ -56,11 +56,10 @@ fn everything_under(dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
     }
 }
 
-fn assert_no_secret_in(p: &Project, what: &str, text: &str) {
+fn assert_no_secret_in(what: &str, text: &str) {
     for s in [AWS_SECRET, SSH_LINE] {
         assert!(!text.contains(&s[..16]), "{what} holds a secret:\n{text}");
     }
-    let _ = p;
 }
 
 /// No file cairn wrote (in the project or the state folder) holds a
@@ -70,7 +69,7 @@ fn assert_no_secret_written(p: &Project) {
     everything_under(&p.root, &mut files);
     everything_under(&p.state, &mut files);
     for (path, bytes) in &files {
-        assert_no_secret_in(p, path, &String::from_utf8_lossy(bytes));
+        assert_no_secret_in(path, &String::from_utf8_lossy(bytes));
     }
     assert!(
         !p.home.join("long_memory.md").exists(),
@@ -137,20 +136,16 @@ fn regression_linked_memory_files_are_not_injected_printed_or_rewritten() {
 
     // SessionStart: nothing of the linked files reaches the model.
     let injected = session_start(&p, "startup");
-    assert_no_secret_in(&p, "SessionStart output", &injected);
+    assert_no_secret_in("SessionStart output", &injected);
 
     // `cairn memory load` (the /memory_load skill) prints none of it.
     let load = watched(&p, &["memory", "load"], None);
     assert!(load.status.success());
-    assert_no_secret_in(&p, "memory load", &String::from_utf8_lossy(&load.stdout));
+    assert_no_secret_in("memory load", &String::from_utf8_lossy(&load.stdout));
 
     // `cairn memory search` indexes none of it.
     let search = watched(&p, &["memory", "search", "aws_secret_access_key"], None);
-    assert_no_secret_in(
-        &p,
-        "memory search",
-        &String::from_utf8_lossy(&search.stdout),
-    );
+    assert_no_secret_in("memory search", &String::from_utf8_lossy(&search.stdout));
 
     // A Stop, then promote: the links are neither followed nor replaced by
     // regular files holding the keys (the commit-your-memory workflow would
@@ -161,8 +156,8 @@ fn regression_linked_memory_files_are_not_injected_printed_or_rewritten() {
         let m = std::fs::symlink_metadata(mem.join(name)).unwrap();
         assert!(m.file_type().is_symlink(), "{name} was replaced");
     }
-    assert_no_secret_in(&p, "promote", &String::from_utf8_lossy(&promote.stdout));
-    assert_no_secret_in(&p, "promote", &String::from_utf8_lossy(&promote.stderr));
+    assert_no_secret_in("promote", &String::from_utf8_lossy(&promote.stdout));
+    assert_no_secret_in("promote", &String::from_utf8_lossy(&promote.stderr));
     assert_no_secret_written(&p);
     let diag = p.diagnostics();
     assert!(
