@@ -7,7 +7,8 @@
 use crate::config;
 use crate::context::Ctx;
 use crate::diag::Level;
-use crate::memory::{capture, load, store};
+use crate::capture;
+use crate::memory::{load, store};
 use crate::{gate, guard, transcript};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -212,7 +213,7 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
         cwd: payload.cwd.clone(),
         last_assistant_message: payload.last_assistant_message.clone(),
     };
-    logged(
+    let captured = logged(
         ctx,
         "capture",
         capture::on_stop(ctx, &config, &root, &input),
@@ -223,6 +224,9 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
         cwd: payload.cwd.clone(),
         stop_hook_active: payload.stop_hook_active,
         last_assistant_message: payload.last_assistant_message.clone(),
+        // The capture's pass read the same turn: the guard need not read
+        // the file again, unless that pass saw no usage at all.
+        context: captured.and_then(|c| c.context),
     };
     Ok(logged(ctx, "guard", guard::on_stop(ctx, &config, &root, &info)).flatten())
 }

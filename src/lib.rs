@@ -4,6 +4,7 @@
 //! tested without spawning the binary. See `docs/ARCHITECTURE.md`.
 
 pub mod audit;
+pub mod capture;
 pub mod config;
 pub mod context;
 pub mod demo;

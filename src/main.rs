@@ -202,7 +202,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
     let cwd = std::env::current_dir()?;
     match command {
         Command::Hook | Command::Statusline => unreachable!("handled before"),
-        Command::Worker { drain } => mem::worker(ctx, drain).map(Output::ok),
+        Command::Worker { drain } => cairn::capture::worker_command(ctx, drain).map(Output::ok),
         Command::Memory(m) => {
             let root = mem::root_from(ctx, &cwd)?;
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;

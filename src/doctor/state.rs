@@ -2,7 +2,7 @@
 //! log, the usage ledger, and the folder itself.
 
 use super::{Finding, Scene, human_age, human_bytes};
-use crate::memory::spool::{self, Job};
+use crate::capture::spool::{self, Job};
 use std::path::{Path, PathBuf};
 
 /// A pending job older than this while nothing drains it means no worker.

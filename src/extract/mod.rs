@@ -9,6 +9,7 @@
 mod anthropic;
 mod claude_cli;
 mod cues;
+pub mod digest;
 mod http;
 mod offline;
 mod openai;
@@ -22,7 +23,7 @@ use std::path::Path;
 use crate::config::{BackendKind, MemoryConfig};
 use crate::context::Ctx;
 use crate::memory::log::Lang;
-use crate::transcript::Exchange;
+use digest::Digest;
 use record::Extraction;
 
 pub use anthropic::AnthropicBackend;
@@ -43,10 +44,11 @@ pub const DEFAULT_CLAUDE_MODEL: &str = "claude-haiku-4-5-20251001";
 /// Model used by `openai` when `memory.model` is empty: Ollama's common default.
 pub const DEFAULT_OPENAI_MODEL: &str = "llama3.2";
 
-/// Everything a backend needs for one turn. The exchange is already redacted.
+/// Everything a backend needs for one job. The digest is already redacted.
 #[derive(Debug, Clone)]
 pub struct ExtractRequest<'a> {
-    pub exchange: &'a Exchange,
+    /// The turns since the session's last capture.
+    pub digest: &'a Digest,
     /// The user's message was `OK-done`: only `a_suivre_done` may be filled.
     pub ok_done: bool,
     /// Known projects, `root` first, with their folder relative to the
@@ -77,6 +79,18 @@ pub struct CallUsage {
     pub cache_read_tokens: u64,
     #[serde(default)]
     pub cache_write_tokens: u64,
+}
+
+impl From<&CallUsage> for crate::usage::ledger::Call {
+    fn from(u: &CallUsage) -> Self {
+        crate::usage::ledger::Call {
+            model: u.model.clone(),
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            cache_write_tokens: u.cache_write_tokens,
+            cache_read_tokens: u.cache_read_tokens,
+        }
+    }
 }
 
 /// A backend's answer: the raw text (kept in `.debug/`) and what it parsed to.

@@ -1,26 +1,32 @@
-//! The offline backend: the record built from the activity digest and the
-//! text alone, deterministically, with nothing leaving the machine.
+//! The offline backend: bullets built from the turn digest's structure,
+//! deterministically, with nothing leaving the machine.
 //!
-//! Facts come first (files changed, tool errors); prose contributes only
-//! sentences whose cue words say what they are (see `cues`).
+//! Precision first: no bullet is better than a noisy one. Every bullet
+//! comes from a fact the digest holds with its evidence (a file the client
+//! says it created, a commit that ran, an error and what fixed it, the
+//! model's own to-do list, a plan the user accepted, the user's answer to a
+//! question); prose contributes only the request (the goal) and, for a
+//! problem, a sentence of the answer that names its cause.
 
 use std::collections::HashSet;
 use std::path::Path;
 
-use regex::Regex;
-use std::sync::LazyLock;
-
-use super::cues::{self, Cue, cap};
+use super::cues::{self, cap};
+use super::digest::{
+    Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError,
+    Turn,
+};
 use super::record::{Extraction, Sections, Update};
-use super::route::{display_path, known_default, log_bullets, log_has_section, project_of};
+use super::route::{display_path, known_default, log_bullets, project_of};
 use super::{Answer, Backend, ExtractRequest};
 use crate::memory::log::Lang;
 
 /// Longest bullet the offline backend writes; the merge caps again by config.
-const MAX_BULLET: usize = 220;
-/// Files listed one bullet each (so the merge deduplicates them across turns)
-/// before the rest is summarised in one bullet.
-const MAX_FILES: usize = 8;
+const MAX_BULLET: usize = 240;
+/// Files named in one work bullet before the rest is counted.
+const MAX_FILES_SHOWN: usize = 6;
+/// Longest goal, in characters.
+const MAX_GOAL: usize = 200;
 
 pub struct OfflineBackend;
 
@@ -40,41 +46,111 @@ impl Backend for OfflineBackend {
     }
 }
 
-/// The wording of the bullets the offline backend writes itself.
+/// The wording of the bullets, per log language. Content words (paths,
+/// commit messages, the user's request) stay as written.
 struct Words {
     created: &'static str,
-    edited: &'static str,
-    more_created: &'static str,
-    more_edited: &'static str,
-    command: &'static str,
-    commands: &'static str,
+    updated: &'static str,
+    deleted: &'static str,
+    moved: &'static str,
+    and_more: &'static str,
+    commit: &'static str,
+    push: &'static str,
+    merge: &'static str,
+    tag: &'static str,
+    release: &'static str,
+    migration: &'static str,
+    install: &'static str,
+    deploy: &'static str,
+    failed: &'static str,
+    tests: &'static str,
+    build: &'static str,
+    passed: &'static str,
+    failing: &'static str,
+    fixed_by: &'static str,
+    changed: &'static str,
+    works_with: &'static str,
+    unresolved: &'static str,
+    reported: &'static str,
+    said: &'static str,
+    cause: &'static str,
+    plan: &'static str,
+    choice: &'static str,
+    declined: &'static str,
     subagent: &'static str,
-    tool_error: &'static str,
-    area: &'static str,
+    interrupted: &'static str,
+    selection: &'static str,
+    colon: &'static str,
 }
 
 const FR: Words = Words {
     created: "Créé",
-    edited: "Modifié",
-    more_created: "autres fichiers créés",
-    more_edited: "autres fichiers modifiés",
-    command: "Commande exécutée :",
-    commands: "Commandes exécutées :",
-    subagent: "Sous-agent lancé :",
-    tool_error: "Erreur d'outil",
-    area: "Zone de travail :",
+    updated: "Modifié",
+    deleted: "Supprimé",
+    moved: "Déplacé",
+    and_more: "autres",
+    commit: "Commit",
+    push: "Poussé",
+    merge: "Fusionné",
+    tag: "Tag",
+    release: "Publié",
+    migration: "Migration",
+    install: "Installé",
+    deploy: "Déployé",
+    failed: "échec",
+    tests: "Tests",
+    build: "Build",
+    passed: "réussis",
+    failing: "en échec",
+    fixed_by: "corrigé en modifiant",
+    changed: "modifié",
+    works_with: "résolu avec",
+    unresolved: "non résolu",
+    reported: "Erreur signalée",
+    said: "Signalé",
+    cause: "cause",
+    plan: "Plan accepté",
+    choice: "Choix",
+    declined: "Refusé par l'utilisateur",
+    subagent: "Sous-agent",
+    interrupted: "interrompu",
+    selection: "sélection",
+    colon: " :",
 };
 
 const EN: Words = Words {
     created: "Created",
-    edited: "Edited",
-    more_created: "more files created",
-    more_edited: "more files edited",
-    command: "Command run:",
-    commands: "Commands run:",
-    subagent: "Subagent started:",
-    tool_error: "Tool error",
-    area: "Working in",
+    updated: "Updated",
+    deleted: "Deleted",
+    moved: "Moved",
+    and_more: "more",
+    commit: "Commit",
+    push: "Pushed",
+    merge: "Merged",
+    tag: "Tag",
+    release: "Released",
+    migration: "Migration",
+    install: "Installed",
+    deploy: "Deployed",
+    failed: "failed",
+    tests: "Tests",
+    build: "Build",
+    passed: "passed",
+    failing: "failing",
+    fixed_by: "fixed by changing",
+    changed: "changed",
+    works_with: "solved with",
+    unresolved: "unresolved",
+    reported: "Reported error",
+    said: "Reported",
+    cause: "cause",
+    plan: "Plan accepted",
+    choice: "Choice",
+    declined: "Declined by the user",
+    subagent: "Subagent",
+    interrupted: "interrupted",
+    selection: "selection",
+    colon: ":",
 };
 
 fn words(lang: Lang) -> &'static Words {
@@ -114,25 +190,12 @@ impl<'a> Record<'a> {
 
     /// Adds a bullet unless the same text (case and spacing aside) is
     /// already in this project's record.
-    fn push(
-        &mut self,
-        project: &str,
-        pick: fn(&mut Sections) -> &mut Vec<String>,
-        text: &str,
-    ) -> bool {
-        let text = text.trim();
-        if text.is_empty() || !self.seen.insert((project.to_string(), normalise(text))) {
-            return false;
+    fn push(&mut self, project: &str, pick: fn(&mut Sections) -> &mut Vec<String>, text: &str) {
+        let text = cap(text.trim(), MAX_BULLET);
+        if text.is_empty() || !self.seen.insert((project.to_string(), normalise(&text))) {
+            return;
         }
-        pick(self.sections(project)).push(text.to_string());
-        true
-    }
-
-    fn count(&self, project: &str, pick: fn(&Sections) -> &Vec<String>) -> usize {
-        self.updates
-            .iter()
-            .find(|(p, _)| p == project)
-            .map_or(0, |(_, s)| pick(s).len())
+        pick(self.sections(project)).push(text);
     }
 
     fn finish(self) -> Extraction {
@@ -165,7 +228,51 @@ fn normalise(s: &str) -> String {
         .to_lowercase()
 }
 
-/// Builds the record of one turn.
+/// What today's log already says, so a fact is not written twice.
+struct Known {
+    /// Backticked paths in work bullets, per project.
+    files: HashSet<(String, String)>,
+    /// Open to-dos, per project, normalised.
+    todos: Vec<(String, String, String)>,
+}
+
+impl Known {
+    fn of(req: &ExtractRequest) -> Known {
+        let mut files = HashSet::new();
+        let mut todos = Vec::new();
+        for (project, log) in req.existing_logs {
+            for b in log_bullets(log, "travail") {
+                for path in backticked(&b) {
+                    files.insert((project.clone(), path.to_owned()));
+                }
+            }
+            for t in log_bullets(log, "a_suivre") {
+                let bare = t
+                    .trim_start_matches("[ ]")
+                    .trim_start_matches("[x]")
+                    .trim()
+                    .to_string();
+                todos.push((project.clone(), normalise(&bare), bare));
+            }
+        }
+        Known { files, todos }
+    }
+
+    /// The open to-do of `project` that `text` finishes, as written there.
+    fn open_todo(&self, project: &str, text: &str) -> Option<&str> {
+        let key = normalise(text);
+        self.todos
+            .iter()
+            .find(|(p, k, _)| p == project && *k == key)
+            .map(|(_, _, t)| t.as_str())
+    }
+}
+
+fn backticked(text: &str) -> impl Iterator<Item = &str> {
+    text.split('`').skip(1).step_by(2)
+}
+
+/// Builds the record of one job (one or more turns).
 pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
     let default = known_default(req.projects, req.default_project);
     let mut rec = Record::new(req.projects);
@@ -173,186 +280,485 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         finalise(req, default, &mut rec);
         return rec.finish();
     }
+    let mut known = Known::of(req);
     let w = words(req.lang);
-    let digest = &req.exchange.digest;
-    let root = req.project_root;
-    let route = |path: &str| project_of(req.projects, root, path, default).to_string();
-
-    // Work done: one bullet per file created, then per file edited.
-    let created = unique(&digest.files_written);
-    let edited: Vec<&str> = unique(&digest.files_edited)
-        .into_iter()
-        .filter(|f| !created.contains(f))
-        .collect();
-    let mut touched: Vec<(String, usize)> = Vec::new();
-    for (files, verb, more) in [
-        (&created, w.created, w.more_created),
-        (&edited, w.edited, w.more_edited),
-    ] {
-        let mut extra: Vec<(String, usize)> = Vec::new();
-        for path in files {
-            let project = route(path);
-            tally(&mut touched, &project);
-            if rec.count(&project, |s| &s.travail) < MAX_FILES {
-                let shown = display_path(root, path).replace('`', "'");
-                rec.push(&project, |s| &mut s.travail, &format!("{verb} `{shown}`"));
-            } else {
-                tally(&mut extra, &project);
-            }
-        }
-        for (project, n) in extra {
-            rec.push(&project, |s| &mut s.travail, &format!("… {n} {more}"));
-        }
-    }
-
-    // The project the prose is about: where most files changed, else where
-    // most were read, else where the turn ran.
-    let primary = busiest(&touched, default)
-        .or_else(|| {
-            let mut read = Vec::new();
-            for path in unique(&digest.files_read) {
-                tally(&mut read, &route(path));
-            }
-            busiest(&read, default)
-        })
-        .unwrap_or_else(|| default.to_string());
-
-    // Commands and subagents only when no file says what the work was.
-    if touched.is_empty() {
-        let commands: Vec<String> = unique(&digest.commands)
-            .into_iter()
-            .filter_map(|c| c.lines().map(str::trim).find(|l| !l.is_empty()))
-            .filter(|c| !is_trivial_command(c))
-            .map(|c| format!("`{}`", cap(&c.replace('`', "'"), 80)))
-            .fold(Vec::new(), |mut acc, c| {
-                if !acc.contains(&c) {
-                    acc.push(c);
-                }
-                acc
-            });
-        match commands.len() {
-            0 => {}
-            1 => {
-                rec.push(
-                    &primary,
-                    |s| &mut s.travail,
-                    &format!("{} {}", w.command, commands[0]),
-                );
-            }
-            n => {
-                let shown = commands[..n.min(3)].join(", ");
-                rec.push(
-                    &primary,
-                    |s| &mut s.travail,
-                    &format!("{} {shown}", w.commands),
-                );
-            }
-        }
-        for agent in unique(&digest.subagents).into_iter().take(2) {
-            let agent = one_line(agent);
-            if !agent.is_empty() {
-                rec.push(
-                    &primary,
-                    |s| &mut s.travail,
-                    &format!("{} {}", w.subagent, cap(&agent, 120)),
-                );
-            }
-        }
-    }
-
-    // The request is the goal.
-    let goal = objective(&req.exchange.human);
-    if let Some((bullet, _)) = &goal {
-        rec.push(&primary, |s| &mut s.objectif, bullet);
-    }
-
-    // Cued sentences: the assistant's answer first, then the rest of the
-    // user's message.
-    let mut prose: Vec<cues::Sentence> = cues::sentences(&req.exchange.assistant);
-    let skip = goal.as_ref().map(|(_, source)| source.as_str());
-    prose.extend(
-        cues::sentences(&req.exchange.human)
-            .into_iter()
-            .filter(|s| Some(s.text.as_str()) != skip),
-    );
-    for s in prose {
-        if s.question || cues::is_filler(&s.text) {
-            continue;
-        }
-        let Some(cue) = cues::effective_cue(&s) else {
-            continue;
+    let d: &Digest = req.digest;
+    let last_with_todos = d.turns.iter().rposition(|t| !t.todos.is_empty());
+    for (i, turn) in d.turns.iter().enumerate() {
+        let mut ctx = TurnCtx {
+            req,
+            w,
+            default,
+            turn,
+            primary: String::new(),
         };
-        let words_in = s.text.split_whitespace().count();
-        let long_enough = if s.list_cue.is_some() {
-            words_in >= 2 && s.text.chars().count() >= 8
-        } else {
-            words_in >= 4 && s.text.chars().count() >= 20
-        };
-        if !long_enough {
-            continue;
-        }
-        let (pick, limit): (fn(&mut Sections) -> &mut Vec<String>, usize) = match cue {
-            Cue::FollowUp => (|s| &mut s.a_suivre, 5),
-            Cue::Problem => (|s| &mut s.problemes, 3),
-            Cue::Decision => (|s| &mut s.decisions, 3),
-            Cue::Knowledge => (|s| &mut s.connaissances, 3),
-        };
-        if pick(rec.sections(&primary)).len() < limit {
-            let text = capitalise(s.text.trim_end_matches(':').trim());
-            rec.push(&primary, pick, &cap(&text, MAX_BULLET));
+        ctx.primary = ctx.primary_project();
+        ctx.goal(&mut rec);
+        ctx.work(&mut rec, &mut known);
+        ctx.problems(&mut rec);
+        ctx.decisions(&mut rec);
+        if Some(i) == last_with_todos {
+            ctx.todos(&mut rec, &known);
         }
     }
+    rec.finish()
+}
 
-    // Tool errors that say something; the tool's own retries are noise.
-    let mut errors = 0;
-    for raw in unique(&digest.tool_errors) {
-        if errors == 3 {
-            break;
+struct TurnCtx<'r> {
+    req: &'r ExtractRequest<'r>,
+    w: &'static Words,
+    default: &'r str,
+    turn: &'r Turn,
+    primary: String,
+}
+
+impl TurnCtx<'_> {
+    fn route(&self, path: &str) -> String {
+        project_of(self.req.projects, self.req.project_root, path, self.default).to_string()
+    }
+
+    fn shown(&self, path: &str) -> String {
+        display_path(self.req.project_root, path).replace('`', "'")
+    }
+
+    /// Inside the project: files elsewhere (the client's plan files, `/tmp`)
+    /// are not the project's work.
+    fn in_project(&self, path: &str) -> bool {
+        let root = self.req.project_root;
+        let p = Path::new(path);
+        if !p.is_absolute() {
+            return !path.starts_with("~") && !path.starts_with("..");
         }
-        if let Some((tool, line)) = tool_error_line(raw) {
-            let line = cap(&line, 180);
-            let bullet = match (tool, req.lang) {
-                (Some(tool), Lang::Fr) => format!("{} ({tool}) : {line}", w.tool_error),
-                (Some(tool), Lang::En) => format!("{} ({tool}): {line}", w.tool_error),
-                (None, Lang::Fr) => format!("{} : {line}", w.tool_error),
-                (None, Lang::En) => format!("{}: {line}", w.tool_error),
-            };
-            if rec.push(&primary, |s| &mut s.problemes, &bullet) {
-                errors += 1;
+        root.as_os_str().is_empty() || p.starts_with(root)
+    }
+
+    /// The project the turn is about: where most of its files are.
+    fn primary_project(&self) -> String {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for f in self.turn.all_files().filter(|f| self.in_project(&f.path)) {
+            let p = self.route(&f.path);
+            match counts.iter_mut().find(|(k, _)| *k == p) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((p, 1)),
             }
         }
-    }
-
-    // Context, once a day per project: where the work happens.
-    let mut places: Vec<&str> = touched.iter().map(|(p, _)| p.as_str()).collect();
-    if !places.contains(&primary.as_str()) {
-        places.push(&primary);
-    }
-    for project in places {
-        let existing = existing_log(req, project);
-        if log_has_section(existing, "contexte") || rec.count(project, |s| &s.contexte) > 0 {
-            continue;
-        }
-        let files = digest
-            .files_written
+        let max = counts.iter().map(|(_, n)| *n).max();
+        let tied: Vec<&String> = counts
             .iter()
-            .chain(&digest.files_edited)
-            .chain(&digest.files_read);
-        let dirs = top_dirs(
-            files
-                .filter(|f| route(f) == project)
-                .map(|f| display_path(root, f)),
-        );
-        if !dirs.is_empty() {
+            .filter(|(_, n)| Some(*n) == max)
+            .map(|(k, _)| k)
+            .collect();
+        tied.iter()
+            .find(|k| k.as_str() == self.default)
+            .or(tied.first())
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| self.default.to_string())
+    }
+
+    fn goal(&self, rec: &mut Record) {
+        let t = self.turn;
+        let text = match t.kind {
+            RequestKind::None => return,
+            // A slash command is a goal only with what it was asked to do.
+            RequestKind::Command => match t.request.split_once(' ') {
+                Some((_, args)) if args.split_whitespace().count() >= 2 => {
+                    format!("`{}`", one_line(&t.request).replace('`', "'"))
+                }
+                _ => return,
+            },
+            // Later in a session, a question is answered and forgotten, and
+            // a complaint is a problem, not a goal.
+            RequestKind::Question if !t.first => return,
+            RequestKind::Task if !t.first && is_complaint(&t.request) => {
+                self.complaint(rec);
+                return;
+            }
+            RequestKind::Task | RequestKind::Question => match objective(&t.request, t.first) {
+                Some(g) => g,
+                None => return,
+            },
+        };
+        let mut bullet = text;
+        // "Fix these" says what with what the user pasted.
+        if bullet.split_whitespace().count() < 6
+            && let Some(p) = t.pasted.first()
+        {
+            bullet = format!("{bullet} (`{}`)", cap(&one_line(p).replace('`', "'"), 120));
+        }
+        // A short, pointing request ("fix this") says more with where the
+        // user was pointing.
+        if bullet.split_whitespace().count() < 8
+            && let Some(sel) = t.ide.iter().find_map(|l| l.strip_prefix("selection: "))
+        {
+            let (path, lines) = match sel.split_once(" (lines ") {
+                Some((p, l)) => (p, format!(" l. {}", l.trim_end_matches(')'))),
+                None => (sel, String::new()),
+            };
+            bullet = format!(
+                "{bullet} ({} `{}`{lines})",
+                self.w.selection,
+                self.shown(path)
+            );
+        }
+        if t.interrupted && t.files.is_empty() {
+            bullet = format!("{bullet} ({})", self.w.interrupted);
+        }
+        rec.push(&self.primary, |s| &mut s.objectif, &bullet);
+    }
+
+    /// The user saying something does not work: a problem, with what the
+    /// turn changed about it.
+    fn complaint(&self, rec: &mut Record) {
+        let t = self.turn;
+        let Some(said) = objective(&t.request, true) else {
+            return;
+        };
+        let fixed: Vec<String> = t
+            .files
+            .iter()
+            .filter(|f| self.in_project(&f.path))
+            .map(|f| self.shown(&f.path))
+            .collect();
+        let mut b = format!("{}{} {}", self.w.said, self.w.colon, cap(&said, 160));
+        if let Some(c) = cause_sentence(&t.answer) {
+            b = format!("{b} — {}{} {}", self.w.cause, self.w.colon, cap(&c, 120));
+        }
+        // What the turn changed, not "fixed": the next turn may say it
+        // still does not work.
+        if !fixed.is_empty() {
+            b = format!("{b} → {} {}", self.w.changed, list(&fixed, self.w));
+        }
+        rec.push(&self.primary, |s| &mut s.problemes, &b);
+    }
+
+    fn work(&self, rec: &mut Record, known: &mut Known) {
+        let t = self.turn;
+        let w = self.w;
+        // Files, per project and kind of change, the ones today's log
+        // already names left out (a file updated in three turns is one fact).
+        let mut groups: Vec<(String, Change, Vec<String>)> = Vec::new();
+        for f in &t.files {
+            self.group_file(f, &mut groups, known);
+        }
+        for (project, change, files) in groups {
+            let verb = match change {
+                Change::Created => w.created,
+                Change::Updated => w.updated,
+                Change::Deleted => w.deleted,
+                Change::Moved => w.moved,
+            };
+            rec.push(&project, |s| &mut s.travail, &format!("{verb} {}", list(&files, w)));
+        }
+        for s in &t.subagents {
+            let mut groups = Vec::new();
+            for f in &s.files {
+                self.group_file(f, &mut groups, known);
+            }
+            if groups.is_empty() {
+                continue;
+            }
+            let parts: Vec<String> = groups
+                .iter()
+                .map(|(_, change, files)| {
+                    let verb = match change {
+                        Change::Created => w.created,
+                        Change::Updated => w.updated,
+                        Change::Deleted => w.deleted,
+                        Change::Moved => w.moved,
+                    };
+                    format!("{} {}", verb.to_lowercase(), list(files, w))
+                })
+                .collect();
+            let desc = one_line(&s.description);
             rec.push(
-                project,
-                |s| &mut s.contexte,
-                &format!("{} {}", w.area, dirs.join(", ")),
+                &groups[0].0,
+                |s| &mut s.travail,
+                &format!("{} « {} »{} {}", w.subagent, cap(&desc, 80), w.colon, parts.join(", ")),
+            );
+        }
+        for a in &t.actions {
+            if let Some(b) = self.action(a) {
+                rec.push(&self.primary, |s| &mut s.travail, &b);
+            }
+        }
+        // The turn's last test run, when it passed: the state the work left.
+        if let Some(c) = t.checks.iter().rev().find(|c| c.passed.is_some())
+            && c.ok
+        {
+            rec.push(
+                &self.primary,
+                |s| &mut s.travail,
+                &format!(
+                    "{}{} {} {} (`{}`)",
+                    w.tests,
+                    w.colon,
+                    c.passed.unwrap_or(0),
+                    w.passed,
+                    cap(&one_line(&c.command).replace('`', "'"), 60)
+                ),
+            );
+        }
+        // Completed to-dos nobody wrote down as open: what was done, in the
+        // model's own words.
+        for todo in t.todos.iter().filter(|t| t.status == TodoStatus::Completed) {
+            if known.open_todo(&self.primary, &todo.text).is_none() && t.files.is_empty() {
+                rec.push(&self.primary, |s| &mut s.travail, &capitalise(&todo.text));
+            }
+        }
+    }
+
+    fn group_file(
+        &self,
+        f: &FileChange,
+        groups: &mut Vec<(String, Change, Vec<String>)>,
+        known: &mut Known,
+    ) {
+        if !self.in_project(&f.path) {
+            return;
+        }
+        let project = self.route(&f.path);
+        let shown = self.shown(&f.path);
+        if !known.files.insert((project.clone(), shown.clone())) {
+            return;
+        }
+        let shown = match &f.from {
+            Some(from) if f.change == Change::Moved => format!("{shown}` ← `{}", self.shown(from)),
+            _ => shown,
+        };
+        match groups
+            .iter_mut()
+            .find(|(p, c, _)| *p == project && *c == f.change)
+        {
+            Some((_, _, files)) => files.push(shown),
+            None => groups.push((project, f.change, vec![shown])),
+        }
+    }
+
+    fn action(&self, a: &Action) -> Option<String> {
+        let w = self.w;
+        let detail = one_line(&a.detail).replace('`', "'");
+        let verb = match a.kind {
+            ActionKind::Commit => {
+                if detail.is_empty() {
+                    return None;
+                }
+                return Some(if a.ok {
+                    format!("{} « {} »", w.commit, cap(&detail, 160))
+                } else {
+                    format!("{} « {} » ({})", w.commit, cap(&detail, 160), w.failed)
+                });
+            }
+            ActionKind::Push => w.push,
+            ActionKind::Merge => w.merge,
+            ActionKind::Tag => w.tag,
+            ActionKind::Release => w.release,
+            ActionKind::Migration => w.migration,
+            ActionKind::Install => w.install,
+            ActionKind::Deploy => w.deploy,
+        };
+        let what = if detail.is_empty() || detail == "." || detail.starts_with("-") {
+            format!("(`{}`)", cap(&one_line(&a.command).replace('`', "'"), 80))
+        } else {
+            format!("`{}`", cap(&detail, 100))
+        };
+        let failed = if a.ok {
+            String::new()
+        } else {
+            format!(" ({})", w.failed)
+        };
+        Some(format!("{verb} {what}{failed}"))
+    }
+
+    fn problems(&self, rec: &mut Record) {
+        let t = self.turn;
+        let w = self.w;
+        let cause = cause_sentence(&t.answer);
+        for e in t.errors.iter().take(4) {
+            if let Some(b) = self.error(e) {
+                rec.push(&self.primary, |s| &mut s.problemes, &b);
+            }
+        }
+        // Tests: failing then passing is a fix; failing at the end is open.
+        let tests: Vec<&Check> = t.checks.iter().filter(|c| c.passed.is_some() || c.failed.is_some()).collect();
+        let first_failing = tests.iter().find(|c| !c.ok);
+        let last = tests.last();
+        if let (Some(f), Some(l)) = (first_failing, last) {
+            let failed = f.failed.unwrap_or(0);
+            let what = if failed > 0 {
+                format!("{}{} {failed} {}", w.tests, w.colon, w.failing)
+            } else {
+                format!("{} {}", w.tests, w.failing)
+            };
+            let summary = if f.summary.is_empty() || f.summary.contains(" passed") || f.summary.contains(" failed") {
+                String::new()
+            } else {
+                format!(" ({})", cap(&f.summary, 100))
+            };
+            let b = if l.ok {
+                let fixed: Vec<String> = t
+                    .files
+                    .iter()
+                    .filter(|f| self.in_project(&f.path))
+                    .map(|f| self.shown(&f.path))
+                    .collect();
+                if fixed.is_empty() {
+                    format!("{what}{summary} → {} {}", l.passed.unwrap_or(0), w.passed)
+                } else {
+                    format!("{what}{summary} → {} {}", w.fixed_by, list(&fixed, w))
+                }
+            } else {
+                format!("{what}{summary} ({})", w.unresolved)
+            };
+            rec.push(&self.primary, |s| &mut s.problemes, &b);
+        } else if let Some(c) = t.checks.iter().rev().find(|c| c.passed.is_none() && !c.ok)
+            && !t.checks.iter().rev().take_while(|x| x.command != c.command).any(|x| x.ok)
+        {
+            // A failing build or lint the turn did not get past.
+            let summary = if c.summary.is_empty() {
+                String::new()
+            } else {
+                format!("{} {}", w.colon, cap(&c.summary, 140))
+            };
+            rec.push(
+                &self.primary,
+                |s| &mut s.problemes,
+                &format!(
+                    "{} `{}` {}{summary}",
+                    w.build,
+                    cap(&one_line(&c.command).replace('`', "'"), 60),
+                    w.failed
+                ),
+            );
+        }
+        for p in t.pasted.iter().take(2) {
+            if !cues::has_problem_word(p) {
+                continue;
+            }
+            let mut b = format!("{}{} {}", w.reported, w.colon, cap(p, 160));
+            if let Some(c) = &cause {
+                b = format!("{b} — {}{} {}", w.cause, w.colon, cap(c, 120));
+            }
+            rec.push(&self.primary, |s| &mut s.problemes, &b);
+        }
+    }
+
+    fn error(&self, e: &ToolError) -> Option<String> {
+        let w = self.w;
+        if e.message.trim().is_empty() {
+            return None;
+        }
+        let target = cap(&one_line(&e.target).replace('`', "'"), 70);
+        let head = if target.is_empty() {
+            format!("{}{} {}", e.tool, w.colon, cap(&e.message, 140))
+        } else {
+            format!("`{target}`{} {}", w.colon, cap(&e.message, 140))
+        };
+        if e.resolved {
+            let fixed: Vec<String> = e
+                .fixed_in
+                .iter()
+                .filter(|p| self.in_project(p))
+                .map(|p| self.shown(p))
+                .collect();
+            if !fixed.is_empty() {
+                return Some(format!("{head} → {} {}", w.fixed_by, list(&fixed, w)));
+            }
+            if let Some(by) = &e.resolved_by {
+                return Some(format!(
+                    "{head} → {} `{}`",
+                    w.works_with,
+                    cap(&one_line(by).replace('`', "'"), 70)
+                ));
+            }
+            // Worked on a plain retry: nothing to learn.
+            return None;
+        }
+        Some(format!("{head} ({})", w.unresolved))
+    }
+
+    fn decisions(&self, rec: &mut Record) {
+        let t = self.turn;
+        let w = self.w;
+        if let Some(plan) = &t.plan
+            && let Some(title) = plan_title(plan)
+        {
+            rec.push(
+                &self.primary,
+                |s| &mut s.decisions,
+                &format!("{}{} {}", w.plan, w.colon, cap(&title, 180)),
+            );
+        }
+        for c in &t.choices {
+            if c.answer.trim().is_empty() {
+                continue;
+            }
+            rec.push(
+                &self.primary,
+                |s| &mut s.decisions,
+                &format!(
+                    "{}{} {} → {}",
+                    w.choice,
+                    w.colon,
+                    cap(&one_line(&c.question), 110),
+                    cap(&one_line(&c.answer), 90)
+                ),
+            );
+        }
+        for d in &t.declined {
+            // Without a reason, or with a question instead, a refusal says
+            // nothing durable.
+            if d.reason.trim().is_empty() || d.reason.contains('?') {
+                continue;
+            }
+            let target = cap(&one_line(&d.target).replace('`', "'"), 60);
+            let what = if target.is_empty() {
+                d.tool.clone()
+            } else {
+                format!("`{target}`")
+            };
+            rec.push(
+                &self.primary,
+                |s| &mut s.decisions,
+                &format!(
+                    "{} ({what}){} « {} »",
+                    w.declined,
+                    w.colon,
+                    cap(&one_line(&d.reason), 140)
+                ),
             );
         }
     }
 
-    rec.finish()
+    /// The model's list as the job's last list left it: pending and in
+    /// progress are open; completed ones close the to-dos they match.
+    fn todos(&self, rec: &mut Record, known: &Known) {
+        for todo in &self.turn.todos {
+            match todo.status {
+                TodoStatus::Pending | TodoStatus::InProgress => {
+                    rec.push(&self.primary, |s| &mut s.a_suivre, &capitalise(&todo.text));
+                }
+                TodoStatus::Completed => {
+                    if let Some(open) = known.open_todo(&self.primary, &todo.text) {
+                        rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `a`, `b` and 3 more.
+fn list(files: &[String], w: &Words) -> String {
+    let shown: Vec<String> = files
+        .iter()
+        .take(MAX_FILES_SHOWN)
+        .map(|f| format!("`{f}`"))
+        .collect();
+    let mut out = shown.join(", ");
+    if files.len() > MAX_FILES_SHOWN {
+        out.push_str(&format!(" (+{} {})", files.len() - MAX_FILES_SHOWN, w.and_more));
+    }
+    out
 }
 
 /// OK-done: the worker's candidates, each in the project whose open to-dos
@@ -372,135 +778,6 @@ fn finalise(req: &ExtractRequest, default: &str, rec: &mut Record) {
     }
 }
 
-fn existing_log<'r>(req: &'r ExtractRequest, project: &str) -> &'r str {
-    req.existing_logs
-        .iter()
-        .find(|(p, _)| p == project)
-        .map_or("", |(_, log)| log.as_str())
-}
-
-fn unique(items: &[String]) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    for item in items {
-        let item = item.trim();
-        if !item.is_empty() && !out.contains(&item) {
-            out.push(item);
-        }
-    }
-    out
-}
-
-fn tally(counts: &mut Vec<(String, usize)>, key: &str) {
-    match counts.iter_mut().find(|(k, _)| k == key) {
-        Some((_, n)) => *n += 1,
-        None => counts.push((key.to_string(), 1)),
-    }
-}
-
-/// The key counted most; ties go to `preferred`, then to the first seen.
-fn busiest(counts: &[(String, usize)], preferred: &str) -> Option<String> {
-    let max = counts.iter().map(|(_, n)| *n).max()?;
-    let tied: Vec<&String> = counts
-        .iter()
-        .filter(|(_, n)| *n == max)
-        .map(|(k, _)| k)
-        .collect();
-    Some(
-        tied.iter()
-            .find(|k| k.as_str() == preferred)
-            .unwrap_or(&tied[0])
-            .to_string(),
-    )
-}
-
-/// Up to three folders holding the turn's files, busiest first.
-fn top_dirs(paths: impl Iterator<Item = String>) -> Vec<String> {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for path in paths {
-        if let Some(parent) = Path::new(&path).parent() {
-            let parent = parent.to_string_lossy();
-            if !parent.is_empty() && parent != "/" {
-                tally(&mut counts, &format!("`{}/`", parent.replace('`', "'")));
-            }
-        }
-    }
-    // Stable sort: equal counts keep their first-seen order.
-    counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-    counts.into_iter().take(3).map(|(d, _)| d).collect()
-}
-
-/// Commands that only look around; they do not describe work.
-fn is_trivial_command(cmd: &str) -> bool {
-    const LOOKING: &[&str] = &[
-        "ls", "ll", "cat", "pwd", "echo", "cd", "head", "tail", "grep", "rg", "find", "fd", "wc",
-        "which", "file", "stat", "tree", "less", "more", "du", "df", "env", "printenv", "whoami",
-        "date", "true", "sleep",
-    ];
-    const GIT_LOOKING: &[&str] = &[
-        "status",
-        "diff",
-        "log",
-        "show",
-        "branch",
-        "remote",
-        "blame",
-        "rev-parse",
-    ];
-    let mut words = cmd.split_whitespace();
-    match words.next() {
-        None => true,
-        Some("git") => words.next().is_none_or(|sub| GIT_LOOKING.contains(&sub)),
-        Some(first) => LOOKING.contains(&first.rsplit('/').next().unwrap_or(first)),
-    }
-}
-
-static NOISY_TOOL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(has not been read yet|string to replace not found|matches of the string to replace|has been modified since|doesn't want to (?:proceed|take this action)|user (?:rejected|denied|declined)|interrupted by user|request interrupted|permission .*denied|inputvalidationerror|file does not exist\.|no changes to make)",
-    )
-    .expect("pattern compiles")
-});
-static EXIT_CODE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^exit (?:code|status):? ?\d+$").expect("pattern compiles"));
-
-/// The digest names the failing tool before its message (`Bash: …`).
-static TOOL_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(Bash|BashOutput|Read|Edit|MultiEdit|Write|NotebookEdit|Glob|Grep|LS|WebFetch|WebSearch|Task|Agent|TodoWrite|KillShell|Skill|SlashCommand|mcp__[\w-]+): ")
-        .expect("pattern compiles")
-});
-
-/// The failing tool and the informative line of its error (the exception
-/// of a traceback, else the first line with an error word, else the first),
-/// or `None` for the tools' routine complaints and bare exit codes.
-fn tool_error_line(raw: &str) -> Option<(Option<String>, String)> {
-    let text = raw
-        .replace("<tool_use_error>", "")
-        .replace("</tool_use_error>", "");
-    let text = text.trim();
-    let (tool, text) = match TOOL_PREFIX.captures(text) {
-        Some(c) => (Some(c[1].to_string()), &text[c[0].len()..]),
-        None => (None, text),
-    };
-    if NOISY_TOOL_ERROR.is_match(text) {
-        return None;
-    }
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !EXIT_CODE.is_match(l))
-        .collect();
-    // A traceback ends with the exception; compilers lead with the error.
-    let line = if lines.iter().any(|l| l.starts_with("Traceback")) {
-        lines.last()
-    } else {
-        lines
-            .iter()
-            .find(|l| cues::has_problem_word(l))
-            .or(lines.first())
-    }?;
-    Some((tool, one_line(line)))
-}
-
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -513,6 +790,139 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// Verbs and phrases that open a request for work, lower-case.
+const REQUESTING: &[&str] = &[
+    "add", "create", "make", "fix", "implement", "write", "update", "change", "remove", "delete",
+    "rename", "move", "refactor", "review", "explain", "look", "check", "find", "search", "use",
+    "run", "set", "build", "test", "deploy", "commit", "push", "merge", "install", "migrate",
+    "convert", "replace", "improve", "optimise", "optimize", "document", "describe", "list",
+    "show", "help", "investigate", "debug", "examine", "read", "analyse", "analyze", "compare",
+    "summarise", "summarize", "generate", "prepare", "clean", "split", "extract", "support",
+    "handle", "port", "upgrade", "bump", "revert", "undo", "keep", "try", "start", "finish",
+    "do", "go", "include", "enable", "disable", "allow", "hide", "reuse", "put", "give",
+    "let's", "let us", "lets", "please", "can you", "could you", "would you", "will you",
+    "can we", "could we", "should we", "i want", "i'd like", "i would like", "i need", "we need",
+    "we should", "we must", "need to", "new feature", "first commit", "ajoute", "ajouter", "crée",
+    "créer", "fais", "faire", "corrige", "corriger", "implémente", "écris", "mets", "modifie",
+    "supprime", "renomme", "déplace", "peux-tu", "pourrais-tu", "il faut", "on doit", "je veux",
+    "j'aimerais", "je voudrais", "vérifie", "lance", "teste", "explique", "cherche",
+];
+
+/// A sentence that asks for something to be done.
+fn is_request_sentence(sentence: &str) -> bool {
+    let t = sentence
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+        .replace('’', "'");
+    let mut t = t.as_str();
+    for filler in ["so, ", "so ", "ok, ", "ok so ", "and ", "also, ", "also ", "then ", "now ", "maybe ", "alors ", "et "] {
+        if let Some(r) = t.strip_prefix(filler) {
+            t = r.trim_start();
+        }
+    }
+    REQUESTING.iter().any(|v| {
+        t.strip_prefix(v)
+            .is_some_and(|r| r.is_empty() || r.starts_with(|c: char| !c.is_alphanumeric()))
+    }) || t.contains(" please ")
+        || t.contains(" can you ")
+        || t.contains(" could you ")
+}
+
+/// The user saying something does not work (or is wrong).
+fn is_complaint(request: &str) -> bool {
+    const SAYS: &[&str] = &[
+        "doesn't work",
+        "does not work",
+        "didn't work",
+        "did not work",
+        "isn't working",
+        "not working",
+        "still doesn't",
+        "still not",
+        "still broken",
+        "still fails",
+        "still failing",
+        "still getting",
+        "is broken",
+        "are broken",
+        "it fails",
+        "keeps failing",
+        "i get an error",
+        "i'm getting",
+        "i am getting",
+        "getting an error",
+        "doesn't load",
+        "won't load",
+        "crashes",
+        "is wrong",
+        "is annoying",
+        "being annoying",
+        "annoying",
+        "ne marche pas",
+        "ne marche toujours pas",
+        "ne fonctionne pas",
+        "ne fonctionne toujours pas",
+        "toujours pas",
+        "j'ai une erreur",
+        "ça plante",
+        "est cassé",
+    ];
+    let first = request
+        .split("\n\n")
+        .next()
+        .unwrap_or("")
+        .to_lowercase()
+        .replace('’', "'");
+    SAYS.iter().any(|s| first.contains(s))
+}
+
+/// The first heading or line of a plan.
+fn plan_title(plan: &str) -> Option<String> {
+    let line = plan
+        .lines()
+        .map(|l| l.trim().trim_start_matches('#').trim())
+        .find(|l| !l.is_empty())?;
+    let line = line
+        .strip_prefix("Plan:")
+        .or_else(|| line.strip_prefix("Plan :"))
+        .unwrap_or(line)
+        .trim();
+    (!line.is_empty()).then(|| line.to_owned())
+}
+
+/// A sentence of the answer that says why something failed, when it says
+/// so explicitly.
+fn cause_sentence(answer: &str) -> Option<String> {
+    const CUES: &[&str] = &[
+        "the root cause",
+        "root cause:",
+        "the cause is",
+        "the cause was",
+        "the issue is that",
+        "the issue was that",
+        "the problem is that",
+        "the problem was that",
+        "this happens because",
+        "this happened because",
+        "the error occurs because",
+        "the error occurred because",
+        "la cause est",
+        "la cause était",
+        "le problème vient",
+        "le problème venait",
+        "cela vient de",
+    ];
+    for s in cues::sentences(answer) {
+        let t = s.text.trim().trim_start_matches(['*', '-', ' ']).trim();
+        let lower = t.to_lowercase();
+        if CUES.iter().any(|c| lower.starts_with(c)) && t.split_whitespace().count() >= 5 {
+            return Some(one_line(t).replace("**", ""));
+        }
+    }
+    None
+}
+
 /// How a request is asked, not what it asks: "Peux-tu ajouter X ?" is the
 /// goal "Ajouter X".
 const ASKING: &[&str] = &[
@@ -522,6 +932,8 @@ const ASKING: &[&str] = &[
     "pourrais-tu",
     "tu peux",
     "tu pourrais",
+    "can you please",
+    "could you please",
     "can you",
     "could you",
     "would you",
@@ -534,431 +946,57 @@ const ASKING: &[&str] = &[
 ];
 
 const GREETING: &[&str] = &[
-    "bonjour",
-    "bonsoir",
-    "salut",
-    "coucou",
-    "hello",
-    "hi",
-    "hey",
-    "okay",
-    "ok",
-    "d'accord",
-    "merci beaucoup",
-    "merci",
-    "thanks",
-    "thank you",
-    "parfait",
-    "super",
-    "great",
-    "cool",
-    "nice",
-    "top",
-    "yes",
-    "oui",
-    "please",
-    "stp",
-    "svp",
-    "s'il te plaît",
-    "s'il te plait",
-    "s'il vous plaît",
-    "s'il vous plait",
+    "bonjour", "bonsoir", "salut", "coucou", "hello", "hi", "hey", "please", "stp", "svp",
 ];
 
-/// The text without its leading greetings and acknowledgements.
-fn strip_greetings(mut text: &str) -> &str {
-    while let Some(rest) = cues::strip_any_ci(text, GREETING) {
-        text = rest.trim_start_matches(|c: char| c.is_whitespace() || ",;:!.".contains(c));
-    }
-    text
-}
-
-/// The request without how it is asked ("Peux-tu ajouter X" → "ajouter X").
-fn strip_asking(text: &str) -> Option<&str> {
-    let rest = cues::strip_any_ci(text, ASKING)?;
-    rest.starts_with(char::is_whitespace)
-        .then(|| rest.trim_start())
-}
-
-/// Messages that carry no goal of their own.
-const ACKS: &[&str] = &[
-    "continue",
-    "go",
-    "go on",
-    "vas-y",
-    "vas y",
-    "allez",
-    "on continue",
-    "next",
-    "suite",
-    "la suite",
-    "lgtm",
-    "c'est bon",
-    "ça marche",
-    "ca marche",
-    "done",
-    "fait",
-    "sure",
-    "yep",
-    "nope",
-    "non",
-    "no",
-    "retry",
-    "réessaie",
-    "encore",
-    "again",
-    "et ensuite",
-    "and then",
-    "ok merci",
-    "top merci",
-];
-
-/// The goal of the turn: the user's first sentence that says something,
-/// greetings and acknowledgements removed. Also returns the sentence it came
-/// from, so it is not read again for cues.
-fn objective(human: &str) -> Option<(String, String)> {
-    for s in cues::sentences(human) {
-        let rest = strip_greetings(&s.text);
-        let rest = rest.trim().trim_end_matches(':').trim();
-        if rest.is_empty() {
+/// The goal of a request: its first sentence that says something (the
+/// first line when sentences run long), greetings and the asking removed.
+/// `any_sentence`: the session's first request, whose goal is its first
+/// sentence when none reads as a request; later, only a sentence that asks
+/// for something is a goal ("I very much like this idea" is not).
+fn objective(request: &str, any_sentence: bool) -> Option<String> {
+    let first_par = request
+        .split("\n\n")
+        .map(str::trim)
+        .find(|p| !p.is_empty())?;
+    let sentences = cues::sentences(first_par);
+    let asking = sentences.iter().position(|s| is_request_sentence(&s.text));
+    let start = match asking {
+        Some(i) => i,
+        None if any_sentence => 0,
+        None => return None,
+    };
+    let mut goal = String::new();
+    for s in &sentences[start..] {
+        let mut rest = s.text.trim();
+        while let Some(r) = cues::strip_any_ci(rest, GREETING) {
+            if !r.starts_with(|c: char| c.is_whitespace() || ",;:!.".contains(c)) {
+                break;
+            }
+            rest = r.trim_start_matches(|c: char| c.is_whitespace() || ",;:!.".contains(c));
+        }
+        if rest.split_whitespace().count() < 2 {
             continue;
         }
-        let bare = rest.trim_end_matches(['.', '!', '?', ' ']).to_lowercase();
-        if ACKS.contains(&bare.as_str()) || rest.split_whitespace().count() < 2 {
-            return None;
-        }
-        let goal = match strip_asking(rest) {
-            Some(asked) if asked.split_whitespace().count() >= 2 => {
-                asked.trim_end_matches(['?', ' ', '\u{a0}']).to_string()
+        goal = match cues::strip_any_ci(rest, ASKING) {
+            Some(asked) if asked.starts_with(char::is_whitespace) && asked.split_whitespace().count() >= 2 => {
+                asked.trim().trim_end_matches(['?', ' ', '\u{a0}']).to_string()
             }
             _ => rest.to_string(),
         };
-        return Some((cap(&capitalise(&goal), 200), s.text));
+        break;
     }
-    None
+    if goal.is_empty() {
+        return None;
+    }
+    // The "@" the client puts before mentioned files.
+    let goal = goal
+        .split_whitespace()
+        .map(|w| w.strip_prefix('@').filter(|r| r.contains('/') || r.contains('.')).unwrap_or(w))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(cap(&capitalise(goal.trim_end_matches(':')), MAX_GOAL))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::transcript::{Digest, Exchange};
-
-    fn projects() -> Vec<(String, String)> {
-        vec![
-            ("root".into(), "".into()),
-            ("api".into(), "projects/api".into()),
-            ("web".into(), "projects/web".into()),
-        ]
-    }
-
-    fn run(
-        exchange: &Exchange,
-        lang: Lang,
-        default: &str,
-        logs: &[(String, String)],
-    ) -> Extraction {
-        let projects = projects();
-        let req = ExtractRequest {
-            exchange,
-            ok_done: false,
-            projects: &projects,
-            default_project: default,
-            existing_logs: logs,
-            done_candidates: &[],
-            lang,
-            project_root: Path::new("/home/me/repo"),
-        };
-        extract(&req)
-    }
-
-    fn ex(human: &str, assistant: &str, digest: Digest) -> Exchange {
-        Exchange {
-            human: human.into(),
-            assistant: assistant.into(),
-            timestamp: None,
-            digest,
-        }
-    }
-
-    fn strings(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn objective_drops_greetings_and_acks() {
-        let o = |h: &str| objective(h).map(|(b, _)| b);
-        assert_eq!(
-            o("Bonjour ! Peux-tu corriger le bug du login ? Merci"),
-            Some("Corriger le bug du login".into())
-        );
-        assert_eq!(
-            o("Can you fix the flaky test?"),
-            Some("Fix the flaky test".into())
-        );
-        assert_eq!(o("Can you help?"), Some("Can you help?".into()));
-        assert_eq!(
-            o("Pourquoi le build échoue ?"),
-            Some("Pourquoi le build échoue ?".into())
-        );
-        assert_eq!(
-            o("ok, now add tests for the parser"),
-            Some("Now add tests for the parser".into())
-        );
-        assert_eq!(o("continue"), None);
-        assert_eq!(o("OK merci !"), None);
-        assert_eq!(o("Thanks!"), None);
-        assert_eq!(o("Vas-y."), None);
-        assert_eq!(o("Refactor"), None);
-        assert_eq!(
-            o("```\ncode\n```\nwhy does this panic"),
-            Some("Why does this panic".into())
-        );
-    }
-
-    #[test]
-    fn trivial_commands_are_recognised() {
-        for c in [
-            "ls -la",
-            "git status",
-            "git diff HEAD",
-            "/usr/bin/cat x",
-            "rg foo",
-            "git",
-        ] {
-            assert!(is_trivial_command(c), "{c}");
-        }
-        for c in ["cargo test", "git commit -m x", "npm run build", "make"] {
-            assert!(!is_trivial_command(c), "{c}");
-        }
-    }
-
-    #[test]
-    fn tool_errors_keep_the_informative_line() {
-        let line = |raw: &str| tool_error_line(raw).map(|(tool, l)| (tool.unwrap_or_default(), l));
-        assert_eq!(
-            line(
-                "Exit code 101\n   Compiling cairn\nerror[E0308]: mismatched types\n --> src/a.rs:3:5"
-            ),
-            Some((String::new(), "error[E0308]: mismatched types".into()))
-        );
-        assert_eq!(
-            line(
-                "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
-            ),
-            None
-        );
-        assert_eq!(line("Read: File does not exist."), None);
-        assert_eq!(line("Bash: Exit code 101"), None);
-        assert_eq!(line("Exit code 1"), None);
-        assert_eq!(
-            line("WebFetch: Request failed with status code 404"),
-            Some((
-                "WebFetch".into(),
-                "Request failed with status code 404".into()
-            ))
-        );
-        assert_eq!(
-            line("Traceback (most recent call last):\n  File \"a.py\", line 3\nKeyError: 'id'"),
-            Some((String::new(), "KeyError: 'id'".into()))
-        );
-        assert_eq!(
-            line("KeyError: 'id'"),
-            Some((String::new(), "KeyError: 'id'".into()))
-        );
-    }
-
-    #[test]
-    fn files_are_routed_and_shown_relative() {
-        let digest = Digest {
-            files_edited: strings(&[
-                "/home/me/repo/src/main.rs",
-                "/home/me/repo/projects/api/src/db.rs",
-            ]),
-            files_written: strings(&["projects/api/tests/db.rs"]),
-            ..Digest::default()
-        };
-        let e = run(&ex("Add a db test", "", digest), Lang::Fr, "root", &[]);
-        let got: Vec<_> = e
-            .updates
-            .iter()
-            .map(|u| (u.project.as_str(), u.sections.travail.clone()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("root", strings(&["Modifié `src/main.rs`"])),
-                (
-                    "api",
-                    strings(&[
-                        "Créé `projects/api/tests/db.rs`",
-                        "Modifié `projects/api/src/db.rs`"
-                    ])
-                ),
-            ]
-        );
-        // The goal follows the files.
-        assert_eq!(e.updates[1].sections.objectif, ["Add a db test"]);
-        assert!(e.updates[0].sections.objectif.is_empty());
-    }
-
-    #[test]
-    fn many_files_are_summarised() {
-        let files: Vec<String> = (0..11).map(|i| format!("src/m{i}.rs")).collect();
-        let digest = Digest {
-            files_edited: files,
-            ..Digest::default()
-        };
-        let e = run(
-            &ex("Rename the helper everywhere", "", digest),
-            Lang::En,
-            "root",
-            &[],
-        );
-        let travail = &e.updates[0].sections.travail;
-        assert_eq!(travail.len(), 9);
-        assert_eq!(travail[7], "Edited `src/m7.rs`");
-        assert_eq!(travail[8], "… 3 more files edited");
-    }
-
-    #[test]
-    fn commands_only_when_no_file_changed() {
-        let digest = Digest {
-            commands: strings(&["ls", "cargo test --lib", "git status", "cargo test --lib"]),
-            ..Digest::default()
-        };
-        let e = run(
-            &ex("Lance les tests", "", digest.clone()),
-            Lang::Fr,
-            "root",
-            &[],
-        );
-        assert_eq!(
-            e.updates[0].sections.travail,
-            ["Commande exécutée : `cargo test --lib`"]
-        );
-
-        let with_file = Digest {
-            files_edited: strings(&["src/a.rs"]),
-            ..digest
-        };
-        let e = run(&ex("Lance les tests", "", with_file), Lang::Fr, "root", &[]);
-        assert_eq!(e.updates[0].sections.travail, ["Modifié `src/a.rs`"]);
-    }
-
-    #[test]
-    fn context_once_a_day() {
-        let digest = Digest {
-            files_read: strings(&["/home/me/repo/src/extract/mod.rs"]),
-            files_edited: strings(&[
-                "/home/me/repo/src/extract/offline.rs",
-                "/home/me/repo/Cargo.toml",
-            ]),
-            ..Digest::default()
-        };
-        let e = run(
-            &ex("Write the offline backend", "", digest.clone()),
-            Lang::En,
-            "root",
-            &[],
-        );
-        assert_eq!(
-            e.updates[0].sections.contexte,
-            ["Working in `src/extract/`"]
-        );
-        let logs = vec![(
-            "root".to_string(),
-            "# Session log — x\n\n## Context\n- Earlier\n".to_string(),
-        )];
-        let e = run(
-            &ex("Write the offline backend", "", digest),
-            Lang::En,
-            "root",
-            &logs,
-        );
-        assert!(e.updates[0].sections.contexte.is_empty());
-    }
-
-    #[test]
-    fn ok_done_yields_only_the_candidates() {
-        let projects = projects();
-        let exchange = ex(
-            "OK-done",
-            "Great, closing it. Next step: deploy.",
-            Digest {
-                files_edited: strings(&["src/a.rs"]),
-                ..Digest::default()
-            },
-        );
-        let logs = vec![
-            (
-                "root".to_string(),
-                "## À suivre\n- Relire la doc\n".to_string(),
-            ),
-            (
-                "api".to_string(),
-                "## À suivre\n- Migrer la base\n".to_string(),
-            ),
-        ];
-        let candidates = strings(&["Migrer la base", "Inconnu"]);
-        let req = ExtractRequest {
-            exchange: &exchange,
-            ok_done: true,
-            projects: &projects,
-            default_project: "root",
-            existing_logs: &logs,
-            done_candidates: &candidates,
-            lang: Lang::Fr,
-            project_root: Path::new("/home/me/repo"),
-        };
-        let e = extract(&req);
-        assert_eq!(e.updates.len(), 2);
-        assert_eq!(e.updates[0].project, "root");
-        assert_eq!(
-            e.updates[0].sections,
-            Sections {
-                a_suivre_done: strings(&["Inconnu"]),
-                ..Sections::default()
-            }
-        );
-        assert_eq!(e.updates[1].project, "api");
-        assert_eq!(
-            e.updates[1].sections,
-            Sections {
-                a_suivre_done: strings(&["Migrer la base"]),
-                ..Sections::default()
-            }
-        );
-
-        let req = ExtractRequest {
-            done_candidates: &[],
-            ..req
-        };
-        assert_eq!(extract(&req), Extraction::default());
-    }
-
-    #[test]
-    fn unknown_default_project_goes_to_root() {
-        let e = run(
-            &ex("Fix the flaky login test", "", Digest::default()),
-            Lang::En,
-            "ghost",
-            &[],
-        );
-        assert_eq!(e.updates[0].project, "root");
-    }
-
-    #[test]
-    fn an_acknowledgement_alone_yields_nothing() {
-        let e = run(
-            &ex(
-                "merci !",
-                "Avec plaisir ! N'hésitez pas si besoin.",
-                Digest::default(),
-            ),
-            Lang::Fr,
-            "root",
-            &[],
-        );
-        assert_eq!(e, Extraction::default());
-    }
-}
+mod tests;

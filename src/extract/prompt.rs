@@ -231,12 +231,20 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let _ = writeln!(out, "{}\n\n{}\n", t.intro, t.fence_rule);
 
+    let d = req.digest;
+    let requests: Vec<&str> = d
+        .turns
+        .iter()
+        .map(|t| t.request.as_str())
+        .filter(|r| !r.trim().is_empty())
+        .collect();
+    let answer = d.turns.last().map(|t| t.answer.as_str()).unwrap_or("");
     let _ = writeln!(out, "{}\n{}", t.exchange, t.human);
     fence(
         &mut out,
         "human",
         None,
-        &clip(&req.exchange.human, HUMAN_MAX, 0, t.truncated),
+        &clip(&requests.join("\n\n"), HUMAN_MAX, 0, t.truncated),
     );
     let _ = writeln!(out, "\n{}", t.assistant);
     fence(
@@ -244,7 +252,7 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
         "assistant",
         None,
         &clip(
-            &req.exchange.assistant,
+            answer,
             ASSISTANT_HEAD,
             ASSISTANT_TAIL,
             t.truncated,
@@ -252,22 +260,53 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
     );
 
     let _ = writeln!(out, "\n{}", t.activity);
-    let d = &req.exchange.digest;
-    let shown = |files: &[String]| -> Vec<String> {
-        files
-            .iter()
-            .map(|f| display_path(req.project_root, f))
-            .collect()
+    let shown = |pick: &dyn Fn(&crate::extract::digest::FileChange) -> bool| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for f in d.turns.iter().flat_map(|t| t.all_files()).filter(|f| pick(f)) {
+            let p = display_path(req.project_root, &f.path);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
     };
+    use crate::extract::digest::Change;
+    let reads: Vec<String> = d
+        .turns
+        .iter()
+        .flat_map(|t| t.reads.iter())
+        .map(|f| display_path(req.project_root, f))
+        .collect();
+    let commands: Vec<String> = d
+        .turns
+        .iter()
+        .flat_map(|t| {
+            t.actions
+                .iter()
+                .map(|a| a.command.clone())
+                .chain(t.checks.iter().map(|c| c.command.clone()))
+        })
+        .collect();
+    let subagents: Vec<String> = d
+        .turns
+        .iter()
+        .flat_map(|t| t.subagents.iter().map(|s| s.description.clone()))
+        .collect();
+    let errors: Vec<String> = d
+        .turns
+        .iter()
+        .flat_map(|t| t.errors.iter())
+        .map(|e| format!("{}: {}", e.tool, e.message))
+        .collect();
     let mut activity = String::new();
-    list_line(&mut activity, t.created, &shown(&d.files_written), t);
-    list_line(&mut activity, t.edited, &shown(&d.files_edited), t);
-    list_line(&mut activity, t.read, &shown(&d.files_read), t);
-    list_line(&mut activity, t.commands, &d.commands, t);
-    list_line(&mut activity, t.subagents, &d.subagents, t);
-    if !d.tool_errors.is_empty() {
+    list_line(&mut activity, t.created, &shown(&|f| f.change == Change::Created), t);
+    list_line(&mut activity, t.edited, &shown(&|f| f.change != Change::Created), t);
+    list_line(&mut activity, t.read, &reads, t);
+    list_line(&mut activity, t.commands, &commands, t);
+    list_line(&mut activity, t.subagents, &subagents, t);
+    if !errors.is_empty() {
         let _ = writeln!(activity, "{}{}", t.errors, t.colon);
-        for e in d.tool_errors.iter().take(5) {
+        for e in errors.iter().take(5) {
             let _ = writeln!(activity, "- {}", one_line(e, ERROR_MAX));
         }
     }

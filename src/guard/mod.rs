@@ -69,6 +69,9 @@ pub struct StopInfo {
     pub stop_hook_active: bool,
     /// The final assistant text: the transcript may not hold it yet at Stop.
     pub last_assistant_message: Option<String>,
+    /// The main thread's context as the capture's pass of this Stop left
+    /// it (`Some(None)`: a compaction came last); `None`: read the tail.
+    pub context: Option<Option<crate::transcript::ContextUsage>>,
 }
 
 /// What the guard reads from a `SubagentStop` payload.
@@ -322,8 +325,12 @@ pub fn check(
     };
     // `cairn hook` has already waited for the client to write this turn
     // (`transcript::settle_at_stop`, shared with capture): read it once.
-    let usage = crate::transcript::last_context_usage(transcript)
-        .with_context(|| format!("guard: cannot read the transcript {}", transcript.display()))?;
+    let usage = match &info.context {
+        Some(known) => known.clone(),
+        None => crate::transcript::last_context_usage(transcript).with_context(|| {
+            format!("guard: cannot read the transcript {}", transcript.display())
+        })?,
+    };
     let Some(usage) = usage else {
         return Ok(Outcome::Silent(Quiet::NoUsage));
     };

@@ -3,9 +3,9 @@
 
 use crate::config::Config;
 use crate::context::Ctx;
-use crate::memory::capture::repo_lock_path;
+use crate::memory::store::repo_lock_path;
 use crate::memory::store::Store;
-use crate::memory::{load, promote, worker};
+use crate::memory::{load, promote};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -127,7 +127,11 @@ fn rewrite_with(
         ),
         Some(Ok(c)) => {
             if let Some(u) = &c.usage {
-                crate::memory::capture::record_spend(ctx, backend.name(), "promotion", u);
+                crate::usage::ledger::record_call(
+                    ctx,
+                    &format!("{}/promotion", backend.name()),
+                    u.into(),
+                );
             }
             match promote::accept_rewrite(&c.text, &project.name, lang, max).map(|t| r.redact(&t)) {
                 Some(text) => {
@@ -166,21 +170,6 @@ pub fn archive(
         ));
     }
     Ok(out)
-}
-
-pub fn worker(ctx: &Ctx, drain: bool) -> Result<String> {
-    let r = worker::run(ctx, drain)?;
-    Ok(if drain {
-        format!(
-            "{} jobs done, {} to retry, {} dead-lettered, {} pending\n",
-            r.done,
-            r.retried,
-            r.dead,
-            crate::memory::spool::pending_ids(&ctx.state_dir).len()
-        )
-    } else {
-        String::new()
-    })
 }
 
 /// One line saying which extraction backend is active and what it costs,

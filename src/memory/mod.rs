@@ -1,11 +1,10 @@
-//! Session memory: log format, store, spool, capture, worker, load, promote.
+//! Session memory as data: the log format, the store (project root,
+//! sub-projects, confined paths), per-session state, loading, promotion.
+//! Capturing turns into it is `capture`'s job.
 
-pub mod capture;
 pub mod commands;
 pub mod load;
 pub mod log;
 pub mod promote;
 pub mod session;
-pub mod spool;
 pub mod store;
-pub mod worker;

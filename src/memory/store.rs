@@ -240,6 +240,19 @@ impl Store {
 
 /// A hook's project root (SPEC §7): `CLAUDE_PROJECT_DIR`, else walk up from
 /// `cwd` to the nearest folder holding `memory_sessions/`, `.cairn.toml` or `.git`.
+/// The lock that serialises every write to one repository's memory.
+pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
+    // FNV-1a of the path: stable across runs, no extra crate, no path in a file name.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in root.to_string_lossy().as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    ctx.state_dir
+        .join("locks")
+        .join(format!("repo-{h:016x}.lock"))
+}
+
 pub fn find_root(claude_project_dir: Option<&str>, cwd: Option<&Path>) -> Option<PathBuf> {
     if let Some(d) = claude_project_dir.filter(|d| !d.is_empty()) {
         let p = PathBuf::from(d);

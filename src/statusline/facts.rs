@@ -189,7 +189,8 @@ fn context_fill(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Cont
 /// Bullets in today's logs of every project of the repository, and the
 /// spool's backlog. `None` when the repository keeps no session memory.
 fn memory_state(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<MemoryState>, String> {
-    use crate::memory::{spool, store};
+    use crate::capture::spool;
+    use crate::memory::store;
     let project_dir = input
         .project_dir()
         .map(|p| p.to_string_lossy().into_owned());

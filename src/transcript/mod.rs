@@ -25,7 +25,9 @@ mod tests;
 pub use exchange::{
     MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS, truncate_tail,
 };
-pub use record::{Block, Content, Message, Record, ToolInput, ToolResult, ToolUse};
+pub use record::{
+    Block, Content, Message, Record, Todo, ToolInput, ToolResult, ToolUse, ToolUseResult,
+};
 pub use stream::{Line, StreamReader};
 pub use tail::{BLOCK_SIZE, MAX_LINE, MAX_TAIL_BYTES, TailOptions, TailStats};
 pub use usage::{ContextUsage, Usage, UsageDedup, UsageEntry, dedup_usage};
@@ -234,7 +236,7 @@ pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
 /// Long enough for the client's write on a session's first turn (a clean
 /// CI run saw 600 ms fall short there twice); only a Stop whose turn is
 /// not in the file yet pays it.
-pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(2000);
+pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// [`context_at_stop`] once the file holds the turn a Stop is about. The
@@ -248,6 +250,12 @@ const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
 /// limit it returns what the file holds.
 pub fn settle_at_stop(path: &Path, answer: Option<&str>) -> io::Result<StopContext> {
     let answer = answer.map(str::trim).filter(|a| !a.is_empty());
+    // No text to wait for: the client ended the turn on a tool call and
+    // never writes an answer line for it (issue 11), so waiting would only
+    // ever run to the limit.
+    if answer.is_none() {
+        return context_at_stop(path);
+    }
     let settled = |c: &StopContext| {
         if c.answer_pending {
             return false;
@@ -318,4 +326,14 @@ pub fn usage_entries_from(path: &Path, offset: u64) -> io::Result<(Vec<UsageEntr
         ControlFlow::Continue(())
     })?;
     Ok((out, reader.offset()))
+}
+
+/// What `rec` says about the main thread's context, read forwards:
+/// `Some(None)` for a compaction (the fill starts again), `Some(Some(u))`
+/// for a main-thread usage, `None` for a record that says nothing of it.
+pub fn context_change(rec: &Record) -> Option<Option<ContextUsage>> {
+    match usage::context_event(rec)? {
+        ContextEvent::Reset => Some(None),
+        ContextEvent::Usage(u) => Some(Some(u)),
+    }
 }

@@ -36,6 +36,40 @@ pub struct Record<'a> {
     pub session_id: Option<Cow<'a, str>>,
     pub cwd: Option<Cow<'a, str>>,
     pub git_branch: Option<Cow<'a, str>>,
+    /// `toolUseResult`: the client's structured account of a tool call, next
+    /// to the tool result it sent the model.
+    pub tool_use_result: Option<ToolUseResult<'a>>,
+}
+
+/// The parts of `toolUseResult` capture reads. Its shape depends on the
+/// tool (and the client version); a string stands for an error text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolUseResult<'a> {
+    /// `type`: `create` or `update` for Write, `text` for Read, …
+    pub kind: Option<Cow<'a, str>>,
+    pub file_path: Option<Cow<'a, str>>,
+    /// TodoWrite: the list after the call.
+    pub new_todos: Vec<Todo<'a>>,
+    /// ExitPlanMode: the plan the user accepted.
+    pub plan: Option<Cow<'a, str>>,
+    /// Agent/Task: the subagent that ran, whose transcript holds its work.
+    pub agent_id: Option<Cow<'a, str>>,
+    /// Bash: what the command printed.
+    pub stdout: Option<Cow<'a, str>>,
+    pub stderr: Option<Cow<'a, str>>,
+    pub interrupted: bool,
+    /// AskUserQuestion: question → the user's answer.
+    pub answers: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    /// The whole value was a string (an error text on most clients).
+    pub text: Option<Cow<'a, str>>,
+}
+
+/// One item of a TodoWrite list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Todo<'a> {
+    pub content: Cow<'a, str>,
+    /// `pending`, `in_progress`, `completed`.
+    pub status: Cow<'a, str>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -85,6 +119,14 @@ pub struct ToolInput<'a> {
     pub description: Option<Cow<'a, str>>,
     pub subagent_type: Option<Cow<'a, str>>,
     pub prompt: Option<Cow<'a, str>>,
+    /// TodoWrite's list.
+    pub todos: Vec<Todo<'a>>,
+    /// ExitPlanMode's plan.
+    pub plan: Option<Cow<'a, str>>,
+    /// TaskCreate's subject; TaskUpdate's task id and status.
+    pub subject: Option<Cow<'a, str>>,
+    pub task_id: Option<Cow<'a, str>>,
+    pub status: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -342,6 +384,7 @@ impl<'de> Visitor<'de> for RecordV {
             "sessionId" => r.session_id = map.next_value::<Str>()?.0,
             "cwd" => r.cwd = map.next_value::<Str>()?.0,
             "gitBranch" => r.git_branch = map.next_value::<Str>()?.0,
+            "toolUseResult" => r.tool_use_result = map.next_value::<OptToolUseResult>()?.0,
             _ => {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -486,6 +529,11 @@ impl<'de> Visitor<'de> for ToolInputV {
             "description" => t.description = map.next_value::<Str>()?.0,
             "subagent_type" => t.subagent_type = map.next_value::<Str>()?.0,
             "prompt" => t.prompt = map.next_value::<Str>()?.0,
+            "todos" => t.todos = map.next_value::<Todos>()?.0,
+            "plan" => t.plan = map.next_value::<Str>()?.0,
+            "subject" => t.subject = map.next_value::<Str>()?.0,
+            "taskId" => t.task_id = map.next_value::<Str>()?.0,
+            "status" => t.status = map.next_value::<Str>()?.0,
             _ => {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -567,6 +615,116 @@ impl<'de> Visitor<'de> for CountsV {
             }
         });
         Ok(Counts(out))
+    }
+    ignore!(bool, num, unit, str, seq);
+}
+
+#[derive(Default)]
+struct OptToolUseResult<'a>(Option<ToolUseResult<'a>>);
+lenient!(OptToolUseResult, ToolUseResultV, "a tool use result");
+impl<'de> Visitor<'de> for ToolUseResultV {
+    type Value = OptToolUseResult<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        Self::expecting_text(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(OptToolUseResult(Some(ToolUseResult {
+            text: Some(Cow::Borrowed(v)),
+            ..Default::default()
+        })))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        self.visit_string(v.to_owned())
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(OptToolUseResult(Some(ToolUseResult {
+            text: Some(Cow::Owned(v)),
+            ..Default::default()
+        })))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut t = ToolUseResult::default();
+        read_map!(map, key => match key {
+            "type" => t.kind = map.next_value::<Str>()?.0,
+            "filePath" => t.file_path = map.next_value::<Str>()?.0,
+            "newTodos" => t.new_todos = map.next_value::<Todos>()?.0,
+            "plan" => t.plan = map.next_value::<Str>()?.0,
+            "agentId" => t.agent_id = map.next_value::<Str>()?.0,
+            "stdout" => t.stdout = map.next_value::<Str>()?.0,
+            "stderr" => t.stderr = map.next_value::<Str>()?.0,
+            "interrupted" => t.interrupted = map.next_value::<Bool>()?.0,
+            "answers" => t.answers = map.next_value::<Pairs>()?.0,
+            _ => {
+                map.next_value::<IgnoredAny>()?;
+            }
+        });
+        Ok(OptToolUseResult(Some(t)))
+    }
+    ignore!(bool, num, unit, seq);
+}
+
+#[derive(Default)]
+struct Todos<'a>(Vec<Todo<'a>>);
+lenient!(Todos, TodosV, "a to-do list");
+impl<'de> Visitor<'de> for TodosV {
+    type Value = Todos<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        Self::expecting_text(f)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(OptTodo(t)) = seq.next_element::<OptTodo>()? {
+            out.extend(t);
+        }
+        Ok(Todos(out))
+    }
+    ignore!(bool, num, unit, str, map);
+}
+
+#[derive(Default)]
+struct OptTodo<'a>(Option<Todo<'a>>);
+lenient!(OptTodo, TodoV, "a to-do");
+impl<'de> Visitor<'de> for TodoV {
+    type Value = OptTodo<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        Self::expecting_text(f)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut content = None;
+        let mut status = None;
+        read_map!(map, key => match key {
+            "content" => content = map.next_value::<Str>()?.0,
+            "status" => status = map.next_value::<Str>()?.0,
+            _ => {
+                map.next_value::<IgnoredAny>()?;
+            }
+        });
+        Ok(OptTodo(content.map(|content| Todo {
+            content,
+            status: status.unwrap_or_default(),
+        })))
+    }
+    ignore!(bool, num, unit, str, seq);
+}
+
+/// An object of strings (`answers`): other values are skipped.
+#[derive(Default)]
+struct Pairs<'a>(Vec<(Cow<'a, str>, Cow<'a, str>)>);
+lenient!(Pairs, PairsV, "an object of strings");
+impl<'de> Visitor<'de> for PairsV {
+    type Value = Pairs<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        Self::expecting_text(f)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Str(k)) = map.next_key::<Str<'de>>()? {
+            let Str(v) = map.next_value::<Str>()?;
+            if let (Some(k), Some(v)) = (k, v) {
+                out.push((k, v));
+            }
+        }
+        Ok(Pairs(out))
     }
     ignore!(bool, num, unit, str, seq);
 }
@@ -679,5 +837,29 @@ mod tests {
         assert_eq!(r.origin_kind.as_deref(), Some("task-notification"));
         assert_eq!(r.prompt_source.as_deref(), Some("system"));
         assert_eq!(r.agent_id.as_deref(), Some("a1"));
+    }
+
+    #[test]
+    fn tool_use_results() {
+        let line = r#"{"type":"user","toolUseResult":{"type":"update","filePath":"/p/a.md","content":"x","structuredPatch":[]}}"#;
+        let t = parse(line).unwrap().tool_use_result.unwrap();
+        assert_eq!(t.kind.as_deref(), Some("update"));
+        assert_eq!(t.file_path.as_deref(), Some("/p/a.md"));
+        let line = r#"{"type":"user","toolUseResult":{"oldTodos":[],"newTodos":[{"content":"Write tests","status":"pending","activeForm":"x"},7,{"status":"completed"},{"content":"Ship","status":"completed"}]}}"#;
+        let t = parse(line).unwrap().tool_use_result.unwrap();
+        let todos: Vec<(&str, &str)> = t
+            .new_todos
+            .iter()
+            .map(|t| (t.content.as_ref(), t.status.as_ref()))
+            .collect();
+        assert_eq!(todos, [("Write tests", "pending"), ("Ship", "completed")]);
+        let line = r#"{"type":"user","toolUseResult":"Error: please add it first"}"#;
+        let t = parse(line).unwrap().tool_use_result.unwrap();
+        assert_eq!(t.text.as_deref(), Some("Error: please add it first"));
+        let line = r#"{"type":"user","toolUseResult":{"answers":{"Which?":"Both","n":3},"questions":[]}}"#;
+        let t = parse(line).unwrap().tool_use_result.unwrap();
+        assert_eq!(t.answers, [(Cow::Borrowed("Which?"), Cow::Borrowed("Both"))]);
+        let line = r#"{"type":"user","toolUseResult":[1,2]}"#;
+        assert_eq!(parse(line).unwrap().tool_use_result, None);
     }
 }

@@ -57,6 +57,48 @@ pub fn append(state_dir: &Path, entry: &Entry) -> std::io::Result<()> {
 }
 
 /// Entries of the ledger; unreadable lines are skipped.
+/// The tokens of one backend call of cairn's own (memory extraction,
+/// promotion), to be priced into the ledger.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Call {
+    pub model: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_write_tokens: u64,
+    pub cache_read_tokens: u64,
+}
+
+/// Prices one backend call into the ledger as memory spend (`backend` names
+/// the backend and what the call was for: `claude-cli/memory`). A failed
+/// write is logged: the spend is lost, never the turn.
+pub fn record_call(ctx: &crate::context::Ctx, backend: &str, call: Call) {
+    let entry = Entry {
+        ts: ctx.clock.now().to_string(),
+        date: ctx.today(),
+        kind: "memory".into(),
+        backend: backend.to_owned(),
+        usd: super::pricing::cost_with_cache(
+            &call.model,
+            call.input_tokens,
+            call.output_tokens,
+            call.cache_write_tokens,
+            call.cache_read_tokens,
+        ),
+        model: call.model,
+        input_tokens: call.input_tokens,
+        output_tokens: call.output_tokens,
+        cache_write_tokens: call.cache_write_tokens,
+        cache_read_tokens: call.cache_read_tokens,
+    };
+    if let Err(e) = append(&ctx.state_dir, &entry) {
+        ctx.diag(
+            crate::diag::Level::Warn,
+            "ledger",
+            &format!("cannot record memory spend: {e}"),
+        );
+    }
+}
+
 pub fn entries(state_dir: &Path) -> Vec<Entry> {
     std::fs::read_to_string(path(state_dir))
         .unwrap_or_default()

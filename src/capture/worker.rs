@@ -5,8 +5,8 @@ use crate::config::{self, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::fsutil::{lock, try_lock};
-use crate::memory::capture::process_job;
-use crate::memory::spool;
+use crate::capture::pipeline::process_job;
+use crate::capture::spool;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -208,7 +208,9 @@ fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) 
                 // Redacted again: a job spooled by an older version may
                 // hold the raw exchange, and dead letters stay forever.
                 let redactor = crate::redact::for_config(config);
-                job.exchange = crate::memory::capture::redact_exchange(&redactor, &job.exchange);
+                job.digest = job.digest();
+                job.exchange = None;
+                crate::capture::pipeline::redact_digest(&redactor, &mut job.digest);
                 let _ = spool::save(&ctx.state_dir, &job);
                 let _ = spool::bury(&ctx.state_dir, &job.id);
                 report.dead += 1;

@@ -1,41 +1,34 @@
-//! The capture pipeline (SPEC §1.5): the Stop hook's fast half (find the
-//! exchange, spool a job, wake the worker) and the worker's slow half
-//! (backend call, `.debug/`, merge under the repository lock).
+//! The capture pipeline's two halves around the spool: the Stop hook's
+//! (spool the digest, wake the worker; sync mode and the no-spool fallback
+//! merge inline) and the worker's (backend call, `.debug/`, merge under the
+//! repository lock).
 
+use super::StopInput;
+use super::spool::{self, Job};
 use crate::config::{BackendKind, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
+use crate::extract::digest::Digest;
 use crate::extract::{self, ExtractRequest};
-use crate::fsutil::confine::Kind;
 use crate::fsutil::{LockGuard, lock};
+use crate::fsutil::confine::Kind;
 use crate::memory::log::{DailyLog, append_long_memory};
 use crate::memory::session::{self, AddedTodos};
-use crate::memory::spool::{self, Job};
-use crate::memory::store::{Store, valid_project_name};
+use crate::memory::store::{Store, repo_lock_path, valid_project_name};
 use crate::redact::Redactor;
-use crate::transcript::{self, Exchange};
-use crate::usage::{ledger, pricing};
+use crate::usage::ledger;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
-/// The parts of a Stop payload the capture needs.
-#[derive(Debug, Clone, Default)]
-pub struct StopInput {
-    pub session_id: String,
-    pub transcript_path: Option<PathBuf>,
-    pub cwd: Option<PathBuf>,
-    pub last_assistant_message: Option<String>,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StopOutcome {
-    /// No human text in the turn: nothing to remember.
+    /// Nothing new to remember since the last capture.
     NothingToDo,
     Queued(String),
     /// `memory.sync`: merged before the hook returned.
     Merged,
     /// The spool could not be written (state folder full, read-only, not a
-    /// folder): the turn was merged inline instead of being lost.
+    /// folder): the turns were merged inline instead of being lost.
     MergedWithoutSpool,
 }
 
@@ -54,81 +47,29 @@ pub fn inline_deadline_secs(timeout_secs: u64) -> u64 {
     timeout_secs.clamp(1, REGISTERED_HOOK_TIMEOUT_SECS - HOOK_MARGIN_SECS)
 }
 
-/// How far back the Stop hook reads when the last turn does not fit the
-/// normal 4 MiB tail (a tool returned megabytes).
-const DEEP_TAIL_BYTES: u64 = 64 << 20;
-
-/// The Stop hook's work. Reads only the transcript's tail; never calls a backend
-/// unless `memory.sync` asks for it.
-pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Result<StopOutcome> {
-    let Some(path) = input.transcript_path.as_deref() else {
-        anyhow::bail!("the Stop payload has no transcript_path");
-    };
-    let read = |opts: &transcript::TailOptions| {
-        transcript::last_exchange_with(path, opts)
-            .with_context(|| format!("cannot read transcript {}", path.display()))
-    };
-    let (mut exchange, mut stats) = read(&transcript::TailOptions::default())?;
-    if stats.hit_cap {
-        // Megabytes of tool output in the last turn: rare, so a deeper read
-        // is worth it rather than losing the turn.
-        (exchange, stats) = read(&transcript::TailOptions {
-            max_bytes: DEEP_TAIL_BYTES,
-            ..Default::default()
-        })?;
-    }
-    if stats.hit_cap {
-        ctx.diag(
-            Level::Warn,
-            "capture",
-            &format!(
-                "no prompt within the last {} bytes of {}; turn not captured",
-                stats.bytes_read,
-                path.display()
-            ),
-        );
-    } else if stats.lines_skipped > 0 {
-        ctx.diag(
-            Level::Info,
-            "capture",
-            &format!(
-                "{} unreadable line(s) skipped in {}",
-                stats.lines_skipped,
-                path.display()
-            ),
-        );
-    }
-    let Some(mut exchange) = exchange else {
-        return Ok(StopOutcome::NothingToDo);
-    };
-    if exchange.human.trim().is_empty() {
-        return Ok(StopOutcome::NothingToDo);
-    }
-    // The payload's text is final; the transcript may still be flushing it.
-    if let Some(msg) = input
-        .last_assistant_message
-        .as_deref()
-        .filter(|m| !m.trim().is_empty())
-    {
-        exchange.assistant = msg.to_owned();
-    }
-    // Redact before anything is spooled, and before any cut (SPEC §1.11):
-    // the spool, dead letters and orphaned temp files then hold no secret,
-    // and a secret straddling a cut cannot survive in part.
-    let redactor = crate::redact::for_config(config);
-    let exchange = exchange.sanitized(&|t| redactor.redact(t));
+/// Spools one redacted digest as a job and wakes the worker (or, in sync
+/// mode, merges it now).
+pub(super) fn spool_digest(
+    ctx: &Ctx,
+    config: &Config,
+    root: &Path,
+    input: &StopInput,
+    digest: Digest,
+) -> Result<StopOutcome> {
     let now = ctx.clock.now();
+    let timestamp = digest
+        .last()
+        .and_then(|t| t.timestamp.clone())
+        .unwrap_or_else(|| now.to_string());
     let job = Job {
         id: spool::new_id(now),
         project_root: root.to_path_buf(),
         session_id: input.session_id.clone(),
         cwd: input.cwd.clone().unwrap_or_else(|| root.to_path_buf()),
-        timestamp: exchange
-            .timestamp
-            .clone()
-            .unwrap_or_else(|| now.to_string()),
-        ok_done: extract::is_ok_done(&exchange.human),
-        exchange,
+        timestamp,
+        ok_done: super::is_ok_done(&digest),
+        digest,
+        exchange: None,
         attempts: 0,
         last_error: None,
         not_before: 0,
@@ -141,7 +82,7 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
     if config.memory.sync {
         return Ok(sync_inline(ctx, config, job));
     }
-    crate::memory::worker::wake(ctx);
+    super::worker::wake(ctx);
     Ok(StopOutcome::Queued(job.id))
 }
 
@@ -157,7 +98,7 @@ fn inline_config(config: &Config) -> Config {
 /// job is its own (it rescans the spool before it exits). If the inline
 /// attempt fails or runs out of time, the job stays for the worker.
 fn sync_inline(ctx: &Ctx, config: &Config, job: Job) -> StopOutcome {
-    let claim = match crate::memory::worker::claim(ctx) {
+    let claim = match super::worker::claim(ctx) {
         Ok(Some(g)) => g,
         Ok(None) => return StopOutcome::Queued(job.id),
         Err(e) => {
@@ -166,7 +107,7 @@ fn sync_inline(ctx: &Ctx, config: &Config, job: Job) -> StopOutcome {
                 "capture",
                 &format!("{e:#}; job left to the worker"),
             );
-            crate::memory::worker::wake(ctx);
+            super::worker::wake(ctx);
             return StopOutcome::Queued(job.id);
         }
     };
@@ -195,7 +136,7 @@ fn sync_inline(ctx: &Ctx, config: &Config, job: Job) -> StopOutcome {
     drop(claim);
     // Jobs other hooks spooled while the lock was held started no worker.
     if !spool::pending_ids(&ctx.state_dir).is_empty() {
-        crate::memory::worker::wake(ctx);
+        super::worker::wake(ctx);
     }
     outcome
 }
@@ -234,37 +175,9 @@ fn repo_lock(ctx: &Ctx, root: &Path) -> Result<LockGuard> {
     })
 }
 
-/// The lock that serialises every write to one repository's memory.
-pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
-    // FNV-1a of the path: stable across runs, no extra crate, no path in a file name.
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in root.to_string_lossy().as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    ctx.state_dir
-        .join("locks")
-        .join(format!("repo-{h:016x}.lock"))
-}
-
-pub(crate) fn redact_exchange(r: &Redactor, ex: &Exchange) -> Exchange {
-    let mut ex = ex.clone();
-    ex.human = r.redact(&ex.human);
-    ex.assistant = r.redact(&ex.assistant);
-    let d = &mut ex.digest;
-    for list in [
-        &mut d.files_read,
-        &mut d.files_edited,
-        &mut d.files_written,
-        &mut d.commands,
-        &mut d.tool_errors,
-        &mut d.subagents,
-    ] {
-        for item in list.iter_mut() {
-            *item = r.redact(item);
-        }
-    }
-    ex
+/// Every text of `digest` through `r`.
+pub(crate) fn redact_digest(r: &Redactor, digest: &mut Digest) {
+    digest.map_texts(&mut |s| *s = r.redact(s));
 }
 
 /// The worker's work for one job: extract, keep the raw answer in `.debug/`,
@@ -274,7 +187,8 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
     let date = turn_date(ctx, &job.timestamp);
     let redactor = crate::redact::for_config(config);
     let r: &Redactor = &redactor;
-    let exchange = redact_exchange(r, &job.exchange);
+    let mut digest = job.digest();
+    redact_digest(r, &mut digest);
     let default_project = store.project_for_dir(&job.cwd).to_string();
 
     let existing_logs: Vec<(String, String)> = store
@@ -293,7 +207,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
     let projects = store.project_pairs();
     let request = ExtractRequest {
         project_root: &job.project_root,
-        exchange: &exchange,
+        digest: &digest,
         ok_done: job.ok_done,
         projects: &projects,
         default_project: &default_project,
@@ -306,7 +220,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         .extract(&request)
         .with_context(|| format!("{} backend failed", backend.name()))?;
     if let Some(u) = &answer.usage {
-        record_spend(ctx, backend.name(), "memory", u);
+        ledger::record_call(ctx, &format!("{}/memory", backend.name()), u.into());
     }
 
     let _guard = repo_lock(ctx, &job.project_root)?;
@@ -426,35 +340,6 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Prices one backend call into the ledger (memory spend).
-pub fn record_spend(ctx: &Ctx, backend: &str, what: &str, u: &extract::CallUsage) {
-    let entry = ledger::Entry {
-        ts: ctx.clock.now().to_string(),
-        date: ctx.today(),
-        kind: "memory".into(),
-        backend: format!("{backend}/{what}"),
-        model: u.model.clone(),
-        input_tokens: u.input_tokens,
-        output_tokens: u.output_tokens,
-        cache_write_tokens: u.cache_write_tokens,
-        cache_read_tokens: u.cache_read_tokens,
-        usd: pricing::cost_with_cache(
-            &u.model,
-            u.input_tokens,
-            u.output_tokens,
-            u.cache_write_tokens,
-            u.cache_read_tokens,
-        ),
-    };
-    if let Err(e) = ledger::append(&ctx.state_dir, &entry) {
-        ctx.diag(
-            Level::Warn,
-            "ledger",
-            &format!("cannot record memory spend: {e}"),
-        );
-    }
 }
 
 /// The memory config to extract with: past `memory.daily_budget_usd` of

@@ -7,6 +7,7 @@
 //! and folders are the user's only (0600 / 0700): a turn is private.
 
 use crate::fsutil::{atomic_write_private, create_private_dir_all};
+use crate::extract::digest::Digest;
 use crate::transcript::Exchange;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -22,8 +23,14 @@ pub struct Job {
     pub cwd: PathBuf,
     /// RFC 3339 time of the turn; the log entry is dated from it.
     pub timestamp: String,
-    /// Already redacted: secrets never reach the spool.
-    pub exchange: Exchange,
+    /// What happened since the session's last capture. Already redacted:
+    /// secrets never reach the spool.
+    #[serde(default)]
+    pub digest: Digest,
+    /// Jobs spooled by versions before the turn digest carried the raw
+    /// exchange; read so that an upgrade loses no pending turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<Exchange>,
     pub ok_done: bool,
     #[serde(default)]
     pub attempts: u32,
@@ -32,6 +39,17 @@ pub struct Job {
     /// Unix seconds before which a failed job is not retried.
     #[serde(default)]
     pub not_before: i64,
+}
+
+impl Job {
+    /// The job's digest; for a job of an older version, its exchange as a
+    /// one-turn digest.
+    pub fn digest(&self) -> Digest {
+        match &self.exchange {
+            Some(ex) if self.digest.turns.is_empty() => crate::capture::legacy::digest_of(ex),
+            _ => self.digest.clone(),
+        }
+    }
 }
 
 pub fn pending_dir(state_dir: &Path) -> PathBuf {
@@ -180,7 +198,8 @@ mod tests {
             session_id: "s".into(),
             cwd: "/p".into(),
             timestamp: "2026-11-30T10:00:00Z".into(),
-            exchange: Exchange::default(),
+            digest: Digest::default(),
+            exchange: None,
             ok_done: false,
             attempts: 0,
             last_error: None,

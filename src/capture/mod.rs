@@ -1,0 +1,145 @@
+//! Capture (SPEC §1.5): from a Stop to the day's log.
+//!
+//! The Stop hook's half ([`on_stop`]) makes one pass over the transcript
+//! from this session's last captured point ([`pass`]), folds the records
+//! into turns ([`turns`], with [`clean`] telling the user's request from
+//! what the client wrapped around it and [`shell`] reading command lines),
+//! redacts the resulting digest, spools it ([`spool`]) and wakes the worker.
+//! The worker's half ([`worker`], [`pipeline`]) extracts bullets from the
+//! digest with the configured backend and merges them into the log.
+//!
+//! Capture sits above `extract` (the digest type and the backends) and
+//! `memory` (the log format and the store): they are data and extraction,
+//! this is the pipeline.
+
+pub mod clean;
+pub mod legacy;
+pub mod pass;
+pub mod pipeline;
+pub mod shell;
+pub mod spool;
+pub mod turns;
+pub mod worker;
+
+pub use pipeline::{
+    REGISTERED_HOOK_TIMEOUT_SECS, StopOutcome, inline_deadline_secs, process_job, turn_date,
+};
+
+use crate::config::Config;
+use crate::context::Ctx;
+use crate::diag::Level;
+use crate::extract::digest::{Digest, RequestKind};
+use crate::transcript::ContextUsage;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// The parts of a Stop payload the capture needs.
+#[derive(Debug, Clone, Default)]
+pub struct StopInput {
+    pub session_id: String,
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub last_assistant_message: Option<String>,
+}
+
+/// What a Stop's capture did, and what its pass saw of the context (the
+/// guard's input, so it need not read the file again).
+#[derive(Debug)]
+pub struct Captured {
+    pub outcome: StopOutcome,
+    /// `Some(None)`: a compaction came last; `None`: the pass saw no usage.
+    pub context: Option<Option<ContextUsage>>,
+}
+
+/// The Stop hook's work: one pass, one job. Never calls a backend unless
+/// `memory.sync` asks for it.
+pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Result<Captured> {
+    let Some(path) = input.transcript_path.as_deref() else {
+        anyhow::bail!("the Stop payload has no transcript_path");
+    };
+    // Two Stops of one session at once would read from the same cursor.
+    let _lock = crate::memory::session::safe_id(&input.session_id)
+        .map(|id| crate::fsutil::lock(&ctx.state_dir.join("capture").join(format!("{id}.lock"))))
+        .transpose()
+        .unwrap_or_else(|e| {
+            // No lock (state folder unwritable): capture anyway.
+            ctx.diag(Level::Warn, "capture", &format!("{e:#}"));
+            None
+        });
+    let cursor = pass::load_cursor(&ctx.state_dir, &input.session_id);
+    let mut pass = pass::run(
+        path,
+        cursor.as_ref(),
+        &input.session_id,
+        input.cwd.as_deref(),
+    )
+        .with_context(|| format!("cannot read transcript {}", path.display()))?;
+    if pass.lines_skipped > 0 {
+        ctx.diag(
+            Level::Info,
+            "capture",
+            &format!(
+                "{} unreadable line(s) skipped in {}",
+                pass.lines_skipped,
+                path.display()
+            ),
+        );
+    }
+    let context = pass.context.take();
+    // The payload's text is final; the transcript may still be flushing it.
+    if let Some(msg) = input
+        .last_assistant_message
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        && let Some(last) = pass.turns.last_mut()
+    {
+        last.answer = msg.to_owned();
+    }
+    let turns: Vec<_> = std::mem::take(&mut pass.turns)
+        .into_iter()
+        .filter(|t| !t.is_empty())
+        .collect();
+    let save_cursor = |ctx: &Ctx| {
+        if let Err(e) = pass::save_cursor(&ctx.state_dir, &input.session_id, &pass.cursor) {
+            // The next Stop reads the turn again; merges are idempotent.
+            ctx.diag(Level::Warn, "capture", &format!("{e:#}"));
+        }
+    };
+    if turns.is_empty() {
+        save_cursor(ctx);
+        return Ok(Captured {
+            outcome: StopOutcome::NothingToDo,
+            context,
+        });
+    }
+    // Redact before anything is spooled, and before any cut (SPEC §1.11).
+    let redactor = crate::redact::for_config(config);
+    let digest = Digest { turns }.sanitized(&|t| redactor.redact(t));
+    let outcome = pipeline::spool_digest(ctx, config, root, input, digest)?;
+    save_cursor(ctx);
+    Ok(Captured { outcome, context })
+}
+
+/// `OK-done`: the user closing the to-dos of the turn before.
+pub fn is_ok_done(digest: &Digest) -> bool {
+    digest
+        .last()
+        .is_some_and(|t| t.kind != RequestKind::None && crate::extract::is_ok_done(&t.request))
+}
+
+/// `cairn worker [--drain]`: what to print.
+pub fn worker_command(ctx: &Ctx, drain: bool) -> Result<String> {
+    let r = worker::run(ctx, drain)?;
+    Ok(if drain {
+        format!(
+            "{} jobs done, {} to retry, {} dead-lettered, {} pending\n",
+            r.done,
+            r.retried,
+            r.dead,
+            spool::pending_ids(&ctx.state_dir).len()
+        )
+    } else {
+        String::new()
+    })
+}

@@ -1,0 +1,258 @@
+//! One forward pass over a transcript, from where this session's last
+//! capture stopped to the end of what the client has written: the turns to
+//! capture, and the main thread's context fill for the guard.
+//!
+//! The cursor (`<state>/capture/<session>.json`) holds the byte offset the
+//! last pass stopped at and a fingerprint of the file's first bytes. A
+//! later pass starts there, so a turn whose Stop never came (the user
+//! interrupted it, the client crashed) is captured by the next Stop, and no
+//! turn twice. Without a cursor (the session's first Stop, a replaced
+//! file), the pass reads the last [`FIRST_PASS_BYTES`] and keeps only the
+//! last turn: what came before happened before cairn was there.
+
+use super::turns::{Builder, SubagentFiles, note_change};
+use crate::extract::digest::{FileChange, RequestKind, Turn};
+use crate::fsutil::atomic_write_private_unsynced;
+use crate::transcript::{ContextUsage, StreamReader};
+use serde::{Deserialize, Serialize};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// How far back a pass without a cursor reads (then [`DEEP_BYTES`] when the
+/// last prompt is not within it: a tool printed megabytes).
+pub const FIRST_PASS_BYTES: u64 = 4 << 20;
+const DEEP_BYTES: u64 = 64 << 20;
+/// A subagent transcript is read up to this size.
+const SUBAGENT_BYTES: u64 = 32 << 20;
+/// Bytes of the file's head the cursor fingerprints.
+const HEAD_BYTES: usize = 4096;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    pub transcript: PathBuf,
+    pub offset: u64,
+    /// FNV-1a of the file's first bytes (at most [`HEAD_BYTES`]).
+    pub head: u64,
+    pub head_len: usize,
+}
+
+/// What one pass found.
+#[derive(Debug, Default)]
+pub struct Pass {
+    pub turns: Vec<Turn>,
+    /// The main thread's context as the pass left it: `Some(None)` after a
+    /// compaction, `None` when the pass saw no usage at all.
+    pub context: Option<Option<ContextUsage>>,
+    /// Where the next pass starts.
+    pub cursor: Cursor,
+    pub lines_skipped: u64,
+    /// No cursor could be used: only the last turn was kept.
+    pub first: bool,
+}
+
+fn cursor_path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
+    crate::memory::session::safe_id(session_id)
+        .map(|id| state_dir.join("capture").join(format!("{id}.json")))
+}
+
+pub fn load_cursor(state_dir: &Path, session_id: &str) -> Option<Cursor> {
+    let p = cursor_path(state_dir, session_id)?;
+    let bytes = crate::fsutil::confine::read_regular(&p, 1 << 16).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+pub fn save_cursor(state_dir: &Path, session_id: &str, c: &Cursor) -> anyhow::Result<()> {
+    let Some(p) = cursor_path(state_dir, session_id) else {
+        return Ok(());
+    };
+    atomic_write_private_unsynced(&p, &serde_json::to_vec(c)?)?;
+    Ok(())
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// The folder the session started in: the first `cwd` among the file's
+/// first records.
+fn session_cwd(path: &Path) -> Option<String> {
+    let mut reader = StreamReader::open(path, 0).ok()?;
+    let mut found = None;
+    let mut n = 0;
+    let _ = reader.for_each_record(|_, rec| {
+        n += 1;
+        if let Some(c) = rec.cwd.as_deref().filter(|c| c.starts_with('/')) {
+            found = Some(c.to_owned());
+            return ControlFlow::Break(());
+        }
+        if n > 50 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    found
+}
+
+fn head_of(path: &Path, len: usize) -> io::Result<(u64, usize)> {
+    let mut f = crate::fsutil::confine::open_regular(path)?;
+    let mut buf = vec![0u8; len];
+    let mut n = 0;
+    while n < len {
+        let k = f.read(&mut buf[n..])?;
+        if k == 0 {
+            break;
+        }
+        n += k;
+    }
+    Ok((fnv(&buf[..n]), n))
+}
+
+/// Subagent transcripts beside the session's: `<session>/subagents/agent-<id>.jsonl`
+/// (2.1.x) or `agent-<id>.jsonl` in the same folder (2.0.x).
+pub struct SubagentDir {
+    pub dir: PathBuf,
+    pub session_id: String,
+    /// Where the session's folder is for this hook (see `Builder::rebased_onto`).
+    pub here: Option<PathBuf>,
+    pub session_cwd: Option<String>,
+}
+
+impl SubagentFiles for SubagentDir {
+    fn files(&self, agent_id: &str) -> Vec<FileChange> {
+        let name = format!("agent-{agent_id}.jsonl");
+        let mut candidates = Vec::new();
+        if crate::memory::session::safe_id(&self.session_id).is_some() {
+            candidates.push(self.dir.join(&self.session_id).join("subagents").join(&name));
+        }
+        candidates.push(self.dir.join(&name));
+        for p in candidates {
+            match subagent_files(&p, self.session_cwd.as_deref(), self.here.as_deref()) {
+                Ok(files) => return files,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(_) => return Vec::new(),
+            }
+        }
+        Vec::new()
+    }
+}
+
+fn subagent_files(
+    path: &Path,
+    session_cwd: Option<&str>,
+    here: Option<&Path>,
+) -> io::Result<Vec<FileChange>> {
+    let size = crate::fsutil::confine::open_regular(path)?.metadata()?.len();
+    if size > SUBAGENT_BYTES {
+        return Ok(Vec::new());
+    }
+    let mut reader = StreamReader::open(path, 0)?;
+    let mut b = Builder::for_subagent().rebased_onto(session_cwd, here);
+    reader.for_each_record(|_, rec| {
+        b.feed(&rec);
+        ControlFlow::Continue(())
+    })?;
+    let mut files = Vec::new();
+    for t in b.finish() {
+        for f in t.all_files() {
+            note_change(&mut files, &f.path, f.change, f.from.as_deref());
+        }
+    }
+    Ok(files)
+}
+
+/// Reads `path` from the session's cursor (or, without one, its tail) to
+/// the end. Does not save the cursor: the caller does once the turns are
+/// safe (spooled).
+pub fn run(
+    path: &Path,
+    cursor: Option<&Cursor>,
+    session_id: &str,
+    here: Option<&Path>,
+) -> io::Result<Pass> {
+    let size = crate::fsutil::confine::open_regular(path)?.metadata()?.len();
+    let start_cwd = session_cwd(path);
+    let subagents = SubagentDir {
+        dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        session_id: session_id.to_owned(),
+        here: here.map(Path::to_path_buf),
+        session_cwd: start_cwd.clone(),
+    };
+    let here = (start_cwd.as_deref(), here);
+    let resume = cursor.filter(|c| {
+        c.transcript == path
+            && c.offset <= size
+            && head_of(path, c.head_len)
+                .is_ok_and(|(h, n)| n == c.head_len && h == c.head)
+    });
+    let mut pass = match resume {
+        Some(c) => read_from(path, c.offset, &subagents, here)?,
+        None => {
+            let mut p = read_from(path, size.saturating_sub(FIRST_PASS_BYTES), &subagents, here)?;
+            let has_request = |p: &Pass| p.turns.iter().any(|t| t.kind != RequestKind::None);
+            if !has_request(&p) && size > FIRST_PASS_BYTES {
+                p = read_from(path, size.saturating_sub(DEEP_BYTES), &subagents, here)?;
+            }
+            // Only the last turn with a request, and what followed it.
+            if let Some(at) = p.turns.iter().rposition(|t| t.kind != RequestKind::None) {
+                p.turns.drain(..at);
+                // cairn's first look at this session: its goal.
+                p.turns[0].first = true;
+            } else {
+                p.turns.clear();
+            }
+            p.first = true;
+            p
+        }
+    };
+    let (head, head_len) = head_of(path, HEAD_BYTES.min(pass.cursor.offset as usize))?;
+    pass.cursor.transcript = path.to_path_buf();
+    pass.cursor.head = head;
+    pass.cursor.head_len = head_len;
+    Ok(pass)
+}
+
+fn read_from(
+    path: &Path,
+    offset: u64,
+    subagents: &SubagentDir,
+    (session_cwd, here): (Option<&str>, Option<&Path>),
+) -> io::Result<Pass> {
+    let mut reader = StreamReader::open(path, offset)?;
+    if offset > 0 {
+        // Mid-file without a cursor: the first line is likely a piece of
+        // one; start at the next full line.
+        let mut f = crate::fsutil::confine::open_regular(path)?;
+        f.seek(SeekFrom::Start(offset - 1))?;
+        let mut one = [0u8; 1];
+        f.read_exact(&mut one)?;
+        if one[0] != b'\n' {
+            let _ = reader.next_line()?;
+        }
+    }
+    let mut b = Builder::new(subagents).rebased_onto(session_cwd, here);
+    if offset == 0 {
+        b = b.starts_session();
+    }
+    reader.for_each_record(|_, rec| {
+        b.feed(&rec);
+        ControlFlow::Continue(())
+    })?;
+    let context = b.context().map(|c| c.cloned());
+    Ok(Pass {
+        turns: b.finish(),
+        context,
+        cursor: Cursor {
+            offset: reader.offset(),
+            ..Default::default()
+        },
+        lines_skipped: reader.lines_skipped(),
+        first: false,
+    })
+}

@@ -1,0 +1,522 @@
+//! What a Bash command line does, as far as memory cares: it changes the
+//! world (a commit, a push, an install, a deploy…), runs tests or a build,
+//! deletes or moves files, or only looks around.
+//!
+//! A model's command line is often compound (`cd x && git add -A && git
+//! commit -m "…"`), so it is cut into segments, and each segment is read
+//! without the wrappers that do not change what it is (`cd`, `source`,
+//! `uv run`, `npx`, `VAR=value`, `time`, a subshell's parentheses).
+
+use crate::extract::digest::ActionKind;
+
+/// One thing a segment does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Action { kind: ActionKind, detail: String },
+    /// Tests (`test: true`) or a build / lint / type check.
+    Check { test: bool },
+    Delete(Vec<String>),
+    Move { from: String, to: String },
+}
+
+/// What `command` does, segment by segment, in order.
+pub fn effects(command: &str) -> Vec<Effect> {
+    let mut out = Vec::new();
+    let heredoc_message = heredoc_body(command);
+    for segment in segments(command) {
+        let words = words(&segment);
+        let words = unwrap(&words);
+        if words.is_empty() {
+            continue;
+        }
+        if let Some(e) = effect_of(words, heredoc_message.as_deref()) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// The first line of a here-document's body (`git commit -m "$(cat <<'EOF'
+/// … EOF)"`, the way the client's models write commit messages).
+fn heredoc_body(command: &str) -> Option<String> {
+    let at = command.find("<<")?;
+    let rest = &command[at + 2..];
+    let rest = rest.trim_start_matches('-').trim_start();
+    let delim: String = rest
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if delim.is_empty() {
+        return None;
+    }
+    let body_start = rest.find('\n')? + 1;
+    rest[body_start..]
+        .lines()
+        .take_while(|l| l.trim() != delim)
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(str::to_owned)
+}
+
+/// Splits on `&&`, `||`, `;`, `|` and newlines outside quotes; a
+/// here-document's body is not split.
+fn segments(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars().peekable();
+    let mut heredoc = false;
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                if c == q {
+                    quote = None;
+                }
+                cur.push(c);
+                continue;
+            }
+            None => {}
+        }
+        match c {
+            '\'' | '"' => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            '<' if chars.peek() == Some(&'<') => {
+                heredoc = true;
+                cur.push(c);
+            }
+            '\n' if heredoc => {
+                // The body runs to the end: keep the segment whole.
+                cur.push(c);
+                cur.extend(chars.by_ref());
+            }
+            '&' | '|' if chars.peek() == Some(&c) => {
+                chars.next();
+                out.push(std::mem::take(&mut cur));
+            }
+            ';' | '|' | '\n' => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Shell words, quotes removed (no expansion).
+fn words(segment: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in segment.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if !cur.is_empty() || any {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            None => cur.push(c),
+        }
+    }
+    if !cur.is_empty() || any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The segment without what wraps the real program.
+fn unwrap(words: &[String]) -> &[String] {
+    let mut w = words;
+    loop {
+        let Some(first) = w.first() else { return w };
+        let f = first.trim_start_matches('(');
+        let skip = match f {
+            "" => 1,
+            "cd" | "pushd" | "source" | "." => return &[],
+            "time" | "nohup" | "exec" | "command" | "sudo" | "env" => 1,
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "bundle"
+                if w.get(1).is_some_and(|s| s == "run" || s == "exec") =>
+            {
+                2
+            }
+            "npx" | "bunx" | "pnpx" => 1,
+            "pnpm" | "yarn" | "bun" if w.get(1).is_some_and(|s| s == "exec" || s == "dlx") => 2,
+            "python" | "python3" if w.get(1).is_some_and(|s| s == "-m") => 2,
+            _ if f.contains('=') && !f.starts_with('-') && !f.starts_with('=') => 1,
+            _ => 0,
+        };
+        if skip == 0 {
+            return w;
+        }
+        w = &w[skip.min(w.len())..];
+    }
+}
+
+fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
+    let prog = w[0].trim_start_matches('(').rsplit('/').next().unwrap_or("");
+    let arg = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let rest = || w[1..].iter().map(String::as_str);
+    let action = |kind, detail: String| Some(Effect::Action { kind, detail });
+    let test = Some(Effect::Check { test: true });
+    let build = Some(Effect::Check { test: false });
+    match prog {
+        "git" => {
+            // `git -C dir …`
+            let mut i = 1;
+            while matches!(arg(i), "-C" | "-c") {
+                i += 2;
+            }
+            let sub = arg(i);
+            let args: Vec<&str> = w[(i + 1).min(w.len())..].iter().map(String::as_str).collect();
+            match sub {
+                "commit" => {
+                    let msg = flag_value(&args, &["-m", "--message"])
+                        .map(|m| {
+                            if m.contains("$(cat") || m.contains("<<") {
+                                heredoc.unwrap_or("").to_owned()
+                            } else {
+                                m.lines().next().unwrap_or("").trim().to_owned()
+                            }
+                        })
+                        .unwrap_or_default();
+                    action(ActionKind::Commit, msg)
+                }
+                "push" => action(ActionKind::Push, format!("git push {}", non_flags(&args).join(" ")).trim().to_owned()),
+                "merge" => action(ActionKind::Merge, non_flags(&without_values(&args, &["-m", "--message", "-X", "--strategy", "-s"])).join(" ")),
+                "tag" if !args.is_empty() && !args.iter().any(|a| matches!(*a, "-l" | "--list" | "-d")) => {
+                    action(ActionKind::Tag, non_flags(&args).first().copied().unwrap_or("").to_owned())
+                }
+                "rm" => Some(Effect::Delete(non_flags(&args).iter().map(|s| s.to_string()).collect())),
+                "mv" => {
+                    let p = non_flags(&args);
+                    (p.len() == 2).then(|| Effect::Move {
+                        from: p[0].to_owned(),
+                        to: p[1].to_owned(),
+                    })
+                }
+                _ => None,
+            }
+        }
+        "rm" => {
+            let paths: Vec<String> = non_flags(&rest().collect::<Vec<_>>())
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            (!paths.is_empty()).then_some(Effect::Delete(paths))
+        }
+        "mv" => {
+            let p = non_flags(&rest().collect::<Vec<_>>());
+            (p.len() == 2).then(|| Effect::Move {
+                from: p[0].to_owned(),
+                to: p[1].to_owned(),
+            })
+        }
+        "gh" => match (arg(1), arg(2)) {
+            ("release", "create") => action(ActionKind::Release, arg(3).to_owned()),
+            ("pr", "merge") => action(ActionKind::Merge, format!("PR {}", arg(3))),
+            ("pr", "create") => action(
+                ActionKind::Push,
+                flag_value(&rest().collect::<Vec<_>>(), &["--title", "-t"])
+                    .map(|t| format!("PR: {t}"))
+                    .unwrap_or_else(|| "PR".into()),
+            ),
+            _ => None,
+        },
+        "npm" | "pnpm" | "yarn" | "bun" => match arg(1) {
+            "publish" => action(ActionKind::Release, String::new()),
+            "install" | "i" | "add" if w.len() > 2 => {
+                action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
+            }
+            "test" | "t" => test,
+            "run" => match arg(2) {
+                s if s.starts_with("test") => test,
+                s if s.starts_with("build") || s == "lint" || s == "typecheck" || s == "check" => build,
+                s if s.starts_with("deploy") => action(ActionKind::Deploy, s.to_owned()),
+                s if s.starts_with("migrate") || s.contains("migrat") => {
+                    action(ActionKind::Migration, s.to_owned())
+                }
+                _ => None,
+            },
+            "build" | "lint" => build,
+            _ => None,
+        },
+        "cargo" => match arg(1) {
+            "test" | "nextest" => test,
+            "build" | "check" | "clippy" => build,
+            "publish" => action(ActionKind::Release, String::new()),
+            "add" | "install" => action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" ")),
+            _ => None,
+        },
+        "pip" | "pip3" if arg(1) == "install" => {
+            action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
+        }
+        "uv" | "poetry" | "pdm" if arg(1) == "add" => {
+            action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
+        }
+        "uv" if arg(1) == "tool" && arg(2) == "install" => {
+            action(ActionKind::Install, non_flags(&rest().skip(2).collect::<Vec<_>>()).join(" "))
+        }
+        "brew" | "apt" | "apt-get" if arg(1) == "install" => {
+            action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
+        }
+        "pytest" | "jest" | "vitest" | "mocha" | "rspec" | "phpunit" | "tox" | "nox" | "ctest"
+        | "playwright" => test,
+        "go" | "dotnet" | "mix" | "swift" | "deno" if arg(1) == "test" => test,
+        "go" | "dotnet" | "swift" | "deno" if arg(1) == "build" => build,
+        "make" | "just" => match arg(1) {
+            s if s.contains("test") || s == "check" => test,
+            s if s.contains("deploy") => action(ActionKind::Deploy, s.to_owned()),
+            "" | "all" | "build" | "lint" => build,
+            _ => None,
+        },
+        "tsc" | "mypy" | "pyright" | "ruff" | "eslint" | "ty" | "flake8" | "pylint" | "clippy"
+        | "rubocop" | "golangci-lint" => {
+            // `ruff format` rewrites files; the check is what tells.
+            (!matches!(arg(1), "format" | "--fix")).then_some(Effect::Check { test: false })
+        }
+        "alembic" if arg(1) == "upgrade" || arg(1) == "downgrade" => {
+            action(ActionKind::Migration, format!("alembic {}", rest().collect::<Vec<_>>().join(" ")))
+        }
+        "prisma" | "drizzle-kit" if arg(1) == "migrate" || arg(1) == "push" => {
+            action(ActionKind::Migration, rest().collect::<Vec<_>>().join(" "))
+        }
+        "rails" | "rake" | "bin/rails" if arg(1).starts_with("db:") => {
+            action(ActionKind::Migration, arg(1).to_owned())
+        }
+        "vercel" | "netlify" | "wrangler" | "flyctl" | "fly" | "firebase" | "heroku" => {
+            let deploying = prog == "vercel" && arg(1).is_empty()
+                || rest().any(|a| a == "deploy" || a == "--prod" || a == "publish");
+            deploying.then(|| Effect::Action {
+                kind: ActionKind::Deploy,
+                detail: prog.to_owned(),
+            })
+        }
+        "kubectl" | "helm" if matches!(arg(1), "apply" | "upgrade" | "install") => {
+            action(ActionKind::Deploy, format!("{prog} {}", arg(1)))
+        }
+        "terraform" | "tofu" | "pulumi" if matches!(arg(1), "apply" | "up") => {
+            action(ActionKind::Deploy, format!("{prog} {}", arg(1)))
+        }
+        "docker" if arg(1) == "push" => action(ActionKind::Deploy, format!("docker push {}", arg(2))),
+        _ if prog.ends_with("manage.py") && arg(1) == "migrate" => {
+            action(ActionKind::Migration, "manage.py migrate".into())
+        }
+        _ if prog.ends_with("manage.py") && arg(1) == "test" => test,
+        _ => None,
+    }
+}
+
+/// `args` without the given flags and the value after each.
+fn without_values<'a>(args: &[&'a str], flags: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if flags.contains(a) {
+            skip = true;
+            continue;
+        }
+        out.push(*a);
+    }
+    out
+}
+
+fn non_flags<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    args.iter()
+        .copied()
+        .filter(|a| !a.starts_with('-') && !a.starts_with('>') && !a.contains("2>"))
+        .collect()
+}
+
+fn flag_value(args: &[&str], flags: &[&str]) -> Option<String> {
+    for (i, a) in args.iter().enumerate() {
+        for f in flags {
+            if a == f {
+                return args.get(i + 1).map(|s| s.to_string());
+            }
+            if let Some(v) = a.strip_prefix(&format!("{f}=")) {
+                return Some(v.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// Passed and failed counts a test runner printed, from its summary lines
+/// (pytest, cargo, jest, vitest, mocha, go, rspec…). Counts of several
+/// summaries (cargo prints one per test binary) are added up.
+pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
+    let mut passed = None;
+    let mut failed = None;
+    let mut cargo_passed = None;
+    let mut cargo_failed = None;
+    let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0) + n);
+    for line in output.lines() {
+        let l = line.trim().trim_matches('=').trim();
+        let lower = l.to_lowercase();
+        // jest/vitest print per-file and total lines; the total is enough.
+        if lower.starts_with("test files") || lower.starts_with("test suites") {
+            continue;
+        }
+        let summary = lower.starts_with("test result:")
+            || lower.starts_with("tests:")
+            || lower.starts_with("tests ")
+            || lower.contains(" passed")
+            || lower.contains(" failed")
+            || lower.contains(" passing")
+            || lower.contains(" failing")
+            || lower.contains(" examples,");
+        if !summary {
+            continue;
+        }
+        let mut line_passed = None;
+        let mut line_failed = None;
+        let toks: Vec<&str> = lower
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '(' || c == ')')
+            .filter(|t| !t.is_empty())
+            .collect();
+        for pair in toks.windows(2) {
+            let Ok(n) = pair[0].parse::<u64>() else {
+                continue;
+            };
+            let word = pair[1].trim_end_matches(['.', ':']);
+            match word {
+                "passed" | "passing" | "pass" | "ok" => line_passed = Some(n),
+                "failed" | "failing" | "failures" | "failure" | "errors" | "error" | "fail" => {
+                    line_failed = Some(line_failed.unwrap_or(0) + n)
+                }
+                "examples" => line_passed = Some(n),
+                _ => {}
+            }
+        }
+        // rspec: "10 examples, 2 failures": passed = examples - failures.
+        if lower.contains(" examples,")
+            && let (Some(total), Some(f)) = (line_passed, line_failed)
+        {
+            line_passed = Some(total.saturating_sub(f));
+        }
+        if lower.starts_with("test result:") {
+            add(&mut cargo_passed, line_passed.unwrap_or(0));
+            add(&mut cargo_failed, line_failed.unwrap_or(0));
+        } else {
+            // Other runners print their total last (mocha on two lines).
+            passed = line_passed.or(passed);
+            failed = line_failed.or(failed);
+        }
+    }
+    if cargo_passed.is_some() {
+        (passed, failed) = (cargo_passed, cargo_failed);
+    }
+    if passed.is_some() || failed.is_some() {
+        return (Some(passed.unwrap_or(0)), Some(failed.unwrap_or(0)));
+    }
+    (passed, failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(cmd: &str) -> Vec<Effect> {
+        effects(cmd)
+    }
+
+    #[test]
+    fn commits_with_their_message() {
+        let e = kinds("cd /p && git add -A && git commit -m \"Fix the parser\n\nlong body\"");
+        assert_eq!(
+            e,
+            [Effect::Action {
+                kind: ActionKind::Commit,
+                detail: "Fix the parser".into()
+            }]
+        );
+        let heredoc = "git commit -m \"$(cat <<'EOF'\nAdd tokenizer files and README\n\n- more\nEOF\n)\"";
+        assert_eq!(
+            kinds(heredoc),
+            [Effect::Action {
+                kind: ActionKind::Commit,
+                detail: "Add tokenizer files and README".into()
+            }]
+        );
+        assert_eq!(
+            kinds("git -C /p push origin main"),
+            [Effect::Action {
+                kind: ActionKind::Push,
+                detail: "git push origin main".into()
+            }]
+        );
+        assert!(kinds("git status && git log --oneline | head").is_empty());
+        assert!(kinds("git tag -l").is_empty());
+    }
+
+    #[test]
+    fn tests_builds_installs_files() {
+        assert_eq!(kinds("(source .venv/bin/activate && pytest -x)"), [Effect::Check { test: true }]);
+        assert_eq!(kinds("uv run pytest test/ -q"), [Effect::Check { test: true }]);
+        assert_eq!(kinds("RUST_LOG=1 cargo test --all"), [Effect::Check { test: true }]);
+        assert_eq!(kinds("npm run build"), [Effect::Check { test: false }]);
+        assert!(kinds("ruff format .").is_empty());
+        assert_eq!(
+            kinds("pnpm add three"),
+            [Effect::Action {
+                kind: ActionKind::Install,
+                detail: "three".into()
+            }]
+        );
+        assert!(kinds("pnpm install").is_empty(), "restoring dependencies changes nothing");
+        assert_eq!(kinds("rm -rf build/ old.txt"), [Effect::Delete(vec!["build/".into(), "old.txt".into()])]);
+        assert_eq!(
+            kinds("git mv a.py b.py"),
+            [Effect::Move {
+                from: "a.py".into(),
+                to: "b.py".into()
+            }]
+        );
+        assert_eq!(
+            kinds("vercel --prod"),
+            [Effect::Action {
+                kind: ActionKind::Deploy,
+                detail: "vercel".into()
+            }]
+        );
+        assert!(kinds("ls -la && cat x | grep y").is_empty());
+    }
+
+    #[test]
+    fn counts_from_runners() {
+        assert_eq!(
+            test_counts("...\n========== 3 failed, 45 passed, 1 skipped in 2.1s ==========\n"),
+            (Some(45), Some(3))
+        );
+        assert_eq!(test_counts("===== 45 passed in 1.20s ====="), (Some(45), Some(0)));
+        assert_eq!(
+            test_counts(
+                "test result: ok. 12 passed; 0 failed; 0 ignored\n\ntest result: FAILED. 3 passed; 1 failed;"
+            ),
+            (Some(15), Some(1))
+        );
+        assert_eq!(
+            test_counts("Test Suites: 1 failed, 2 passed, 3 total\nTests:       1 failed, 5 passed, 6 total"),
+            (Some(5), Some(1))
+        );
+        assert_eq!(test_counts("  5 passing (20ms)\n  1 failing"), (Some(5), Some(1)));
+        assert_eq!(test_counts("10 examples, 2 failures"), (Some(8), Some(2)));
+        assert_eq!(test_counts("nothing here"), (None, None));
+    }
+}

@@ -1,0 +1,866 @@
+//! The turn model: records, in file order, folded into [`Turn`]s.
+//!
+//! One [`Builder`] sees each record once. A user prompt starts a turn; the
+//! assistant's tool calls are held until their results say how they went
+//! (a Write the client marks `update` is not a creation, a failed Edit
+//! changed nothing, a rejected call is the user's choice, not an error); an
+//! error is paired with what made the same thing work later in the turn.
+
+use super::clean::{self, UserText};
+use super::shell::{self, Effect};
+use crate::extract::digest::{
+    Action, Change, Check, Choice, Declined, FileChange, RequestKind, Subagent, Todo, TodoStatus,
+    ToolError, Turn,
+};
+use crate::transcript::{Block, Content, ContextUsage, Record, ToolUse, ToolUseResult};
+use std::collections::HashMap;
+
+/// A tool call waiting for its result.
+#[derive(Debug, Clone)]
+struct Call {
+    name: String,
+    path: Option<String>,
+    command: Option<String>,
+    description: Option<String>,
+    plan: Option<String>,
+}
+
+/// An error waiting for what resolves it.
+#[derive(Debug, Clone)]
+struct OpenError {
+    /// Index in `Turn::errors`.
+    at: usize,
+    key: String,
+    /// How many file changes the turn had when it failed.
+    files_then: usize,
+}
+
+#[derive(Debug, Default)]
+struct Current {
+    turn: Turn,
+    /// Texts after the last tool call: the final answer.
+    texts_since_tool: Vec<String>,
+    last_text: Option<String>,
+    open_errors: Vec<OpenError>,
+    /// The last thing that happened was the user declining a call: the
+    /// interruption marker that follows is that, not an Esc.
+    just_declined: bool,
+    /// A slash command the client ran itself (its output came back and no
+    /// model answered): not a turn.
+    local_only: bool,
+    saw_assistant: bool,
+    /// Work done by subagents inside the main file (1.0.x clients).
+    sidechain: Subagent,
+}
+
+/// Reads a subagent's own transcript: its file changes and nothing else.
+pub trait SubagentFiles {
+    fn files(&self, agent_id: &str) -> Vec<FileChange>;
+}
+
+/// No subagent transcripts (tests, and a subagent transcript of its own).
+pub struct NoSubagents;
+impl SubagentFiles for NoSubagents {
+    fn files(&self, _: &str) -> Vec<FileChange> {
+        Vec::new()
+    }
+}
+
+pub struct Builder<'s> {
+    done: Vec<Turn>,
+    cur: Option<Current>,
+    calls: HashMap<String, Call>,
+    /// Files read or changed so far, for a Write the client did not mark.
+    seen_files: std::collections::HashSet<String>,
+    /// The main thread's context as the last usage (or compaction) left it.
+    context: Option<Option<ContextUsage>>,
+    subagents: &'s dyn SubagentFiles,
+    /// Records of the main thread only (a subagent's own file is all sidechain).
+    main_only: bool,
+    /// The folder the client ran in, as the records say (`cwd`), and where
+    /// that folder is for this hook (the payload's `cwd`): paths under the
+    /// first are shown under the second. The same folder in real use; a
+    /// transcript replayed elsewhere keeps its files inside the project.
+    record_cwd: Option<String>,
+    here: Option<std::path::PathBuf>,
+    /// The next request is the session's first.
+    at_start: bool,
+}
+
+impl<'s> Builder<'s> {
+    pub fn new(subagents: &'s dyn SubagentFiles) -> Self {
+        Builder {
+            done: Vec::new(),
+            cur: None,
+            calls: HashMap::new(),
+            seen_files: Default::default(),
+            context: None,
+            subagents,
+            main_only: true,
+            record_cwd: None,
+            here: None,
+            at_start: false,
+        }
+    }
+
+    /// Paths under `session_cwd` (the folder the session started in, as
+    /// its first record says) are rebased onto `here` (see the field).
+    /// Without `session_cwd`, the first `cwd` the records give is used: a
+    /// later one may be another repository the shell went to.
+    pub fn rebased_onto(
+        mut self,
+        session_cwd: Option<&str>,
+        here: Option<&std::path::Path>,
+    ) -> Self {
+        self.record_cwd = session_cwd.map(|c| c.trim_end_matches('/').to_owned());
+        self.here = here.map(std::path::Path::to_path_buf);
+        self
+    }
+
+    /// The first request of the session is in what was fed.
+    pub fn starts_session(mut self) -> Self {
+        self.at_start = true;
+        self
+    }
+
+    fn path(&self, p: &str) -> String {
+        let p = p.trim();
+        let (Some(from), Some(here)) = (self.record_cwd.as_deref(), self.here.as_deref()) else {
+            return p.to_owned();
+        };
+        if std::path::Path::new(p).is_relative() {
+            return here.join(p.trim_start_matches("./")).to_string_lossy().into_owned();
+        }
+        match p.strip_prefix(from) {
+            Some(rest) if rest.is_empty() => here.to_string_lossy().into_owned(),
+            Some(rest) if rest.starts_with('/') => {
+                here.join(&rest[1..]).to_string_lossy().into_owned()
+            }
+            _ => p.to_owned(),
+        }
+    }
+
+    /// A builder for a subagent's own transcript, whose records are all
+    /// flagged as sidechain.
+    pub fn for_subagent() -> Builder<'static> {
+        Builder {
+            main_only: false,
+            ..Builder::new(&NoSubagents)
+        }
+    }
+
+    /// The main thread's context after the records fed so far: `Some(None)`
+    /// when a compaction came last, `None` when nothing said anything.
+    pub fn context(&self) -> Option<Option<&ContextUsage>> {
+        self.context.as_ref().map(Option::as_ref)
+    }
+
+    pub fn feed(&mut self, rec: &Record) {
+        if self.record_cwd.is_none()
+            && let Some(cwd) = rec.cwd.as_deref().filter(|c| c.starts_with('/'))
+        {
+            self.record_cwd = Some(cwd.trim_end_matches('/').to_owned());
+        }
+        if let Some(c) = crate::transcript::context_change(rec) {
+            self.context = Some(c);
+        }
+        if rec.is_sidechain && self.main_only {
+            self.sidechain(rec);
+            return;
+        }
+        if rec.is_assistant() {
+            self.assistant(rec);
+        } else if rec.is_user() {
+            self.user(rec);
+        }
+    }
+
+    /// The turns, the last one included (it may be still running: its
+    /// calls without results are left out).
+    pub fn finish(mut self) -> Vec<Turn> {
+        self.close();
+        self.done
+    }
+
+    fn cur(&mut self) -> &mut Current {
+        // Records before the first prompt of a pass: the rest of a turn
+        // captured earlier, kept only if they did something.
+        self.cur.get_or_insert_with(|| Current {
+            turn: Turn {
+                kind: RequestKind::None,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+    }
+
+    fn close(&mut self) {
+        let Some(mut c) = self.cur.take() else { return };
+        if c.local_only && !c.saw_assistant {
+            return;
+        }
+        c.turn.answer = if c.texts_since_tool.is_empty() {
+            c.last_text.take().unwrap_or_default()
+        } else {
+            c.texts_since_tool.join("\n\n")
+        };
+        if !c.sidechain.files.is_empty() {
+            c.sidechain.description = "subagent".into();
+            c.turn.subagents.push(std::mem::take(&mut c.sidechain));
+        }
+        self.done.push(c.turn);
+    }
+
+    fn assistant(&mut self, rec: &Record) {
+        let synthetic = rec.is_synthetic() || rec.is_api_error_message;
+        let cur = self.cur();
+        cur.saw_assistant = true;
+        if synthetic {
+            return;
+        }
+        let mut texts: Vec<String> = Vec::new();
+        if let Content::Text(t) = rec.content() {
+            texts.push(t.trim().to_owned());
+        }
+        let mut calls = Vec::new();
+        for b in rec.content().blocks() {
+            match b {
+                Block::Text(t) if !t.trim().is_empty() => texts.push(t.trim().to_owned()),
+                Block::ToolUse(tu) => calls.push(tu),
+                _ => {}
+            }
+        }
+        for t in texts.into_iter().filter(|t| !t.is_empty()) {
+            cur.last_text = Some(t.clone());
+            cur.texts_since_tool.push(t);
+        }
+        for tu in calls {
+            self.call(tu);
+        }
+    }
+
+    fn call(&mut self, tu: &ToolUse) {
+        let input = &tu.input;
+        let path = input
+            .file_path
+            .as_deref()
+            .or(input.notebook_path.as_deref())
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| self.path(p));
+        let cur = self.cur();
+        cur.texts_since_tool.clear();
+        cur.just_declined = false;
+        if tu.name == "TodoWrite" && !input.todos.is_empty() {
+            cur.turn.todos = input
+                .todos
+                .iter()
+                .filter_map(|t| {
+                    Some(Todo {
+                        text: t.content.trim().to_owned(),
+                        status: todo_status(&t.status)?,
+                    })
+                })
+                .filter(|t| !t.text.is_empty())
+                .collect();
+        }
+        let call = Call {
+            name: tu.name.to_string(),
+            path,
+            command: input.command.as_deref().map(|c| c.trim().to_owned()),
+            description: [&input.description, &input.subagent_type]
+                .into_iter()
+                .find_map(|s| s.as_deref().map(str::trim).filter(|s| !s.is_empty()))
+                .map(str::to_owned),
+            plan: input.plan.as_deref().map(str::to_owned),
+        };
+        if let Some(id) = tu.id.as_deref() {
+            self.calls.insert(id.to_owned(), call);
+        }
+    }
+
+    fn user(&mut self, rec: &Record) {
+        let blocks = rec.content().blocks();
+        if blocks.iter().any(|b| matches!(b, Block::ToolResult(_))) {
+            let results: Vec<_> = blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::ToolResult(tr) => Some(tr),
+                    _ => None,
+                })
+                .collect();
+            // The client writes one result per record with its
+            // `toolUseResult`; with several, that account is ambiguous.
+            let tur = (results.len() == 1)
+                .then_some(rec.tool_use_result.as_ref())
+                .flatten();
+            for tr in results {
+                let Some(call) = tr
+                    .tool_use_id
+                    .as_deref()
+                    .and_then(|id| self.calls.remove(id))
+                else {
+                    continue;
+                };
+                let text: Vec<&str> = tr.content.texts().collect();
+                self.result(&call, tr.is_error, &text.join("\n"), tur);
+            }
+            return;
+        }
+        if rec.is_meta
+            || rec.is_compact_summary
+            || rec.is_visible_in_transcript_only
+            || rec.origin_kind.as_deref().is_some_and(|k| k != "human")
+            || rec.prompt_source.as_deref() == Some("system")
+        {
+            return;
+        }
+        let content = rec.content();
+        let text: Vec<&str> = content.texts().collect();
+        let has_image = content.blocks().contains(&Block::Image);
+        match clean::classify(&text.join("\n"), has_image) {
+            UserText::Request(c) => {
+                self.close();
+                let first = std::mem::take(&mut self.at_start) && c.kind != RequestKind::None;
+                if c.kind == RequestKind::None {
+                    // Still waiting for the session's first real request.
+                    self.at_start |= first;
+                }
+                let cur = self.cur();
+                cur.turn = Turn {
+                    first,
+                    timestamp: rec.timestamp.as_deref().map(str::to_owned),
+                    request: c.request,
+                    kind: c.kind,
+                    ide: c.ide,
+                    pasted: c.pasted,
+                    ..Default::default()
+                };
+            }
+            UserText::Interrupted => {
+                let cur = self.cur();
+                if !cur.just_declined {
+                    cur.turn.interrupted = true;
+                }
+            }
+            UserText::LocalOutput => {
+                let cur = self.cur();
+                if cur.turn.kind == RequestKind::Command && !cur.saw_assistant {
+                    cur.local_only = true;
+                }
+            }
+            UserText::NotHuman => {}
+        }
+    }
+
+    fn sidechain(&mut self, rec: &Record) {
+        if !rec.is_assistant() {
+            return;
+        }
+        for b in rec.content().blocks() {
+            if let Block::ToolUse(tu) = b {
+                let path = tu.input.file_path.as_deref().map(str::trim);
+                let change = match tu.name.as_ref() {
+                    "Write" => Change::Created,
+                    "Edit" | "MultiEdit" | "NotebookEdit" => Change::Updated,
+                    _ => continue,
+                };
+                if let Some(p) = path.filter(|p| !p.is_empty()) {
+                    let p = self.path(p);
+                    let files = &mut self.cur().sidechain.files;
+                    note_change(files, &p, change, None);
+                }
+            }
+        }
+    }
+
+    fn result(&mut self, call: &Call, is_error: bool, text: &str, tur: Option<&ToolUseResult>) {
+        let name = call.name.as_str();
+        if is_error {
+            self.failed(call, text, tur);
+            return;
+        }
+        match name {
+            "Write" => {
+                let Some(p) = call.path.clone() else { return };
+                let change = match tur.and_then(|t| t.kind.as_deref()) {
+                    Some("update") => Change::Updated,
+                    Some("create") => Change::Created,
+                    _ if self.seen_files.contains(&p) => Change::Updated,
+                    _ => Change::Created,
+                };
+                self.seen_files.insert(p.clone());
+                note_change(&mut self.cur().turn.files, &p, change, None);
+            }
+            "Edit" | "MultiEdit" | "NotebookEdit" => {
+                let Some(p) = call.path.clone() else { return };
+                self.seen_files.insert(p.clone());
+                note_change(&mut self.cur().turn.files, &p, Change::Updated, None);
+            }
+            "Read" | "NotebookRead" => {
+                if let Some(p) = &call.path {
+                    self.seen_files.insert(p.clone());
+                    let reads = &mut self.cur().turn.reads;
+                    if !reads.contains(p) {
+                        reads.push(p.clone());
+                    }
+                }
+            }
+            "Bash" => {
+                let Some(cmd) = call.command.clone() else { return };
+                let output = bash_output(text, tur);
+                self.bash_done(&cmd, true, &output);
+            }
+            "ExitPlanMode" => {
+                let plan = tur
+                    .and_then(|t| t.plan.as_deref())
+                    .or(call.plan.as_deref())
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty());
+                if let Some(p) = plan {
+                    self.cur().turn.plan = Some(p.to_owned());
+                }
+            }
+            "AskUserQuestion" => {
+                let choices = tur.map(|t| t.answers.as_slice()).unwrap_or_default();
+                for (q, a) in choices {
+                    self.cur().turn.choices.push(Choice {
+                        question: q.trim().to_owned(),
+                        answer: a.trim().to_owned(),
+                    });
+                }
+            }
+            "Task" | "Agent" => {
+                let files = tur
+                    .and_then(|t| t.agent_id.as_deref())
+                    .filter(|id| safe_agent_id(id))
+                    .map(|id| self.subagents.files(id))
+                    .unwrap_or_default();
+                let report = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with("agentId:"))
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                self.cur().turn.subagents.push(Subagent {
+                    description: call.description.clone().unwrap_or_else(|| "subagent".into()),
+                    files,
+                    report,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// A Bash call's outcome: file effects, actions, checks, and the errors
+    /// of this turn that it resolves.
+    fn bash_done(&mut self, cmd: &str, ok: bool, output: &str) {
+        let first = cmd.lines().next().unwrap_or("").trim().to_owned();
+        let effects: Vec<Effect> = shell::effects(cmd)
+            .into_iter()
+            .map(|e| match e {
+                Effect::Delete(paths) => Effect::Delete(paths.iter().map(|p| self.path(p)).collect()),
+                Effect::Move { from, to } => Effect::Move {
+                    from: self.path(&from),
+                    to: self.path(&to),
+                },
+                other => other,
+            })
+            .collect();
+        let cur = self.cur();
+        for e in &effects {
+            match e {
+                Effect::Action { kind, detail } => cur.turn.actions.push(Action {
+                    kind: *kind,
+                    detail: detail.clone(),
+                    command: first.clone(),
+                    ok,
+                }),
+                Effect::Check { test } => {
+                    let (passed, failed) = if *test {
+                        shell::test_counts(output)
+                    } else {
+                        (None, None)
+                    };
+                    let lines: Vec<&str> = output.lines().collect();
+                    let summary = if ok && failed.unwrap_or(0) == 0 {
+                        summary_line(&lines).unwrap_or_default()
+                    } else {
+                        clean::failure_line(&lines).unwrap_or_default()
+                    };
+                    cur.turn.checks.push(Check {
+                        command: first.clone(),
+                        ok: ok && failed.unwrap_or(0) == 0,
+                        passed,
+                        failed,
+                        summary,
+                    });
+                }
+                Effect::Delete(paths) if ok => {
+                    for p in paths {
+                        note_change(&mut cur.turn.files, p, Change::Deleted, None);
+                    }
+                }
+                Effect::Move { from, to } if ok => {
+                    note_change(&mut cur.turn.files, to, Change::Moved, Some(from));
+                }
+                _ => {}
+            }
+        }
+        if !ok {
+            return;
+        }
+        // A success resolves the open errors of the same program.
+        let key = command_key(cmd);
+        let changed_since: Vec<(usize, Vec<String>)> = cur
+            .open_errors
+            .iter()
+            .filter(|o| o.key == key)
+            .map(|o| {
+                let files = cur.turn.files[o.files_then.min(cur.turn.files.len())..]
+                    .iter()
+                    .map(|f| f.path.clone())
+                    .collect();
+                (o.at, files)
+            })
+            .collect();
+        for (at, files) in changed_since {
+            let e = &mut cur.turn.errors[at];
+            e.resolved = true;
+            e.fixed_in = files;
+            if e.target != first {
+                e.resolved_by = Some(first.clone());
+            }
+        }
+        cur.open_errors.retain(|o| o.key != key);
+    }
+
+    fn failed(&mut self, call: &Call, text: &str, tur: Option<&ToolUseResult>) {
+        let text = text
+            .replace("<tool_use_error>", "")
+            .replace("</tool_use_error>", "");
+        let text = text.trim();
+        let target = call
+            .command
+            .as_deref()
+            .map(|c| c.lines().next().unwrap_or("").trim().to_owned())
+            .or_else(|| call.path.clone())
+            .unwrap_or_default();
+        // The user said no: their choice, with their reason.
+        if let Some(reason) = declined_reason(text, call) {
+            let cur = self.cur();
+            cur.just_declined = true;
+            cur.turn.declined.push(Declined {
+                tool: call.name.clone(),
+                target,
+                reason,
+            });
+            return;
+        }
+        let files_then = self.cur().turn.files.len();
+        if call.name == "Bash"
+            && let Some(cmd) = call.command.clone()
+        {
+            let output = bash_output(text, tur);
+            // Effects of a failed command: a failed check is a check.
+            self.bash_done(&cmd, false, &output);
+            let effects = shell::effects(&cmd);
+            let is_check = effects.iter().any(|e| matches!(e, Effect::Check { .. }));
+            if is_check || is_probe(&cmd) || is_model_slip(text) {
+                // Failing tests are in `checks`; a probe (`ls x`, `grep`)
+                // failing is an answer, not a problem.
+                return;
+            }
+            let lines: Vec<&str> = output.lines().filter(|l| !is_exit_code(l)).collect();
+            let message = clean::telling_line(&lines).unwrap_or_default();
+            self.push_error(call, target, message, command_key(&cmd), files_then);
+            return;
+        }
+        if is_model_slip(text) || !reports_problems(&call.name) {
+            return;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let message = clean::telling_line(&lines).unwrap_or_default();
+        let key = format!("{}:{target}", call.name);
+        self.push_error(call, target, message, key, files_then);
+    }
+
+    fn push_error(&mut self, call: &Call, target: String, message: String, key: String, files_then: usize) {
+        let cur = self.cur();
+        if cur
+            .turn
+            .errors
+            .iter()
+            .any(|e| e.target == target && e.message == message)
+        {
+            return;
+        }
+        cur.open_errors.push(OpenError {
+            at: cur.turn.errors.len(),
+            key,
+            files_then,
+        });
+        cur.turn.errors.push(ToolError {
+            tool: call.name.clone(),
+            target,
+            message,
+            resolved: false,
+            fixed_in: Vec::new(),
+            resolved_by: None,
+        });
+    }
+}
+
+fn todo_status(s: &str) -> Option<TodoStatus> {
+    match s {
+        "pending" => Some(TodoStatus::Pending),
+        "in_progress" => Some(TodoStatus::InProgress),
+        "completed" => Some(TodoStatus::Completed),
+        _ => None,
+    }
+}
+
+/// Records one change of `path`, merged with what the turn already did to
+/// it: created then edited is created; created then deleted is gone.
+pub fn note_change(files: &mut Vec<FileChange>, path: &str, change: Change, from: Option<&str>) {
+    if let Some(at) = files.iter().position(|f| f.path == path) {
+        let before = files[at].change;
+        match (before, change) {
+            (Change::Created, Change::Deleted) => {
+                files.remove(at);
+            }
+            (Change::Created | Change::Moved, Change::Updated) => {}
+            _ => files[at].change = change,
+        }
+        return;
+    }
+    // A moved file's later edits are on its new path; its old entry goes.
+    if let Some(from) = from
+        && let Some(at) = files.iter().position(|f| f.path == from)
+    {
+        let old = files.remove(at);
+        if old.change == Change::Created {
+            files.push(FileChange {
+                path: path.to_owned(),
+                change: Change::Created,
+                from: None,
+            });
+            return;
+        }
+    }
+    files.push(FileChange {
+        path: path.to_owned(),
+        change,
+        from: from.map(str::to_owned),
+    });
+}
+
+/// What a Bash call printed: the structured account when there is one.
+fn bash_output(text: &str, tur: Option<&ToolUseResult>) -> String {
+    if let Some(t) = tur {
+        let out = [t.stdout.as_deref(), t.stderr.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
+        if !out.is_empty() {
+            return out;
+        }
+    }
+    text.to_owned()
+}
+
+fn is_exit_code(line: &str) -> bool {
+    line.trim()
+        .strip_prefix("Exit code ")
+        .is_some_and(|n| n.trim().parse::<i32>().is_ok())
+}
+
+/// The last line of a successful run that reads like its summary.
+fn summary_line(lines: &[&str]) -> Option<String> {
+    lines
+        .iter()
+        .rev()
+        .map(|l| l.trim().trim_matches('=').trim())
+        .find(|l| {
+            let l = l.to_lowercase();
+            l.contains("passed") || l.contains("test result") || l.contains("passing") || l.contains("built") || l.contains("finished") || l.contains("success")
+        })
+        .map(|l| crate::extract::digest::head(l, 200))
+}
+
+/// Which program a command runs, to pair a failure with a later success:
+/// the first segment that does something, by its first two words.
+fn command_key(cmd: &str) -> String {
+    let first = cmd.lines().next().unwrap_or("");
+    let segs: Vec<&str> = first
+        .split("&&")
+        .map(str::trim)
+        .filter(|s| {
+            !s.is_empty()
+                && !s.starts_with("cd ")
+                && !s.starts_with("source ")
+                && !s.starts_with("(source ")
+        })
+        .collect();
+    let seg = segs.first().copied().unwrap_or(first);
+    let words: Vec<&str> = seg
+        .trim_start_matches('(')
+        .split_whitespace()
+        .filter(|w| !w.contains('='))
+        .collect();
+    let skip = match words.first().copied() {
+        Some("uv" | "poetry" | "pipenv" | "bundle") if words.get(1) == Some(&"run") => 2,
+        Some("npx" | "time" | "sudo") => 1,
+        _ => 0,
+    };
+    words.iter().skip(skip).take(2).copied().collect::<Vec<_>>().join(" ")
+}
+
+/// Commands that only look: their failure answers a question.
+fn is_probe(cmd: &str) -> bool {
+    let key = command_key(cmd);
+    let prog = key.split_whitespace().next().unwrap_or("");
+    matches!(
+        prog,
+        "ls" | "cat"
+            | "head"
+            | "tail"
+            | "grep"
+            | "rg"
+            | "find"
+            | "fd"
+            | "which"
+            | "type"
+            | "test"
+            | "["
+            | "stat"
+            | "file"
+            | "wc"
+            | "tree"
+            | "echo"
+            | "pwd"
+            | "sleep"
+            | "ps"
+            | "lsof"
+            | "diff"
+            | "command"
+            | "readlink"
+            | "realpath"
+            | "du"
+            | "df"
+            | "lsd"
+            | "kill"
+            | "pkill"
+    ) || key.starts_with("git status")
+        || key.starts_with("git log")
+        || key.starts_with("git show")
+        || key.starts_with("git diff")
+        || key.starts_with("git branch")
+        || key.starts_with("git rev-parse")
+        || key.ends_with("--help")
+        || key.ends_with("--version")
+}
+
+/// Mistakes of the model's own tool use, which it fixes by itself on the
+/// next call: never something to remember.
+fn is_model_slip(text: &str) -> bool {
+    const SLIPS: &[&str] = &[
+        "File has not been read yet",
+        "String to replace not found",
+        "Found 2 matches",
+        "matches of the string to replace",
+        "InputValidationError",
+        "No such tool available",
+        "EISDIR",
+        "File does not exist",
+        "requested permissions",
+        "requires approval",
+        "was blocked",
+        "haven't granted",
+        "File content (",
+        "exceeds maximum allowed",
+        "is not running, so cannot be killed",
+        "Modifications to files",
+        "old_string and new_string",
+    ];
+    SLIPS.iter().any(|s| text.contains(s))
+}
+
+/// Tools whose failure can be a problem of the project (not of the web,
+/// nor of the model looking around).
+fn reports_problems(tool: &str) -> bool {
+    !matches!(
+        tool,
+        "Read"
+            | "NotebookRead"
+            | "Glob"
+            | "Grep"
+            | "LS"
+            | "WebFetch"
+            | "WebSearch"
+            | "KillShell"
+            | "KillBash"
+            | "BashOutput"
+            | "TodoWrite"
+            | "ExitPlanMode"
+            | "AskUserQuestion"
+            | "ToolSearch"
+            | "Task"
+            | "Agent"
+            | "SendMessage"
+            | "TaskCreate"
+            | "TaskUpdate"
+            | "TaskList"
+            | "TaskGet"
+    )
+}
+
+/// `Some(reason)` when a failed call's text is the user declining it: the
+/// client's rejection text, or (2.0.x) the user's own words in its place.
+fn declined_reason(text: &str, call: &Call) -> Option<String> {
+    const REJECTED: &[&str] = &[
+        "The user doesn't want to proceed with this tool use",
+        "The user doesn't want to take this action right now",
+        "[Request interrupted by user for tool use]",
+    ];
+    if REJECTED.iter().any(|r| text.starts_with(r)) {
+        let reason = text
+            .split_once("reason for the rejection:")
+            .map(|(_, r)| r.trim().to_owned())
+            .unwrap_or_default();
+        return Some(reason);
+    }
+    // The user typed in the permission prompt instead of approving: one or
+    // two lines of prose, none of the words a failing program prints.
+    let permissioned = matches!(
+        call.name.as_str(),
+        "Bash" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit" | "WebFetch"
+    );
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let prose = lines <= 3
+        && text.len() < 800
+        && text.contains(' ')
+        && !text.starts_with("Exit code")
+        && !clean::names_an_error(text)
+        && !clean::is_log_line(text.lines().next().unwrap_or(""))
+        && !is_model_slip(text)
+        && !text.contains("status code")
+        && !text.contains("command not found")
+        && text.chars().filter(|c| c.is_alphabetic()).count() * 3 > text.len() * 2;
+    (permissioned && prose).then(|| text.trim().to_owned())
+}
+
+/// Agent ids name files: nothing but the characters the client uses.
+pub fn safe_agent_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,460 @@
+//! The turn digest: what happened in a session since its last capture, as
+//! facts with their evidence rather than raw text. `capture` builds it from
+//! the transcript; every backend extracts from it (the offline one from its
+//! structure, the LLM ones from its rendering), and an LLM's answer is
+//! checked against it.
+//!
+//! Every text in it is whole when built; [`Digest::sanitized`] redacts, then
+//! cuts, in that order (a cut first could leave half a secret).
+
+use serde::{Deserialize, Serialize};
+
+/// One or more turns: the Stop that captures them may come after turns that
+/// were interrupted or whose Stop never came.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    pub turns: Vec<Turn>,
+}
+
+/// What the user asked for, with what the client wrapped around it removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestKind {
+    /// Work to do (the default for any prose that is not one of the others).
+    #[default]
+    Task,
+    /// A question to be answered.
+    Question,
+    /// No request: thanks, ok, fair enough, only IDE context, only a paste.
+    None,
+    /// A slash command (`/review`, `/init`): `request` is `/name args`.
+    Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    Created,
+    Updated,
+    Deleted,
+    /// Moved or renamed; `FileChange::from` holds the old path.
+    Moved,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChange {
+    pub path: String,
+    pub change: Change,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    Commit,
+    Push,
+    Merge,
+    Tag,
+    Release,
+    Migration,
+    Install,
+    Deploy,
+}
+
+/// A command that changed the world outside the working tree's files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    pub kind: ActionKind,
+    /// The commit message's first line, the tag, the package, the branch…
+    pub detail: String,
+    /// The command line (first line).
+    pub command: String,
+    pub ok: bool,
+}
+
+/// A test or build run and what it reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Check {
+    /// The command line (first line).
+    pub command: String,
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<u64>,
+    /// The line that says what happened (the summary, or the error).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub summary: String,
+}
+
+/// A failed tool call, paired with what resolved it later in the turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolError {
+    pub tool: String,
+    /// The command or the file the call was about.
+    pub target: String,
+    /// The line of the output that says what went wrong.
+    pub message: String,
+    /// The same thing worked later in the turn.
+    #[serde(default)]
+    pub resolved: bool,
+    /// Files changed between the failure and the success: the fix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed_in: Vec<String>,
+    /// The command that then worked, when it was not the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_by: Option<String>,
+}
+
+/// The user said no to a tool call (with their reason when they gave one).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Declined {
+    pub tool: String,
+    pub target: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    Pending,
+    InProgress,
+    Completed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Todo {
+    pub text: String,
+    pub status: TodoStatus,
+}
+
+/// A question the model asked and the user's own answer: a choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choice {
+    pub question: String,
+    pub answer: String,
+}
+
+/// A subagent's work, read from its own transcript.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subagent {
+    /// What it was asked to do (the call's description).
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileChange>,
+    /// The first lines of its report.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub report: String,
+}
+
+/// One turn: a request and everything up to the next one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// RFC 3339 timestamp of the request's record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    /// The request, cleaned (see [`RequestKind`]); may be empty.
+    #[serde(default)]
+    pub request: String,
+    #[serde(default)]
+    pub kind: RequestKind,
+    /// The session's first request: its goal whatever its form.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first: bool,
+    /// IDE context sent with the request (`selection: path (lines 3-9)`,
+    /// `opened: path`): context for the goal, never the goal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ide: Vec<String>,
+    /// The telling line of each log or stack trace the user pasted: a
+    /// problem, not a goal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pasted: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileChange>,
+    /// Files read that matter to the request (named in it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<Check>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ToolError>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declined: Vec<Declined>,
+    /// The user stopped the turn (Esc) before it ended.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    /// The model's to-do list as the turn left it (TodoWrite, or the task
+    /// tools of newer clients).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub todos: Vec<Todo>,
+    /// A plan the user accepted (ExitPlanMode), its first lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<Subagent>,
+    /// The model's last text of the turn.
+    #[serde(default)]
+    pub answer: String,
+}
+
+/// Longest request kept, in characters.
+pub const MAX_REQUEST_CHARS: usize = 4000;
+/// Longest answer kept (its end), in characters.
+pub const MAX_ANSWER_CHARS: usize = 6000;
+/// Longest plan or subagent report kept, in characters.
+pub const MAX_PLAN_CHARS: usize = 1500;
+/// Longest other entry (a command, an error line, a to-do), in characters.
+pub const MAX_ENTRY_CHARS: usize = 300;
+/// Longest file path kept: a cut path names another file, so the cap only
+/// guards against absurd values.
+pub const MAX_PATH_CHARS: usize = 1000;
+/// Most entries kept in each list of a turn.
+pub const MAX_ENTRIES: usize = 60;
+/// Most turns kept in one digest (the newest).
+pub const MAX_TURNS: usize = 30;
+
+impl Digest {
+    /// The newest turn with a request, else the newest turn.
+    pub fn last(&self) -> Option<&Turn> {
+        self.turns
+            .iter()
+            .rev()
+            .find(|t| t.kind != RequestKind::None)
+            .or(self.turns.last())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.turns.iter().all(Turn::is_empty)
+    }
+
+    /// Applies `clean` (the caller's redactor) to every text, then cuts each
+    /// to its cap.
+    pub fn sanitized(mut self, clean: &dyn Fn(&str) -> String) -> Digest {
+        let keep = self.turns.len().saturating_sub(MAX_TURNS);
+        self.turns.drain(..keep);
+        for t in &mut self.turns {
+            t.visit_texts(&mut |kind, s| {
+                let c = clean(s);
+                *s = match kind {
+                    TextKind::Request => head(&c, MAX_REQUEST_CHARS),
+                    TextKind::Answer => tail(&c, MAX_ANSWER_CHARS),
+                    TextKind::Long => head(&c, MAX_PLAN_CHARS),
+                    TextKind::Path => head(&c, MAX_PATH_CHARS),
+                    TextKind::Entry => head(&c, MAX_ENTRY_CHARS),
+                }
+            });
+            t.cap_lists();
+        }
+        self
+    }
+
+    /// Every text, mutably (redaction in the worker, defence in depth).
+    pub fn map_texts(&mut self, f: &mut dyn FnMut(&mut String)) {
+        for t in &mut self.turns {
+            t.visit_texts(&mut |_, s| f(s));
+        }
+    }
+}
+
+/// Which cap a text gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextKind {
+    Request,
+    Answer,
+    Long,
+    Path,
+    Entry,
+}
+
+impl Turn {
+    /// Nothing to remember: no request and no activity.
+    pub fn is_empty(&self) -> bool {
+        self.kind == RequestKind::None
+            && self.pasted.is_empty()
+            && self.files.is_empty()
+            && self.actions.is_empty()
+            && self.checks.is_empty()
+            && self.errors.is_empty()
+            && self.todos.is_empty()
+            && self.plan.is_none()
+            && self.choices.is_empty()
+            && self.subagents.iter().all(|s| s.files.is_empty())
+    }
+
+    pub fn visit_texts(&mut self, f: &mut dyn FnMut(TextKind, &mut String)) {
+        use TextKind::*;
+        f(Request, &mut self.request);
+        f(Answer, &mut self.answer);
+        for s in self.ide.iter_mut().chain(&mut self.pasted) {
+            f(Entry, s);
+        }
+        let file = |f: &mut dyn FnMut(TextKind, &mut String), c: &mut FileChange| {
+            f(Path, &mut c.path);
+            if let Some(from) = &mut c.from {
+                f(Path, from);
+            }
+        };
+        for c in &mut self.files {
+            file(f, c);
+        }
+        for r in &mut self.reads {
+            f(Path, r);
+        }
+        for a in &mut self.actions {
+            f(Entry, &mut a.detail);
+            f(Entry, &mut a.command);
+        }
+        for c in &mut self.checks {
+            f(Entry, &mut c.command);
+            f(Entry, &mut c.summary);
+        }
+        for e in &mut self.errors {
+            f(Entry, &mut e.tool);
+            f(Entry, &mut e.target);
+            f(Entry, &mut e.message);
+            for p in &mut e.fixed_in {
+                f(Path, p);
+            }
+            if let Some(r) = &mut e.resolved_by {
+                f(Entry, r);
+            }
+        }
+        for d in &mut self.declined {
+            f(Entry, &mut d.tool);
+            f(Entry, &mut d.target);
+            f(Entry, &mut d.reason);
+        }
+        for t in &mut self.todos {
+            f(Entry, &mut t.text);
+        }
+        if let Some(p) = &mut self.plan {
+            f(Long, p);
+        }
+        for c in &mut self.choices {
+            f(Entry, &mut c.question);
+            f(Entry, &mut c.answer);
+        }
+        for s in &mut self.subagents {
+            f(Entry, &mut s.description);
+            f(Long, &mut s.report);
+            for c in &mut s.files {
+                file(f, c);
+            }
+        }
+    }
+
+    fn cap_lists(&mut self) {
+        self.ide.truncate(MAX_ENTRIES);
+        self.pasted.truncate(MAX_ENTRIES);
+        self.files.truncate(MAX_ENTRIES);
+        self.reads.truncate(MAX_ENTRIES);
+        self.actions.truncate(MAX_ENTRIES);
+        self.checks.truncate(MAX_ENTRIES);
+        self.errors.truncate(MAX_ENTRIES);
+        self.declined.truncate(MAX_ENTRIES);
+        self.todos.truncate(MAX_ENTRIES);
+        self.choices.truncate(MAX_ENTRIES);
+        self.subagents.truncate(MAX_ENTRIES);
+        for s in &mut self.subagents {
+            s.files.truncate(MAX_ENTRIES);
+        }
+    }
+
+    /// Files this turn and its subagents changed, the turn's own first.
+    pub fn all_files(&self) -> impl Iterator<Item = &FileChange> {
+        self.files
+            .iter()
+            .chain(self.subagents.iter().flat_map(|s| s.files.iter()))
+    }
+}
+
+const ELLIPSIS: char = '…';
+
+/// At most `max` characters from the start, ending in `…` when cut.
+pub fn head(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some(_) => {
+            let keep = max.saturating_sub(1);
+            let cut = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
+            let mut s = text[..cut].to_owned();
+            s.push(ELLIPSIS);
+            s
+        }
+    }
+}
+
+/// At most `max` characters from the end, starting with `…` when cut.
+pub fn tail(text: &str, max: usize) -> String {
+    crate::transcript::truncate_tail(text, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitized_redacts_before_it_cuts() {
+        let secret = "SECRET".repeat(100);
+        let mut t = Turn {
+            request: format!("{}{secret}", "x".repeat(MAX_REQUEST_CHARS - 3)),
+            ..Default::default()
+        };
+        t.errors.push(ToolError {
+            tool: "Bash".into(),
+            target: "make".into(),
+            message: secret.clone(),
+            resolved: false,
+            fixed_in: Vec::new(),
+            resolved_by: None,
+        });
+        let d = Digest { turns: vec![t] }.sanitized(&|s| s.replace("SECRET", "[x]"));
+        let t = &d.turns[0];
+        assert!(!t.request.contains("SEC"), "no part of a secret survives");
+        assert_eq!(t.request.chars().count(), MAX_REQUEST_CHARS);
+        assert!(t.errors[0].message.starts_with("[x][x]"));
+    }
+
+    #[test]
+    fn old_turns_are_dropped_first() {
+        let turns = (0..MAX_TURNS + 5)
+            .map(|i| Turn {
+                request: i.to_string(),
+                ..Default::default()
+            })
+            .collect();
+        let d = Digest { turns }.sanitized(&str::to_owned);
+        assert_eq!(d.turns.len(), MAX_TURNS);
+        assert_eq!(d.turns[0].request, "5");
+    }
+
+    #[test]
+    fn serde_round_trip_keeps_everything() {
+        let t = Turn {
+            timestamp: Some("2026-12-01T10:00:00Z".into()),
+            request: "fix it".into(),
+            files: vec![FileChange {
+                path: "a.rs".into(),
+                change: Change::Moved,
+                from: Some("b.rs".into()),
+            }],
+            todos: vec![Todo {
+                text: "ship".into(),
+                status: TodoStatus::InProgress,
+            }],
+            interrupted: true,
+            ..Default::default()
+        };
+        let d = Digest { turns: vec![t] };
+        let json = serde_json::to_string(&d).unwrap();
+        assert!(json.contains(r#""status":"in_progress""#), "{json}");
+        let back: Digest = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, d);
+    }
+}
