@@ -4,10 +4,10 @@
 //! (bad JSON, missing files, a panic), the process exits 0, prints nothing
 //! that blocks, and leaves one line in the diagnostics log.
 
+use crate::capture;
 use crate::config;
 use crate::context::Ctx;
 use crate::diag::Level;
-use crate::capture;
 use crate::memory::{load, store};
 use crate::{gate, guard, transcript};
 use anyhow::{Context, Result};

@@ -46,6 +46,7 @@ fn exchange(human: &str, assistant: &str, digest: Digest) -> Exchange {
 /// One turn's request with the usual projects.
 struct Turn {
     exchange: Exchange,
+    digest: cairn::extract::digest::Digest,
     projects: Vec<(String, String)>,
     default_project: String,
     logs: Vec<(String, String)>,
@@ -57,6 +58,7 @@ struct Turn {
 impl Turn {
     fn new(exchange: Exchange, lang: Lang) -> Self {
         Turn {
+            digest: cairn::capture::legacy::digest_of(&exchange),
             exchange,
             projects: projects(),
             default_project: "root".to_string(),
@@ -69,7 +71,7 @@ impl Turn {
 
     fn request(&self) -> ExtractRequest<'_> {
         ExtractRequest {
-            exchange: &self.exchange,
+            digest: &self.digest,
             ok_done: self.ok_done,
             projects: &self.projects,
             default_project: &self.default_project,

@@ -2,7 +2,7 @@
 
 mod common;
 
-use cairn::memory::spool::Job;
+use cairn::capture::spool::Job;
 use common::Project;
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -241,7 +241,8 @@ fn dead_letters_are_reported_with_their_errors() {
             session_id: "s".into(),
             cwd: p.root.clone(),
             timestamp: "2026-11-30T10:00:00Z".into(),
-            exchange: Default::default(),
+            digest: Default::default(),
+            exchange: None,
             ok_done: false,
             attempts: 5,
             last_error: Some(err.into()),
@@ -489,7 +490,8 @@ fn recent_diagnostics_stale_spool_and_long_memory_over_cap_are_warnings() {
         session_id: "s".into(),
         cwd: p.root.clone(),
         timestamp: "2026-11-30T10:00:00Z".into(),
-        exchange: Default::default(),
+        digest: Default::default(),
+        exchange: None,
         ok_done: false,
         attempts: 2,
         last_error: Some("claude-cli: exit 1".into()),

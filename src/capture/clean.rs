@@ -100,6 +100,8 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     }
     let (prose, pasted) = split_pastes(text);
     out.pasted = pasted;
+    // `[Image #1]`: the client's placeholder for a pasted image.
+    let prose = strip_image_tags(&prose);
     let prose = strip_ack(prose.trim());
     out.request = prose.to_owned();
     out.kind = if out.request.is_empty() {
@@ -219,10 +221,9 @@ fn ide_line(tag: &str, body: &str) -> Option<String> {
                 .split_once(" from ")
                 .map(|(_, p)| p.trim_end_matches(':').trim());
             match (path, lines) {
-                (Some(p), Some(l)) => Some(format!(
-                    "selection: {p} (lines {})",
-                    l.replace(" to ", "-")
-                )),
+                (Some(p), Some(l)) => {
+                    Some(format!("selection: {p} (lines {})", l.replace(" to ", "-")))
+                }
                 (Some(p), None) => Some(format!("selection: {p}")),
                 _ => Some("selection".into()),
             }
@@ -230,7 +231,10 @@ fn ide_line(tag: &str, body: &str) -> Option<String> {
         _ => {
             let first = body.lines().map(str::trim).find(|l| !l.is_empty())?;
             let name = tag.trim_start_matches("ide_");
-            Some(format!("{name}: {}", crate::extract::digest::head(first, 200)))
+            Some(format!(
+                "{name}: {}",
+                crate::extract::digest::head(first, 200)
+            ))
         }
     }
 }
@@ -311,7 +315,8 @@ pub fn is_log_line(line: &str) -> bool {
         return false;
     }
     let b = t.as_bytes();
-    let digits_then = |i: usize, c: u8| b.len() > i && b[..i].iter().all(u8::is_ascii_digit) && b[i] == c;
+    let digits_then =
+        |i: usize, c: u8| b.len() > i && b[..i].iter().all(u8::is_ascii_digit) && b[i] == c;
     // 12:01:33, 2025-10-04…
     if digits_then(2, b':') || digits_then(1, b':') || digits_then(4, b'-') {
         return true;
@@ -319,10 +324,43 @@ pub fn is_log_line(line: &str) -> bool {
     if starts_with_any(
         t,
         &[
-            "at ", "File \"", "Traceback", "{", "}", "[", "]", "\"", "GET ", "POST ", "PUT ",
-            "DELETE ", "http://", "https://", "$ ", "> ", "| ", "#", "npm ERR", "error[", "error:",
-            "Error:", "warning:", "WARN", "ERROR", "INFO", "DEBUG", "TRACE", "FAIL", "PASS",
-            "E ", "at\t", "...", "---", "===", "+++", "@@",
+            "at ",
+            "File \"",
+            "Traceback",
+            "{",
+            "}",
+            "[",
+            "]",
+            "\"",
+            "GET ",
+            "POST ",
+            "PUT ",
+            "DELETE ",
+            "http://",
+            "https://",
+            "$ ",
+            "> ",
+            "| ",
+            "#",
+            "npm ERR",
+            "error[",
+            "error:",
+            "Error:",
+            "warning:",
+            "WARN",
+            "ERROR",
+            "INFO",
+            "DEBUG",
+            "TRACE",
+            "FAIL",
+            "PASS",
+            "E ",
+            "at\t",
+            "...",
+            "---",
+            "===",
+            "+++",
+            "@@",
         ],
     ) {
         return true;
@@ -443,14 +481,24 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
     let clean = |l: &str| crate::extract::digest::head(l.trim(), 200);
     let real = |l: &&&str| {
         let t = l.trim();
-        !t.is_empty() && t.chars().filter(|c| c.is_alphanumeric()).count() * 2 > t.chars().count() / 2
+        !t.is_empty()
+            && t.chars().filter(|c| c.is_alphanumeric()).count() * 2 > t.chars().count() / 2
             && !t.starts_with("===")
             && !t.starts_with("---")
     };
-    if let Some(l) = lines.iter().filter(real).find(|l| l.trim_start().starts_with("FAILED ")) {
+    if let Some(l) = lines
+        .iter()
+        .filter(real)
+        .find(|l| l.trim_start().starts_with("FAILED "))
+    {
         return Some(clean(l.trim_start().trim_start_matches("FAILED ")));
     }
-    if let Some(l) = lines.iter().filter(real).rev().find(|l| is_exception_line(l.trim())) {
+    if let Some(l) = lines
+        .iter()
+        .filter(real)
+        .rev()
+        .find(|l| is_exception_line(l.trim()))
+    {
         return Some(clean(l));
     }
     lines
@@ -561,13 +609,22 @@ fn strip_ack(text: &str) -> &str {
         let n = ack.chars().count();
         let cut = rest.char_indices().nth(n).map_or(rest.len(), |(i, _)| i);
         rest = rest[cut..].trim_start_matches(|c: char| {
-            c.is_whitespace() || matches!(c, ',' | '.' | '!' | ';' | ':' | '-' | '–' | '—' | ')' | '(')
+            c.is_whitespace()
+                || matches!(c, ',' | '.' | '!' | ';' | ':' | '-' | '–' | '—' | ')' | '(')
         });
         if rest.is_empty() {
             return "";
         }
         // Emoji and the like after "thanks".
-        rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_whitespace() && c != '@' && c != '/' && c != '`' && c != '"' && c != '\'');
+        rest = rest.trim_start_matches(|c: char| {
+            !c.is_alphanumeric()
+                && !c.is_whitespace()
+                && c != '@'
+                && c != '/'
+                && c != '`'
+                && c != '"'
+                && c != '\''
+        });
     }
     for filler in ["and ", "so ", "now ", "then ", "et ", "alors "] {
         if rest.len() > filler.len() && rest[..filler.len()].eq_ignore_ascii_case(filler) {
@@ -583,7 +640,32 @@ fn strip_ack(text: &str) -> &str {
     rest
 }
 
+fn strip_image_tags(text: &str) -> String {
+    let mut out = text.to_owned();
+    while let Some(at) = out.find("[Image #") {
+        match out[at..].find(']') {
+            Some(end) => out.replace_range(at..at + end + 1, ""),
+            None => break,
+        }
+    }
+    out
+}
+
+/// A question to be answered, not work asked for as a question ("can you
+/// replace them?").
 fn is_question(text: &str) -> bool {
+    let first_par = text.split("\n\n").next().unwrap_or(text);
+    if crate::extract::is_request_sentence(first_par)
+        || first_par
+            .split(['.', '!', '?', '\n'])
+            .any(crate::extract::is_request_sentence)
+    {
+        return false;
+    }
+    asks(text)
+}
+
+fn asks(text: &str) -> bool {
     let polite = ["would", "could", "can", "should", "shall", "will"];
     let t = text.trim();
     let first_word = t.split_whitespace().next().unwrap_or("").to_lowercase();
@@ -632,9 +714,8 @@ mod tests {
         assert_eq!(c.request, "fix this");
         assert_eq!(c.ide, ["selection: /p/x.py (lines 508-510)"]);
         // Only IDE context: no request.
-        let c = req(
-            "<ide_opened_file>The user opened the file /p/a.md in the IDE.</ide_opened_file>",
-        );
+        let c =
+            req("<ide_opened_file>The user opened the file /p/a.md in the IDE.</ide_opened_file>");
         assert_eq!((c.request.as_str(), c.kind), ("", RequestKind::None));
     }
 
@@ -659,7 +740,10 @@ mod tests {
             req("yes please, and let's make it cross-browser").request,
             "let's make it cross-browser"
         );
-        assert_eq!(req("Okay-ish plan: rename it").request, "Okay-ish plan: rename it");
+        assert_eq!(
+            req("Okay-ish plan: rename it").request,
+            "Okay-ish plan: rename it"
+        );
         assert_eq!(req("Great Britain is where").kind, RequestKind::Task);
     }
 
@@ -685,7 +769,10 @@ mod tests {
         let c = req(
             "<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12</command-args>",
         );
-        assert_eq!((c.request.as_str(), c.kind), ("/review PR 12", RequestKind::Command));
+        assert_eq!(
+            (c.request.as_str(), c.kind),
+            ("/review PR 12", RequestKind::Command)
+        );
         assert_eq!(
             classify("<bash-input>ls</bash-input>", false),
             UserText::NotHuman

@@ -9,7 +9,10 @@ pub fn digest_of(ex: &Exchange) -> Digest {
     let c = clean::clean_prompt(&ex.human);
     let d = &ex.digest;
     let mut files: Vec<FileChange> = Vec::new();
-    for (list, change) in [(&d.files_written, Change::Created), (&d.files_edited, Change::Updated)] {
+    for (list, change) in [
+        (&d.files_written, Change::Created),
+        (&d.files_edited, Change::Updated),
+    ] {
         for p in list {
             if !files.iter().any(|f| &f.path == p) {
                 files.push(FileChange {

@@ -73,7 +73,7 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         &input.session_id,
         input.cwd.as_deref(),
     )
-        .with_context(|| format!("cannot read transcript {}", path.display()))?;
+    .with_context(|| format!("cannot read transcript {}", path.display()))?;
     if pass.lines_skipped > 0 {
         ctx.diag(
             Level::Info,

@@ -129,7 +129,12 @@ impl SubagentFiles for SubagentDir {
         let name = format!("agent-{agent_id}.jsonl");
         let mut candidates = Vec::new();
         if crate::memory::session::safe_id(&self.session_id).is_some() {
-            candidates.push(self.dir.join(&self.session_id).join("subagents").join(&name));
+            candidates.push(
+                self.dir
+                    .join(&self.session_id)
+                    .join("subagents")
+                    .join(&name),
+            );
         }
         candidates.push(self.dir.join(&name));
         for p in candidates {
@@ -148,7 +153,9 @@ fn subagent_files(
     session_cwd: Option<&str>,
     here: Option<&Path>,
 ) -> io::Result<Vec<FileChange>> {
-    let size = crate::fsutil::confine::open_regular(path)?.metadata()?.len();
+    let size = crate::fsutil::confine::open_regular(path)?
+        .metadata()?
+        .len();
     if size > SUBAGENT_BYTES {
         return Ok(Vec::new());
     }
@@ -176,7 +183,9 @@ pub fn run(
     session_id: &str,
     here: Option<&Path>,
 ) -> io::Result<Pass> {
-    let size = crate::fsutil::confine::open_regular(path)?.metadata()?.len();
+    let size = crate::fsutil::confine::open_regular(path)?
+        .metadata()?
+        .len();
     let start_cwd = session_cwd(path);
     let subagents = SubagentDir {
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -188,13 +197,17 @@ pub fn run(
     let resume = cursor.filter(|c| {
         c.transcript == path
             && c.offset <= size
-            && head_of(path, c.head_len)
-                .is_ok_and(|(h, n)| n == c.head_len && h == c.head)
+            && head_of(path, c.head_len).is_ok_and(|(h, n)| n == c.head_len && h == c.head)
     });
     let mut pass = match resume {
         Some(c) => read_from(path, c.offset, &subagents, here)?,
         None => {
-            let mut p = read_from(path, size.saturating_sub(FIRST_PASS_BYTES), &subagents, here)?;
+            let mut p = read_from(
+                path,
+                size.saturating_sub(FIRST_PASS_BYTES),
+                &subagents,
+                here,
+            )?;
             let has_request = |p: &Pass| p.turns.iter().any(|t| t.kind != RequestKind::None);
             if !has_request(&p) && size > FIRST_PASS_BYTES {
                 p = read_from(path, size.saturating_sub(DEEP_BYTES), &subagents, here)?;

@@ -12,11 +12,19 @@ use crate::extract::digest::ActionKind;
 /// One thing a segment does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    Action { kind: ActionKind, detail: String },
+    Action {
+        kind: ActionKind,
+        detail: String,
+    },
     /// Tests (`test: true`) or a build / lint / type check.
-    Check { test: bool },
+    Check {
+        test: bool,
+    },
     Delete(Vec<String>),
-    Move { from: String, to: String },
+    Move {
+        from: String,
+        to: String,
+    },
 }
 
 /// What `command` does, segment by segment, in order.
@@ -165,7 +173,11 @@ fn unwrap(words: &[String]) -> &[String] {
 }
 
 fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
-    let prog = w[0].trim_start_matches('(').rsplit('/').next().unwrap_or("");
+    let prog = w[0]
+        .trim_start_matches('(')
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
     let arg = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
     let rest = || w[1..].iter().map(String::as_str);
     let action = |kind, detail: String| Some(Effect::Action { kind, detail });
@@ -179,7 +191,10 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                 i += 2;
             }
             let sub = arg(i);
-            let args: Vec<&str> = w[(i + 1).min(w.len())..].iter().map(String::as_str).collect();
+            let args: Vec<&str> = w[(i + 1).min(w.len())..]
+                .iter()
+                .map(String::as_str)
+                .collect();
             match sub {
                 "commit" => {
                     let msg = flag_value(&args, &["-m", "--message"])
@@ -193,12 +208,32 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                         .unwrap_or_default();
                     action(ActionKind::Commit, msg)
                 }
-                "push" => action(ActionKind::Push, format!("git push {}", non_flags(&args).join(" ")).trim().to_owned()),
-                "merge" => action(ActionKind::Merge, non_flags(&without_values(&args, &["-m", "--message", "-X", "--strategy", "-s"])).join(" ")),
-                "tag" if !args.is_empty() && !args.iter().any(|a| matches!(*a, "-l" | "--list" | "-d")) => {
-                    action(ActionKind::Tag, non_flags(&args).first().copied().unwrap_or("").to_owned())
+                "push" => action(
+                    ActionKind::Push,
+                    format!("git push {}", non_flags(&args).join(" "))
+                        .trim()
+                        .to_owned(),
+                ),
+                "merge" => action(
+                    ActionKind::Merge,
+                    non_flags(&without_values(
+                        &args,
+                        &["-m", "--message", "-X", "--strategy", "-s"],
+                    ))
+                    .join(" "),
+                ),
+                "tag"
+                    if !args.is_empty()
+                        && !args.iter().any(|a| matches!(*a, "-l" | "--list" | "-d")) =>
+                {
+                    action(
+                        ActionKind::Tag,
+                        non_flags(&args).first().copied().unwrap_or("").to_owned(),
+                    )
                 }
-                "rm" => Some(Effect::Delete(non_flags(&args).iter().map(|s| s.to_string()).collect())),
+                "rm" => Some(Effect::Delete(
+                    non_flags(&args).iter().map(|s| s.to_string()).collect(),
+                )),
                 "mv" => {
                     let p = non_flags(&args);
                     (p.len() == 2).then(|| Effect::Move {
@@ -236,13 +271,16 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
         },
         "npm" | "pnpm" | "yarn" | "bun" => match arg(1) {
             "publish" => action(ActionKind::Release, String::new()),
-            "install" | "i" | "add" if w.len() > 2 => {
-                action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
-            }
+            "install" | "i" | "add" if w.len() > 2 => action(
+                ActionKind::Install,
+                non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "),
+            ),
             "test" | "t" => test,
             "run" => match arg(2) {
                 s if s.starts_with("test") => test,
-                s if s.starts_with("build") || s == "lint" || s == "typecheck" || s == "check" => build,
+                s if s.starts_with("build") || s == "lint" || s == "typecheck" || s == "check" => {
+                    build
+                }
                 s if s.starts_with("deploy") => action(ActionKind::Deploy, s.to_owned()),
                 s if s.starts_with("migrate") || s.contains("migrat") => {
                     action(ActionKind::Migration, s.to_owned())
@@ -256,21 +294,28 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             "test" | "nextest" => test,
             "build" | "check" | "clippy" => build,
             "publish" => action(ActionKind::Release, String::new()),
-            "add" | "install" => action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" ")),
+            "add" | "install" => action(
+                ActionKind::Install,
+                non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "),
+            ),
             _ => None,
         },
-        "pip" | "pip3" if arg(1) == "install" => {
-            action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
-        }
-        "uv" | "poetry" | "pdm" if arg(1) == "add" => {
-            action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
-        }
-        "uv" if arg(1) == "tool" && arg(2) == "install" => {
-            action(ActionKind::Install, non_flags(&rest().skip(2).collect::<Vec<_>>()).join(" "))
-        }
-        "brew" | "apt" | "apt-get" if arg(1) == "install" => {
-            action(ActionKind::Install, non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "))
-        }
+        "pip" | "pip3" if arg(1) == "install" => action(
+            ActionKind::Install,
+            non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "),
+        ),
+        "uv" | "poetry" | "pdm" if arg(1) == "add" => action(
+            ActionKind::Install,
+            non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "),
+        ),
+        "uv" if arg(1) == "tool" && arg(2) == "install" => action(
+            ActionKind::Install,
+            non_flags(&rest().skip(2).collect::<Vec<_>>()).join(" "),
+        ),
+        "brew" | "apt" | "apt-get" if arg(1) == "install" => action(
+            ActionKind::Install,
+            non_flags(&rest().skip(1).collect::<Vec<_>>()).join(" "),
+        ),
         "pytest" | "jest" | "vitest" | "mocha" | "rspec" | "phpunit" | "tox" | "nox" | "ctest"
         | "playwright" => test,
         "go" | "dotnet" | "mix" | "swift" | "deno" if arg(1) == "test" => test,
@@ -286,9 +331,10 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             // `ruff format` rewrites files; the check is what tells.
             (!matches!(arg(1), "format" | "--fix")).then_some(Effect::Check { test: false })
         }
-        "alembic" if arg(1) == "upgrade" || arg(1) == "downgrade" => {
-            action(ActionKind::Migration, format!("alembic {}", rest().collect::<Vec<_>>().join(" ")))
-        }
+        "alembic" if arg(1) == "upgrade" || arg(1) == "downgrade" => action(
+            ActionKind::Migration,
+            format!("alembic {}", rest().collect::<Vec<_>>().join(" ")),
+        ),
         "prisma" | "drizzle-kit" if arg(1) == "migrate" || arg(1) == "push" => {
             action(ActionKind::Migration, rest().collect::<Vec<_>>().join(" "))
         }
@@ -309,7 +355,9 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
         "terraform" | "tofu" | "pulumi" if matches!(arg(1), "apply" | "up") => {
             action(ActionKind::Deploy, format!("{prog} {}", arg(1)))
         }
-        "docker" if arg(1) == "push" => action(ActionKind::Deploy, format!("docker push {}", arg(2))),
+        "docker" if arg(1) == "push" => {
+            action(ActionKind::Deploy, format!("docker push {}", arg(2)))
+        }
         _ if prog.ends_with("manage.py") && arg(1) == "migrate" => {
             action(ActionKind::Migration, "manage.py migrate".into())
         }
@@ -446,7 +494,8 @@ mod tests {
                 detail: "Fix the parser".into()
             }]
         );
-        let heredoc = "git commit -m \"$(cat <<'EOF'\nAdd tokenizer files and README\n\n- more\nEOF\n)\"";
+        let heredoc =
+            "git commit -m \"$(cat <<'EOF'\nAdd tokenizer files and README\n\n- more\nEOF\n)\"";
         assert_eq!(
             kinds(heredoc),
             [Effect::Action {
@@ -467,9 +516,18 @@ mod tests {
 
     #[test]
     fn tests_builds_installs_files() {
-        assert_eq!(kinds("(source .venv/bin/activate && pytest -x)"), [Effect::Check { test: true }]);
-        assert_eq!(kinds("uv run pytest test/ -q"), [Effect::Check { test: true }]);
-        assert_eq!(kinds("RUST_LOG=1 cargo test --all"), [Effect::Check { test: true }]);
+        assert_eq!(
+            kinds("(source .venv/bin/activate && pytest -x)"),
+            [Effect::Check { test: true }]
+        );
+        assert_eq!(
+            kinds("uv run pytest test/ -q"),
+            [Effect::Check { test: true }]
+        );
+        assert_eq!(
+            kinds("RUST_LOG=1 cargo test --all"),
+            [Effect::Check { test: true }]
+        );
         assert_eq!(kinds("npm run build"), [Effect::Check { test: false }]);
         assert!(kinds("ruff format .").is_empty());
         assert_eq!(
@@ -479,8 +537,14 @@ mod tests {
                 detail: "three".into()
             }]
         );
-        assert!(kinds("pnpm install").is_empty(), "restoring dependencies changes nothing");
-        assert_eq!(kinds("rm -rf build/ old.txt"), [Effect::Delete(vec!["build/".into(), "old.txt".into()])]);
+        assert!(
+            kinds("pnpm install").is_empty(),
+            "restoring dependencies changes nothing"
+        );
+        assert_eq!(
+            kinds("rm -rf build/ old.txt"),
+            [Effect::Delete(vec!["build/".into(), "old.txt".into()])]
+        );
         assert_eq!(
             kinds("git mv a.py b.py"),
             [Effect::Move {
@@ -504,7 +568,10 @@ mod tests {
             test_counts("...\n========== 3 failed, 45 passed, 1 skipped in 2.1s ==========\n"),
             (Some(45), Some(3))
         );
-        assert_eq!(test_counts("===== 45 passed in 1.20s ====="), (Some(45), Some(0)));
+        assert_eq!(
+            test_counts("===== 45 passed in 1.20s ====="),
+            (Some(45), Some(0))
+        );
         assert_eq!(
             test_counts(
                 "test result: ok. 12 passed; 0 failed; 0 ignored\n\ntest result: FAILED. 3 passed; 1 failed;"
@@ -512,10 +579,15 @@ mod tests {
             (Some(15), Some(1))
         );
         assert_eq!(
-            test_counts("Test Suites: 1 failed, 2 passed, 3 total\nTests:       1 failed, 5 passed, 6 total"),
+            test_counts(
+                "Test Suites: 1 failed, 2 passed, 3 total\nTests:       1 failed, 5 passed, 6 total"
+            ),
             (Some(5), Some(1))
         );
-        assert_eq!(test_counts("  5 passing (20ms)\n  1 failing"), (Some(5), Some(1)));
+        assert_eq!(
+            test_counts("  5 passing (20ms)\n  1 failing"),
+            (Some(5), Some(1))
+        );
         assert_eq!(test_counts("10 examples, 2 failures"), (Some(8), Some(2)));
         assert_eq!(test_counts("nothing here"), (None, None));
     }

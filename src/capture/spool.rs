@@ -6,8 +6,8 @@
 //! Jobs are redacted by the Stop hook before they get here, and the files
 //! and folders are the user's only (0600 / 0700): a turn is private.
 
-use crate::fsutil::{atomic_write_private, create_private_dir_all};
 use crate::extract::digest::Digest;
+use crate::fsutil::{atomic_write_private, create_private_dir_all};
 use crate::transcript::Exchange;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};

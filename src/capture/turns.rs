@@ -129,7 +129,10 @@ impl<'s> Builder<'s> {
             return p.to_owned();
         };
         if std::path::Path::new(p).is_relative() {
-            return here.join(p.trim_start_matches("./")).to_string_lossy().into_owned();
+            return here
+                .join(p.trim_start_matches("./"))
+                .to_string_lossy()
+                .into_owned();
         }
         match p.strip_prefix(from) {
             Some(rest) if rest.is_empty() => here.to_string_lossy().into_owned(),
@@ -407,7 +410,9 @@ impl<'s> Builder<'s> {
                 }
             }
             "Bash" => {
-                let Some(cmd) = call.command.clone() else { return };
+                let Some(cmd) = call.command.clone() else {
+                    return;
+                };
                 let output = bash_output(text, tur);
                 self.bash_done(&cmd, true, &output);
             }
@@ -444,7 +449,10 @@ impl<'s> Builder<'s> {
                     .collect::<Vec<_>>()
                     .join("\n");
                 self.cur().turn.subagents.push(Subagent {
-                    description: call.description.clone().unwrap_or_else(|| "subagent".into()),
+                    description: call
+                        .description
+                        .clone()
+                        .unwrap_or_else(|| "subagent".into()),
                     files,
                     report,
                 });
@@ -460,7 +468,9 @@ impl<'s> Builder<'s> {
         let effects: Vec<Effect> = shell::effects(cmd)
             .into_iter()
             .map(|e| match e {
-                Effect::Delete(paths) => Effect::Delete(paths.iter().map(|p| self.path(p)).collect()),
+                Effect::Delete(paths) => {
+                    Effect::Delete(paths.iter().map(|p| self.path(p)).collect())
+                }
                 Effect::Move { from, to } => Effect::Move {
                     from: self.path(&from),
                     to: self.path(&to),
@@ -586,7 +596,14 @@ impl<'s> Builder<'s> {
         self.push_error(call, target, message, key, files_then);
     }
 
-    fn push_error(&mut self, call: &Call, target: String, message: String, key: String, files_then: usize) {
+    fn push_error(
+        &mut self,
+        call: &Call,
+        target: String,
+        message: String,
+        key: String,
+        files_then: usize,
+    ) {
         let cur = self.cur();
         if cur
             .turn
@@ -686,7 +703,12 @@ fn summary_line(lines: &[&str]) -> Option<String> {
         .map(|l| l.trim().trim_matches('=').trim())
         .find(|l| {
             let l = l.to_lowercase();
-            l.contains("passed") || l.contains("test result") || l.contains("passing") || l.contains("built") || l.contains("finished") || l.contains("success")
+            l.contains("passed")
+                || l.contains("test result")
+                || l.contains("passing")
+                || l.contains("built")
+                || l.contains("finished")
+                || l.contains("success")
         })
         .map(|l| crate::extract::digest::head(l, 200))
 }
@@ -716,7 +738,13 @@ fn command_key(cmd: &str) -> String {
         Some("npx" | "time" | "sudo") => 1,
         _ => 0,
     };
-    words.iter().skip(skip).take(2).copied().collect::<Vec<_>>().join(" ")
+    words
+        .iter()
+        .skip(skip)
+        .take(2)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Commands that only look: their failure answers a question.
@@ -760,6 +788,9 @@ fn is_probe(cmd: &str) -> bool {
         || key.starts_with("git diff")
         || key.starts_with("git branch")
         || key.starts_with("git rev-parse")
+        || key.starts_with("python -c")
+        || key.starts_with("python3 -c")
+        || key.starts_with("node -e")
         || key.ends_with("--help")
         || key.ends_with("--version")
 }

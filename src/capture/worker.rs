@@ -1,12 +1,12 @@
 //! The background worker that drains the spool. One at a time per state
 //! folder (a lock file says who); started by the Stop hook when idle.
 
+use crate::capture::pipeline::process_job;
+use crate::capture::spool;
 use crate::config::{self, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::fsutil::{lock, try_lock};
-use crate::capture::pipeline::process_job;
-use crate::capture::spool;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;

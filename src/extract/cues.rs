@@ -677,6 +677,173 @@ pub(crate) fn cap(s: &str, max: usize) -> String {
     format!("{}…", cut.trim_end_matches([' ', ',', ';', ':']))
 }
 
+/// Verbs and phrases that open a request for work, lower-case.
+const REQUESTING: &[&str] = &[
+    "add",
+    "create",
+    "make",
+    "fix",
+    "implement",
+    "write",
+    "update",
+    "change",
+    "remove",
+    "delete",
+    "rename",
+    "move",
+    "refactor",
+    "review",
+    "explain",
+    "look",
+    "check",
+    "find",
+    "search",
+    "use",
+    "run",
+    "set",
+    "build",
+    "test",
+    "deploy",
+    "commit",
+    "push",
+    "merge",
+    "install",
+    "migrate",
+    "convert",
+    "replace",
+    "improve",
+    "optimise",
+    "optimize",
+    "document",
+    "describe",
+    "list",
+    "show",
+    "help",
+    "investigate",
+    "debug",
+    "examine",
+    "read",
+    "analyse",
+    "analyze",
+    "compare",
+    "summarise",
+    "summarize",
+    "generate",
+    "prepare",
+    "clean",
+    "split",
+    "extract",
+    "support",
+    "handle",
+    "port",
+    "upgrade",
+    "bump",
+    "revert",
+    "undo",
+    "keep",
+    "try",
+    "start",
+    "finish",
+    "go",
+    "include",
+    "enable",
+    "disable",
+    "allow",
+    "hide",
+    "reuse",
+    "put",
+    "give",
+    "let's",
+    "let us",
+    "lets",
+    "please",
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "can we",
+    "could we",
+    "should we",
+    "i want",
+    "i'd like",
+    "i would like",
+    "i need",
+    "we need",
+    "we should",
+    "we must",
+    "need to",
+    "new feature",
+    "first commit",
+    "ajoute",
+    "ajouter",
+    "crée",
+    "créer",
+    "fais",
+    "faire",
+    "corrige",
+    "corriger",
+    "implémente",
+    "écris",
+    "mets",
+    "modifie",
+    "supprime",
+    "renomme",
+    "déplace",
+    "peux-tu",
+    "pourrais-tu",
+    "il faut",
+    "on doit",
+    "je veux",
+    "j'aimerais",
+    "je voudrais",
+    "vérifie",
+    "lance",
+    "teste",
+    "explique",
+    "cherche",
+];
+
+/// A sentence that asks for something to be done.
+pub fn is_request_sentence(sentence: &str) -> bool {
+    let t = sentence
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+        .replace('’', "'");
+    let mut t = t.as_str();
+    for filler in [
+        "claude, ",
+        "hey claude, ",
+        "fine, ",
+        "right, ",
+        "so, ",
+        "so ",
+        "ok, ",
+        "ok so ",
+        "and ",
+        "also, ",
+        "also ",
+        "then ",
+        "now ",
+        "maybe ",
+        "alors ",
+        "et ",
+    ] {
+        if let Some(r) = t.strip_prefix(filler) {
+            t = r.trim_start();
+        }
+    }
+    if t.starts_with("do you") || t.starts_with("does ") {
+        return false;
+    }
+    REQUESTING.iter().any(|v| {
+        t.strip_prefix(v)
+            .is_some_and(|r| r.is_empty() || r.starts_with(|c: char| !c.is_alphanumeric()))
+    }) || t.contains(" please ")
+        || t.contains(" can you ")
+        || t.contains(" could you ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

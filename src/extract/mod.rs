@@ -28,6 +28,7 @@ use record::Extraction;
 
 pub use anthropic::AnthropicBackend;
 pub use claude_cli::ClaudeCliBackend;
+pub use cues::is_request_sentence;
 pub use http::Retry;
 // What `cairn doctor` needs to check a backend without calling it.
 pub(crate) use anthropic::API_VERSION as ANTHROPIC_API_VERSION;

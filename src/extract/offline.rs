@@ -11,10 +11,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::cues::{self, cap};
+use super::cues::{self, cap, is_request_sentence};
 use super::digest::{
-    Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError,
-    Turn,
+    Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError, Turn,
 };
 use super::record::{Extraction, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
@@ -366,13 +365,13 @@ impl TurnCtx<'_> {
                 }
                 _ => return,
             },
-            // Later in a session, a question is answered and forgotten, and
-            // a complaint is a problem, not a goal.
-            RequestKind::Question if !t.first => return,
-            RequestKind::Task if !t.first && is_complaint(&t.request) => {
+            // Later in a session, a complaint is a problem, not a goal, and
+            // a question is answered and forgotten.
+            RequestKind::Task | RequestKind::Question if !t.first && is_complaint(&t.request) => {
                 self.complaint(rec);
                 return;
             }
+            RequestKind::Question if !t.first => return,
             RequestKind::Task | RequestKind::Question => match objective(&t.request, t.first) {
                 Some(g) => g,
                 None => return,
@@ -447,7 +446,11 @@ impl TurnCtx<'_> {
                 Change::Deleted => w.deleted,
                 Change::Moved => w.moved,
             };
-            rec.push(&project, |s| &mut s.travail, &format!("{verb} {}", list(&files, w)));
+            rec.push(
+                &project,
+                |s| &mut s.travail,
+                &format!("{verb} {}", list(&files, w)),
+            );
         }
         for s in &t.subagents {
             let mut groups = Vec::new();
@@ -473,7 +476,13 @@ impl TurnCtx<'_> {
             rec.push(
                 &groups[0].0,
                 |s| &mut s.travail,
-                &format!("{} « {} »{} {}", w.subagent, cap(&desc, 80), w.colon, parts.join(", ")),
+                &format!(
+                    "{} « {} »{} {}",
+                    w.subagent,
+                    cap(&desc, 80),
+                    w.colon,
+                    parts.join(", ")
+                ),
             );
         }
         for a in &t.actions {
@@ -537,6 +546,16 @@ impl TurnCtx<'_> {
     fn action(&self, a: &Action) -> Option<String> {
         let w = self.w;
         let detail = one_line(&a.detail).replace('`', "'");
+        // Installing the project itself (`uv tool install .`) is a local
+        // step, repeated at will; a dependency added is the fact.
+        if a.kind == ActionKind::Install
+            && (detail.is_empty()
+                || detail == "."
+                || detail.starts_with('-')
+                || detail.starts_with("./"))
+        {
+            return None;
+        }
         let verb = match a.kind {
             ActionKind::Commit => {
                 if detail.is_empty() {
@@ -579,7 +598,11 @@ impl TurnCtx<'_> {
             }
         }
         // Tests: failing then passing is a fix; failing at the end is open.
-        let tests: Vec<&Check> = t.checks.iter().filter(|c| c.passed.is_some() || c.failed.is_some()).collect();
+        let tests: Vec<&Check> = t
+            .checks
+            .iter()
+            .filter(|c| c.passed.is_some() || c.failed.is_some())
+            .collect();
         let first_failing = tests.iter().find(|c| !c.ok);
         let last = tests.last();
         if let (Some(f), Some(l)) = (first_failing, last) {
@@ -589,7 +612,10 @@ impl TurnCtx<'_> {
             } else {
                 format!("{} {}", w.tests, w.failing)
             };
-            let summary = if f.summary.is_empty() || f.summary.contains(" passed") || f.summary.contains(" failed") {
+            let summary = if f.summary.is_empty()
+                || f.summary.contains(" passed")
+                || f.summary.contains(" failed")
+            {
                 String::new()
             } else {
                 format!(" ({})", cap(&f.summary, 100))
@@ -611,7 +637,12 @@ impl TurnCtx<'_> {
             };
             rec.push(&self.primary, |s| &mut s.problemes, &b);
         } else if let Some(c) = t.checks.iter().rev().find(|c| c.passed.is_none() && !c.ok)
-            && !t.checks.iter().rev().take_while(|x| x.command != c.command).any(|x| x.ok)
+            && !t
+                .checks
+                .iter()
+                .rev()
+                .take_while(|x| x.command != c.command)
+                .any(|x| x.ok)
         {
             // A failing build or lint the turn did not get past.
             let summary = if c.summary.is_empty() {
@@ -756,7 +787,11 @@ fn list(files: &[String], w: &Words) -> String {
         .collect();
     let mut out = shown.join(", ");
     if files.len() > MAX_FILES_SHOWN {
-        out.push_str(&format!(" (+{} {})", files.len() - MAX_FILES_SHOWN, w.and_more));
+        out.push_str(&format!(
+            " (+{} {})",
+            files.len() - MAX_FILES_SHOWN,
+            w.and_more
+        ));
     }
     out
 }
@@ -788,45 +823,6 @@ fn capitalise(s: &str) -> String {
         Some(c) if c.is_lowercase() => c.to_uppercase().chain(chars).collect(),
         _ => s.to_string(),
     }
-}
-
-/// Verbs and phrases that open a request for work, lower-case.
-const REQUESTING: &[&str] = &[
-    "add", "create", "make", "fix", "implement", "write", "update", "change", "remove", "delete",
-    "rename", "move", "refactor", "review", "explain", "look", "check", "find", "search", "use",
-    "run", "set", "build", "test", "deploy", "commit", "push", "merge", "install", "migrate",
-    "convert", "replace", "improve", "optimise", "optimize", "document", "describe", "list",
-    "show", "help", "investigate", "debug", "examine", "read", "analyse", "analyze", "compare",
-    "summarise", "summarize", "generate", "prepare", "clean", "split", "extract", "support",
-    "handle", "port", "upgrade", "bump", "revert", "undo", "keep", "try", "start", "finish",
-    "do", "go", "include", "enable", "disable", "allow", "hide", "reuse", "put", "give",
-    "let's", "let us", "lets", "please", "can you", "could you", "would you", "will you",
-    "can we", "could we", "should we", "i want", "i'd like", "i would like", "i need", "we need",
-    "we should", "we must", "need to", "new feature", "first commit", "ajoute", "ajouter", "crée",
-    "créer", "fais", "faire", "corrige", "corriger", "implémente", "écris", "mets", "modifie",
-    "supprime", "renomme", "déplace", "peux-tu", "pourrais-tu", "il faut", "on doit", "je veux",
-    "j'aimerais", "je voudrais", "vérifie", "lance", "teste", "explique", "cherche",
-];
-
-/// A sentence that asks for something to be done.
-fn is_request_sentence(sentence: &str) -> bool {
-    let t = sentence
-        .trim()
-        .trim_start_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase()
-        .replace('’', "'");
-    let mut t = t.as_str();
-    for filler in ["so, ", "so ", "ok, ", "ok so ", "and ", "also, ", "also ", "then ", "now ", "maybe ", "alors ", "et "] {
-        if let Some(r) = t.strip_prefix(filler) {
-            t = r.trim_start();
-        }
-    }
-    REQUESTING.iter().any(|v| {
-        t.strip_prefix(v)
-            .is_some_and(|r| r.is_empty() || r.starts_with(|c: char| !c.is_alphanumeric()))
-    }) || t.contains(" please ")
-        || t.contains(" can you ")
-        || t.contains(" could you ")
 }
 
 /// The user saying something does not work (or is wrong).
@@ -979,8 +975,14 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
             continue;
         }
         goal = match cues::strip_any_ci(rest, ASKING) {
-            Some(asked) if asked.starts_with(char::is_whitespace) && asked.split_whitespace().count() >= 2 => {
-                asked.trim().trim_end_matches(['?', ' ', '\u{a0}']).to_string()
+            Some(asked)
+                if asked.starts_with(char::is_whitespace)
+                    && asked.split_whitespace().count() >= 2 =>
+            {
+                asked
+                    .trim()
+                    .trim_end_matches(['?', ' ', '\u{a0}'])
+                    .to_string()
             }
             _ => rest.to_string(),
         };
@@ -992,7 +994,11 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
     // The "@" the client puts before mentioned files.
     let goal = goal
         .split_whitespace()
-        .map(|w| w.strip_prefix('@').filter(|r| r.contains('/') || r.contains('.')).unwrap_or(w))
+        .map(|w| {
+            w.strip_prefix('@')
+                .filter(|r| r.contains('/') || r.contains('.'))
+                .unwrap_or(w)
+        })
         .collect::<Vec<_>>()
         .join(" ");
     Some(cap(&capitalise(goal.trim_end_matches(':')), MAX_GOAL))

@@ -251,18 +251,18 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
         &mut out,
         "assistant",
         None,
-        &clip(
-            answer,
-            ASSISTANT_HEAD,
-            ASSISTANT_TAIL,
-            t.truncated,
-        ),
+        &clip(answer, ASSISTANT_HEAD, ASSISTANT_TAIL, t.truncated),
     );
 
     let _ = writeln!(out, "\n{}", t.activity);
     let shown = |pick: &dyn Fn(&crate::extract::digest::FileChange) -> bool| -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for f in d.turns.iter().flat_map(|t| t.all_files()).filter(|f| pick(f)) {
+        for f in d
+            .turns
+            .iter()
+            .flat_map(|t| t.all_files())
+            .filter(|f| pick(f))
+        {
             let p = display_path(req.project_root, &f.path);
             if !out.contains(&p) {
                 out.push(p);
@@ -299,8 +299,18 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
         .map(|e| format!("{}: {}", e.tool, e.message))
         .collect();
     let mut activity = String::new();
-    list_line(&mut activity, t.created, &shown(&|f| f.change == Change::Created), t);
-    list_line(&mut activity, t.edited, &shown(&|f| f.change != Change::Created), t);
+    list_line(
+        &mut activity,
+        t.created,
+        &shown(&|f| f.change == Change::Created),
+        t,
+    );
+    list_line(
+        &mut activity,
+        t.edited,
+        &shown(&|f| f.change != Change::Created),
+        t,
+    );
     list_line(&mut activity, t.read, &reads, t);
     list_line(&mut activity, t.commands, &commands, t);
     list_line(&mut activity, t.subagents, &subagents, t);
@@ -386,6 +396,46 @@ mod tests {
         ]
     }
 
+    /// The old exchange shape as a one-turn digest, for these tests.
+    fn digest_of(ex: &Exchange) -> crate::extract::digest::Digest {
+        use crate::extract::digest::{Change, FileChange, ToolError, Turn};
+        let d = &ex.digest;
+        let mut files = Vec::new();
+        for (list, change) in [
+            (&d.files_written, Change::Created),
+            (&d.files_edited, Change::Updated),
+        ] {
+            for p in list {
+                files.push(FileChange {
+                    path: p.clone(),
+                    change,
+                    from: None,
+                });
+            }
+        }
+        crate::extract::digest::Digest {
+            turns: vec![Turn {
+                request: ex.human.clone(),
+                answer: ex.assistant.clone(),
+                files,
+                reads: d.files_read.clone(),
+                errors: d
+                    .tool_errors
+                    .iter()
+                    .map(|e| ToolError {
+                        tool: String::new(),
+                        target: String::new(),
+                        message: e.clone(),
+                        resolved: false,
+                        fixed_in: Vec::new(),
+                        resolved_by: None,
+                    })
+                    .collect(),
+                ..Default::default()
+            }],
+        }
+    }
+
     fn request<'a>(
         exchange: &'a Exchange,
         projects: &'a [(String, String)],
@@ -393,8 +443,10 @@ mod tests {
         lang: Lang,
         ok_done: bool,
     ) -> ExtractRequest<'a> {
+        let digest: &'static crate::extract::digest::Digest =
+            Box::leak(Box::new(digest_of(exchange)));
         ExtractRequest {
-            exchange,
+            digest,
             ok_done,
             projects,
             default_project: "api",

@@ -3,8 +3,8 @@
 
 use crate::config::Config;
 use crate::context::Ctx;
-use crate::memory::store::repo_lock_path;
 use crate::memory::store::Store;
+use crate::memory::store::repo_lock_path;
 use crate::memory::{load, promote};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};

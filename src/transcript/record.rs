@@ -856,9 +856,13 @@ mod tests {
         let line = r#"{"type":"user","toolUseResult":"Error: please add it first"}"#;
         let t = parse(line).unwrap().tool_use_result.unwrap();
         assert_eq!(t.text.as_deref(), Some("Error: please add it first"));
-        let line = r#"{"type":"user","toolUseResult":{"answers":{"Which?":"Both","n":3},"questions":[]}}"#;
+        let line =
+            r#"{"type":"user","toolUseResult":{"answers":{"Which?":"Both","n":3},"questions":[]}}"#;
         let t = parse(line).unwrap().tool_use_result.unwrap();
-        assert_eq!(t.answers, [(Cow::Borrowed("Which?"), Cow::Borrowed("Both"))]);
+        assert_eq!(
+            t.answers,
+            [(Cow::Borrowed("Which?"), Cow::Borrowed("Both"))]
+        );
         let line = r#"{"type":"user","toolUseResult":[1,2]}"#;
         assert_eq!(parse(line).unwrap().tool_use_result, None);
     }

@@ -152,7 +152,7 @@ pub fn campaign(turns: usize, kills: usize, salt: u64) -> (Project, Figures) {
     wait_idle(&p.state);
     p.drain();
     // Jobs, not temporary files: those are finding 9's test below.
-    let jobs = cairn::memory::spool::pending_ids(&p.state);
+    let jobs = cairn::capture::spool::pending_ids(&p.state);
     assert!(jobs.is_empty(), "{jobs:?}\n{}", p.diagnostics());
     let dead = std::fs::read_dir(p.state.join("spool/dead"))
         .map(|d| d.count())
@@ -279,7 +279,7 @@ fn a_sync_hook_killed_while_the_backend_hangs_keeps_its_turn() {
         "the sync hook was still waiting on the backend"
     );
     assert_eq!(
-        cairn::memory::spool::pending_ids(&p.state).len(),
+        cairn::capture::spool::pending_ids(&p.state).len(),
         1,
         "the killed sync hook left no job: the turn is lost"
     );

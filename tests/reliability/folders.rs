@@ -193,7 +193,7 @@ fn a_full_or_read_only_project_keeps_the_job_and_damages_nothing() {
             "{how:?}: the log changed on a broken disk"
         );
         assert_eq!(
-            cairn::memory::spool::pending_ids(&p.state).len(),
+            cairn::capture::spool::pending_ids(&p.state).len(),
             1,
             "{how:?}: the job must wait\n{}",
             p.diagnostics()
