@@ -187,7 +187,9 @@ fn fit_log(body: &str, max: usize) -> Option<String> {
         .collect();
     let mut keep = vec![true; lines.len()];
     let mut dropped = false;
-    while total + 2 > max {
+    // `total` counts a newline after every line; once a bullet is dropped
+    // the text is `(…)\n` (4 characters) and the lines joined (`total - 1`).
+    while total + 3 > max {
         let Some((count, Reverse(s))) = heap.pop() else {
             return fit(body, max);
         };
@@ -437,6 +439,20 @@ mod tests {
             "{out}"
         );
         assert_eq!(fit_log(body, 1000).unwrap(), body);
+    }
+
+    #[test]
+    fn fit_log_never_exceeds_its_room() {
+        let mut body = String::from("## Objectif\n- goal\n\n## Travail produit\n");
+        for i in 0..40 {
+            body.push_str(&format!("- étape {i} du travail\n"));
+        }
+        let len = body.trim_end().chars().count();
+        for max in 20..len + 5 {
+            if let Some(out) = fit_log(body.trim_end(), max) {
+                assert!(out.chars().count() <= max, "{max}: {out}");
+            }
+        }
     }
 
     #[test]
