@@ -45,12 +45,15 @@ pub fn yesterday(date: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The newest checkpoint note of a project (names sort by time).
+/// The newest checkpoint note of a project. Names start with their UTC time
+/// and a note written twice in the same second gets `-2`: compared without
+/// `.md`, `…-abcd1234` comes before `…-abcd1234-2`, as written.
 pub fn latest_checkpoint(ctx: &Ctx, store: &Store, project: &Project) -> Option<Checkpoint> {
     let path = store
         .files_in(ctx, &project.checkpoints_dir())
         .into_iter()
-        .rfind(|p| p.extension().is_some_and(|x| x == "md"))?;
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .max_by(|a, b| a.file_stem().cmp(&b.file_stem()))?;
     let text = nonempty(store.read_text(ctx, &path))?;
     Some(Checkpoint { path, text })
 }
@@ -496,6 +499,27 @@ mod tests {
         );
         let startup = session_start_context(&ctx(), &cfg, &store, "root", "startup", None).unwrap();
         assert!(!startup.contains("Goal: ship v2"), "{startup}");
+    }
+
+    #[test]
+    fn the_latest_checkpoint_is_the_last_written_even_within_one_second() {
+        let (_d, store) = store_with(&[
+            (
+                "memory_sessions/checkpoints/2026-11-29T090000Z-abcd1234.md",
+                "older day",
+            ),
+            (
+                "memory_sessions/checkpoints/2026-11-30T101500Z-abcd1234.md",
+                "first of the second",
+            ),
+            (
+                "memory_sessions/checkpoints/2026-11-30T101500Z-abcd1234-2.md",
+                "second of the second",
+            ),
+            ("memory_sessions/checkpoints/notes.txt", "not a note"),
+        ]);
+        let c = latest_checkpoint(&ctx(), &store, &store.projects[0]).unwrap();
+        assert_eq!(c.text, "second of the second");
     }
 
     #[test]
