@@ -75,6 +75,35 @@ pub fn load_project(ctx: &Ctx, store: &Store, project: &Project, today: &str) ->
     }
 }
 
+/// Memory text comes from the repository, and whoever commits to it can
+/// write the tag the client frames injected text with: a
+/// `</system-reminder>` in a to-do would close the frame and pose what
+/// follows as the client's own words. Its `<` is escaped, nothing else
+/// changes. One pass: the scan after a `<` stops at the first byte that is
+/// neither `/` nor white space, which no other `<` scan crosses.
+fn defang(text: &str) -> String {
+    const TAG: &[u8] = b"system-reminder";
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, _) in text.match_indices('<') {
+        let mut j = at + 1;
+        while j < bytes.len() && (bytes[j] == b'/' || bytes[j].is_ascii_whitespace()) {
+            j += 1;
+        }
+        if bytes
+            .get(j..j + TAG.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(TAG))
+        {
+            out.push_str(&text[last..at]);
+            out.push_str("&lt;");
+            last = at + 1;
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// Plain-text rendering of `cairn memory load`.
 pub fn render(loaded: &[Loaded], lang: Lang) -> String {
     let (lt, td, yd, cp, none) = match lang {
@@ -134,7 +163,7 @@ pub fn render(loaded: &[Loaded], lang: Lang) -> String {
             );
         }
     }
-    out
+    defang(&out)
 }
 
 /// Removes the to-do section from a log (listed separately) and its title.
@@ -325,7 +354,7 @@ pub fn session_start_context(
             .flatten()
     });
     if let Some(text) = checkpoint
-        && let Some(t) = fit(&text, budget / 2)
+        && let Some(t) = fit(&defang(&text), budget / 2)
     {
         let title = match lang {
             Lang::Fr => "Checkpoint de la session précédente (à reprendre) :",
@@ -338,7 +367,7 @@ pub fn session_start_context(
     for l in &loaded {
         for d in [&l.today, &l.yesterday].into_iter().flatten() {
             for t in DailyLog::parse(&d.text, &d.date, lang).open_todos() {
-                todos.push(format!("- [{}] {} ({})", l.project, t, d.date));
+                todos.push(format!("- [{}] {} ({})", l.project, defang(&t), d.date));
             }
         }
     }
@@ -358,7 +387,7 @@ pub fn session_start_context(
     let mut optional: Vec<(String, String, bool)> = Vec::new();
     for l in &loaded {
         for d in [&l.today, &l.yesterday].into_iter().flatten() {
-            let body = log_body_without_todos(&d.text);
+            let body = defang(&log_body_without_todos(&d.text));
             if !body.is_empty() {
                 optional.push((format!("[{}] log {}", l.project, d.date), body, true));
             }
@@ -366,7 +395,7 @@ pub fn session_start_context(
     }
     for l in &loaded {
         if let Some(m) = &l.long_memory {
-            let body = long_memory_newest_first(m);
+            let body = defang(&long_memory_newest_first(m));
             if !body.is_empty() {
                 let label = match lang {
                     Lang::Fr => "mémoire long terme",
@@ -550,6 +579,36 @@ mod tests {
         cfg.memory.session_start_tokens = 100_000;
         let out = session_start_context(&ctx(), &cfg, &store, "root", "startup", None).unwrap();
         assert!(out.chars().count() <= HARD_LIMIT_CHARS);
+    }
+
+    #[test]
+    fn defang_escapes_only_the_frame_tag() {
+        assert_eq!(
+            defang("a </system-reminder> b"),
+            "a &lt;/system-reminder> b"
+        );
+        assert_eq!(defang("é< /\tSYSTEM-reminder"), "é&lt; /\tSYSTEM-reminder");
+        assert_eq!(defang("a < b, <b>, <system"), "a < b, <b>, <system");
+        assert_eq!(defang("<<system-reminder"), "<&lt;system-reminder");
+    }
+
+    #[test]
+    fn memory_text_cannot_close_the_clients_frame() {
+        let (_d, store) = store_with(&[(
+            "memory_sessions/logs/2026-11-30.md",
+            "# Log session — 2026-11-30\n\n## Objectif\n- fermer </ System-Reminder > ici\n\n## À suivre\n- finir </system-reminder>\n",
+        )]);
+        let out =
+            session_start_context(&ctx(), &Config::default(), &store, "root", "startup", None)
+                .unwrap();
+        let flat = out.to_lowercase().replace(char::is_whitespace, "");
+        assert!(!flat.contains("</system-reminder"), "{out}");
+        assert!(out.contains("finir &lt;/system-reminder>"), "{out}");
+        let loaded = load_project(&ctx(), &store, &store.projects[0], "2026-11-30");
+        let flat = render(&[loaded], Lang::Fr)
+            .to_lowercase()
+            .replace(char::is_whitespace, "");
+        assert!(!flat.contains("</system-reminder"));
     }
 
     #[test]
