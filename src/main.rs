@@ -67,7 +67,7 @@ enum Command {
 
 #[derive(Subcommand)]
 enum MemoryCommand {
-    /// Print long memory, today's and yesterday's logs and the latest checkpoint.
+    /// Print the latest checkpoint, open to-dos, the last active days' logs and long memory.
     Load {
         /// A project name, or `all` (default).
         project: Option<String>,

@@ -30,7 +30,7 @@ fn seed_logs(p: &Project) {
 }
 
 #[test]
-fn load_prints_long_memory_today_and_yesterday() {
+fn load_prints_long_memory_and_the_last_active_days() {
     let p = Project::new();
     seed_logs(&p);
     write(
@@ -43,9 +43,22 @@ fn load_prints_long_memory_today_and_yesterday() {
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("Mémoire chargée pour : root"), "{out}");
     assert!(out.contains("PostgreSQL 16."));
-    assert!(out.contains("--- Aujourd'hui (2026-11-30) ---"));
-    assert!(out.contains("--- Hier (2026-11-29) ---"));
-    assert!(out.contains("- Migrer les factures"));
+    assert!(
+        out.contains("--- Log 2026-11-30 (aujourd'hui) ---"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--- Log 2026-11-29 (jour actif précédent, hier) ---"),
+        "{out}"
+    );
+    // Still open, with the day it was written; the one finalised the next
+    // day is not listed.
+    assert!(
+        out.contains(
+            "--- À suivre (ouvert, plus récent d'abord) ---\n- Migrer les factures (2026-11-29)\n\n"
+        ),
+        "{out}"
+    );
     assert!(!out.contains("Vieille décision"));
 
     let o = p
@@ -55,7 +68,16 @@ fn load_prints_long_memory_today_and_yesterday() {
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["projects"][0]["project"], "root");
-    assert_eq!(v["projects"][0]["yesterday"]["date"], "2026-11-29");
+    let days = &v["projects"][0]["active_days"];
+    assert_eq!(days[0]["date"], "2026-11-30");
+    assert_eq!(days[0]["days_ago"], 0);
+    assert_eq!(days[1]["date"], "2026-11-29");
+    assert_eq!(days[1]["days_ago"], 1);
+    assert_eq!(days.as_array().unwrap().len(), 2);
+    assert_eq!(
+        v["projects"][0]["open_todos"],
+        serde_json::json!([{"date": "2026-11-29", "text": "Migrer les factures"}])
+    );
 
     let o = p.cairn().args(["memory", "load", "nope"]).output().unwrap();
     assert_eq!(o.status.code(), Some(1));

@@ -19,6 +19,11 @@ pub fn root_from(ctx: &Ctx, cwd: &Path) -> Result<PathBuf> {
     })
 }
 
+/// `cairn memory load`: the selection SessionStart injects, uncut. With
+/// `--json`: `{"today", "projects": [Loaded]}`, each project with
+/// `long_memory`, `active_days` (`[{date, days_ago, text}]`, newest first),
+/// `open_todos` (`[{date, text}]`, newest first) and `checkpoint`
+/// (`{path, text}` or null).
 pub fn load(
     ctx: &Ctx,
     config: &Config,
