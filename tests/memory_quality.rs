@@ -319,9 +319,17 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         slowest.as_secs_f64()
     );
 
-    r.push_str("\n## Forbidden bullets\n\n");
+    // Holdout sessions are for measuring: their misses are not listed, so
+    // that nobody tunes the extractor on them by accident.
+    r.push_str("\n## Forbidden bullets (dev sessions)\n\n");
     let mut any = false;
-    for (s, o) in key.session.iter().zip(outcomes) {
+    let dev = || {
+        key.session
+            .iter()
+            .zip(outcomes)
+            .filter(|(s, _)| s.split == "dev")
+    };
+    for (s, o) in dev() {
         for (b, why) in &o.score.forbidden {
             any = true;
             let _ = writeln!(
@@ -339,8 +347,8 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         r.push_str("None.\n");
     }
 
-    r.push_str("\n## Facts not found\n\n");
-    for (s, o) in key.session.iter().zip(outcomes) {
+    r.push_str("\n## Facts not found (dev sessions)\n\n");
+    for (s, o) in dev() {
         let missing: Vec<&str> = s
             .fact
             .iter()
@@ -349,9 +357,13 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
             .map(|(f, _)| f.note.as_str())
             .collect();
         if !missing.is_empty() {
-            let _ = writeln!(r, "- {} ({}): {}", s.name, s.split, missing.join(" | "));
+            let _ = writeln!(r, "- {}: {}", s.name, missing.join(" | "));
         }
     }
+    r.push_str(
+        "\nHoldout sessions: figures only. Their logs are kept under target/memory-quality/ for \
+         auditing the harness, not for tuning.\n",
+    );
     r
 }
 
@@ -372,6 +384,10 @@ fn session_detail(s: &key::Session, o: &Outcome) -> String {
         o.score.facts.len(),
         o.score.forbidden.len()
     );
+    if s.split != "dev" {
+        r.push_str("A holdout session: for measuring, not for tuning; details are not listed.\n");
+        return r;
+    }
     r.push_str("## Facts\n\n");
     for (f, found) in s.fact.iter().zip(&o.score.facts) {
         match found {
