@@ -10,6 +10,11 @@ echo "== cargo clippy"
 cargo clippy --all-targets -- -D warnings
 echo "== cargo test"
 cargo test
+# tests/memory_quality.rs leaves its figures there; libtest hides test output.
+if [ -f target/memory-quality/report.md ]; then
+  echo "== memory quality (target/memory-quality/report.md)"
+  cat target/memory-quality/report.md
+fi
 echo "== real-client end-to-end"
 # cargo test built target/debug/cairn: reuse it instead of a second, release build.
 CAIRN_BIN=target/debug/cairn bash scripts/e2e.sh

@@ -1,0 +1,143 @@
+//! The labelled key (`tests/fixtures/real_sessions/key.toml`): what a good
+//! memory must hold for each real session, and what it must never hold.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The section keys of a daily log, as the key names them.
+pub const SECTIONS: [&str; 8] = [
+    "contexte",
+    "objectif",
+    "problemes",
+    "connaissances",
+    "travail",
+    "decisions",
+    "a_suivre",
+    "finalise",
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Key {
+    pub goals: Goals,
+    #[serde(default)]
+    pub forbid: Vec<Forbid>,
+    pub session: Vec<Session>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goals {
+    pub min_recall_dev: f64,
+    pub min_recall_holdout: f64,
+    pub max_forbidden: usize,
+    pub max_bullets_per_fact: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Forbid {
+    pub re: String,
+    pub why: String,
+    /// Empty: every section.
+    #[serde(default)]
+    pub sections: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Session {
+    pub name: String,
+    /// Path of the main transcript under the fixtures folder.
+    pub origin: String,
+    pub split: String,
+    pub summary: String,
+    #[serde(default)]
+    pub fact: Vec<Fact>,
+    #[serde(default)]
+    pub forbid: Vec<Forbid>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fact {
+    pub sections: Vec<String>,
+    #[serde(default)]
+    pub all: Vec<String>,
+    #[serde(default)]
+    pub any: Vec<String>,
+    pub note: String,
+}
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real_sessions")
+}
+
+pub fn load() -> Key {
+    let path = fixtures().join("key.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Everything wrong with the key, so that a typo fails loudly instead of
+/// silently making a fact unfindable.
+pub fn problems(key: &Key) -> Vec<String> {
+    let mut out = Vec::new();
+    let check_forbid = |f: &Forbid, whose: &str, out: &mut Vec<String>| {
+        if let Err(e) = regex::Regex::new(&f.re) {
+            out.push(format!("{whose}: forbid {:?} does not compile: {e}", f.re));
+        }
+        if f.why.trim().is_empty() {
+            out.push(format!("{whose}: forbid {:?} has no why", f.re));
+        }
+        for s in &f.sections {
+            if !SECTIONS.contains(&s.as_str()) {
+                out.push(format!("{whose}: forbid {:?}: unknown section {s}", f.re));
+            }
+        }
+    };
+    for f in &key.forbid {
+        check_forbid(f, "global", &mut out);
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for s in &key.session {
+        if !names.insert(s.name.as_str()) {
+            out.push(format!("{}: name used twice", s.name));
+        }
+        if s.split != "dev" && s.split != "holdout" {
+            out.push(format!(
+                "{}: split {:?} is neither dev nor holdout",
+                s.name, s.split
+            ));
+        }
+        if !fixtures().join(&s.origin).is_file() {
+            out.push(format!("{}: origin {} not found", s.name, s.origin));
+        }
+        if s.fact.is_empty() {
+            out.push(format!("{}: no facts", s.name));
+        }
+        for f in &s.fact {
+            if f.all.is_empty() && f.any.is_empty() {
+                out.push(format!("{}: fact {:?} has no term", s.name, f.note));
+            }
+            if f.all.iter().chain(&f.any).any(|t| t.trim().is_empty()) {
+                out.push(format!("{}: fact {:?} has an empty term", s.name, f.note));
+            }
+            if f.sections.is_empty() {
+                out.push(format!("{}: fact {:?} allows no section", s.name, f.note));
+            }
+            for sec in &f.sections {
+                if !SECTIONS.contains(&sec.as_str()) {
+                    out.push(format!(
+                        "{}: fact {:?}: unknown section {sec}",
+                        s.name, f.note
+                    ));
+                }
+            }
+        }
+        for f in &s.forbid {
+            check_forbid(f, &s.name, &mut out);
+        }
+    }
+    out
+}
