@@ -19,7 +19,14 @@ pub enum UserText {
     Interrupted,
     /// Output of a command the client ran itself (`/compact`, `/model`…).
     LocalOutput,
-    /// Written by the client or a hook, or bash-mode input: not a request.
+    /// What the user's own shell command (bash mode, `!cmd`) printed: the
+    /// command and the line that tells, context for the next request
+    /// ("fix these").
+    ShellOutput {
+        command: String,
+        telling: Option<String>,
+    },
+    /// Written by the client or a hook: not a request.
     NotHuman,
 }
 
@@ -44,6 +51,31 @@ pub fn classify(text: &str, has_image: bool) -> UserText {
     }
     if starts_with_any(text, &["<local-command-stdout>", "<local-command-stderr>"]) {
         return UserText::LocalOutput;
+    }
+    if text.starts_with("<bash-input>")
+        || text.starts_with("<bash-stdout>")
+        || text.starts_with("<bash-stderr>")
+    {
+        let command = tag_content(text, "bash-input")
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        let out = [
+            tag_content(text, "bash-stdout"),
+            tag_content(text, "bash-stderr"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("\n");
+        let lines: Vec<&str> = out.lines().collect();
+        let telling = failure_line(&lines).or_else(|| {
+            lines
+                .iter()
+                .find(|l| names_an_error(l))
+                .map(|l| crate::extract::digest::head(l.trim(), 200))
+        });
+        return UserText::ShellOutput { command, telling };
     }
     if is_client_text(text) {
         return UserText::NotHuman;
@@ -93,6 +125,14 @@ pub fn clean_prompt(text: &str) -> Cleaned {
         return out;
     }
 
+    // A terminal line ending in `\` is the user's line break (Shift+Enter).
+    let joined;
+    let text = if text.contains("\\\n") {
+        joined = text.replace("\\\n", "\n");
+        joined.as_str()
+    } else {
+        text
+    };
     // `OK-done` is a command of cairn's, not an acknowledgement.
     if crate::extract::is_ok_done(text) {
         out.request = text.to_owned();
@@ -304,6 +344,12 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
 
 fn looks_pasted(lines: &[&str]) -> bool {
     let n = lines.len();
+    if lines[0].starts_with("diff --git")
+        || lines[0].starts_with("--- ")
+        || lines[0].starts_with("@@ ")
+    {
+        return true;
+    }
     let loggy = lines.iter().filter(|l| is_log_line(l)).count();
     (n >= 3 && loggy * 2 >= n) || (n >= 2 && loggy == n) || lines.iter().any(|l| l.len() > 2000)
 }

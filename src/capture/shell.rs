@@ -318,6 +318,8 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
         ),
         "pytest" | "jest" | "vitest" | "mocha" | "rspec" | "phpunit" | "tox" | "nox" | "ctest"
         | "playwright" => test,
+        // GitHub Actions run locally.
+        "act" if !matches!(arg(1), "-l" | "--list") => build,
         "go" | "dotnet" | "mix" | "swift" | "deno" if arg(1) == "test" => test,
         "go" | "dotnet" | "swift" | "deno" if arg(1) == "build" => build,
         "make" | "just" => match arg(1) {

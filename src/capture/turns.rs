@@ -85,6 +85,8 @@ pub struct Builder<'s> {
     here: Option<std::path::PathBuf>,
     /// The next request is the session's first.
     at_start: bool,
+    /// The user's own shell command just before (bash mode) and its telling line.
+    shell: Option<String>,
 }
 
 impl<'s> Builder<'s> {
@@ -100,6 +102,7 @@ impl<'s> Builder<'s> {
             record_cwd: None,
             here: None,
             at_start: false,
+            shell: None,
         }
     }
 
@@ -322,7 +325,27 @@ impl<'s> Builder<'s> {
         let text: Vec<&str> = content.texts().collect();
         let has_image = content.blocks().contains(&Block::Image);
         match clean::classify(&text.join("\n"), has_image) {
-            UserText::Request(c) => {
+            UserText::ShellOutput { command, telling } => {
+                self.shell = telling.map(|t| {
+                    if command.is_empty() {
+                        t
+                    } else {
+                        format!("{command}: {t}")
+                    }
+                });
+            }
+            UserText::Request(mut c) => {
+                // "Fix these", right after the user's shell printed errors.
+                if let Some(shell) = self.shell.take()
+                    && c.pasted.is_empty()
+                    && points_back(&c.request)
+                {
+                    c.pasted.push(shell);
+                }
+                let after_refusal = self
+                    .cur
+                    .as_ref()
+                    .is_some_and(|p| p.turn.interrupted || !p.turn.declined.is_empty());
                 self.close();
                 let first = std::mem::take(&mut self.at_start) && c.kind != RequestKind::None;
                 if c.kind == RequestKind::None {
@@ -332,6 +355,7 @@ impl<'s> Builder<'s> {
                 let cur = self.cur();
                 cur.turn = Turn {
                     first,
+                    after_refusal: after_refusal && !first,
                     timestamp: rec.timestamp.as_deref().map(str::to_owned),
                     request: c.request,
                     kind: c.kind,
@@ -569,6 +593,24 @@ impl<'s> Builder<'s> {
             return;
         }
         let files_then = self.cur().turn.files.len();
+        // The client refused the call for want of a permission: what was
+        // asked for did not happen.
+        if is_permission_refusal(text)
+            && matches!(
+                call.name.as_str(),
+                "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
+            )
+        {
+            let key = format!("{}:{target}", call.name);
+            self.push_error(
+                call,
+                target,
+                "permission not granted".into(),
+                key,
+                files_then,
+            );
+            return;
+        }
         if call.name == "Bash"
             && let Some(cmd) = call.command.clone()
         {
@@ -627,6 +669,16 @@ impl<'s> Builder<'s> {
             resolved_by: None,
         });
     }
+}
+
+/// A request that points at something just shown ("fix these").
+fn points_back(request: &str) -> bool {
+    let lower = request.to_lowercase();
+    [
+        "these", "this", "that", "them", "those", "it", "ça", "ces", "cela", "ceci",
+    ]
+    .iter()
+    .any(|w| clean::has_word(&lower, w))
 }
 
 fn todo_status(s: &str) -> Option<TodoStatus> {
@@ -793,6 +845,16 @@ fn is_probe(cmd: &str) -> bool {
         || key.starts_with("node -e")
         || key.ends_with("--help")
         || key.ends_with("--version")
+}
+
+fn is_permission_refusal(text: &str) -> bool {
+    [
+        "requested permissions",
+        "haven't granted",
+        "requires approval",
+    ]
+    .iter()
+    .any(|s| text.contains(s))
 }
 
 /// Mistakes of the model's own tool use, which it fixes by itself on the

@@ -163,6 +163,10 @@ pub struct Turn {
     /// The session's first request: its goal whatever its form.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub first: bool,
+    /// The turn before ended with the user declining a call or stopping
+    /// it: this request is the user's correction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub after_refusal: bool,
     /// IDE context sent with the request (`selection: path (lines 3-9)`,
     /// `opened: path`): context for the goal, never the goal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -79,6 +79,8 @@ struct Words {
     subagent: &'static str,
     interrupted: &'static str,
     selection: &'static str,
+    init: &'static str,
+    correction: &'static str,
     colon: &'static str,
 }
 
@@ -114,6 +116,8 @@ const FR: Words = Words {
     subagent: "Sous-agent",
     interrupted: "interrompu",
     selection: "sélection",
+    init: "Initialiser `CLAUDE.md` (`/init`)",
+    correction: "Consigne de l'utilisateur",
     colon: " :",
 };
 
@@ -149,6 +153,8 @@ const EN: Words = Words {
     subagent: "Subagent",
     interrupted: "interrupted",
     selection: "selection",
+    init: "Set up `CLAUDE.md` (`/init`)",
+    correction: "User's instruction",
     colon: ":",
 };
 
@@ -363,6 +369,8 @@ impl TurnCtx<'_> {
                 Some((_, args)) if args.split_whitespace().count() >= 2 => {
                     format!("`{}`", one_line(&t.request).replace('`', "'"))
                 }
+                // The client's own command whose meaning is fixed.
+                None if t.request == "/init" => self.w.init.to_owned(),
                 _ => return,
             },
             // Later in a session, a complaint is a problem, not a goal, and
@@ -371,7 +379,25 @@ impl TurnCtx<'_> {
                 self.complaint(rec);
                 return;
             }
-            RequestKind::Question if !t.first => return,
+            // A question that led to changes was a request.
+            RequestKind::Question if !t.first && t.all_files().next().is_none() => return,
+            // What the user said right after declining or stopping a call
+            // corrects the course: a decision of theirs.
+            RequestKind::Task | RequestKind::Question if t.after_refusal => {
+                if let Some(said) = objective(&t.request, true) {
+                    rec.push(
+                        &self.primary,
+                        |s| &mut s.decisions,
+                        &format!(
+                            "{}{} « {} »",
+                            self.w.correction,
+                            self.w.colon,
+                            cap(&said, 180)
+                        ),
+                    );
+                }
+                return;
+            }
             RequestKind::Task | RequestKind::Question => match objective(&t.request, t.first) {
                 Some(g) => g,
                 None => return,
@@ -510,7 +536,13 @@ impl TurnCtx<'_> {
         // Completed to-dos nobody wrote down as open: what was done, in the
         // model's own words.
         for todo in t.todos.iter().filter(|t| t.status == TodoStatus::Completed) {
-            if known.open_todo(&self.primary, &todo.text).is_none() && t.files.is_empty() {
+            // Only when subagents did the work the list describes: a list
+            // ticked off with no file changed may claim what did not happen.
+            let subagent_work = t.subagents.iter().any(|s| !s.files.is_empty());
+            if known.open_todo(&self.primary, &todo.text).is_none()
+                && t.files.is_empty()
+                && subagent_work
+            {
                 rec.push(&self.primary, |s| &mut s.travail, &capitalise(&todo.text));
             }
         }
@@ -662,7 +694,12 @@ impl TurnCtx<'_> {
             );
         }
         for p in t.pasted.iter().take(2) {
-            if !cues::has_problem_word(p) {
+            // Already said by a failing check of the same turn.
+            if !cues::has_problem_word(p)
+                || t.checks
+                    .iter()
+                    .any(|c| !c.summary.is_empty() && p.contains(&c.summary))
+            {
                 continue;
             }
             let mut b = format!("{}{} {}", w.reported, w.colon, cap(p, 160));
@@ -776,6 +813,20 @@ impl TurnCtx<'_> {
             }
         }
     }
+}
+
+/// The program a command line runs, to pair a failing run with a later one.
+fn program(command: &str) -> String {
+    command
+        .split("&&")
+        .map(str::trim)
+        .find(|s| !s.starts_with("cd ") && !s.starts_with("source ") && !s.starts_with("(source "))
+        .unwrap_or(command)
+        .split_whitespace()
+        .filter(|w| !w.contains('='))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `a`, `b` and 3 more.
@@ -963,7 +1014,9 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
         None => return None,
     };
     let mut goal = String::new();
+    let mut used = start;
     for s in &sentences[start..] {
+        used += 1;
         let mut rest = s.text.trim();
         while let Some(r) = cues::strip_any_ci(rest, GREETING) {
             if !r.starts_with(|c: char| c.is_whitespace() || ",;:!.".contains(c)) {
@@ -990,6 +1043,23 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
     }
     if goal.is_empty() {
         return None;
+    }
+    // The sentences after it say what the request is about ("See
+    // `_is_cache_version_compatible` in cache.py"), while they fit.
+    for s in sentences.iter().skip(used) {
+        let next = s.text.trim();
+        if goal.chars().count() + next.chars().count() + 1 > MAX_GOAL
+            || is_complaint(next)
+            || next.ends_with(':')
+        {
+            break;
+        }
+        let sep = if goal.ends_with(['.', '!', '?', ':']) {
+            " "
+        } else {
+            ". "
+        };
+        goal = format!("{goal}{sep}{next}");
     }
     // The "@" the client puts before mentioned files.
     let goal = goal
