@@ -100,6 +100,12 @@ fn session_cwd(path: &Path) -> Option<String> {
     found
 }
 
+/// The cursor fingerprint of the first `len` bytes of `path` (0 when it
+/// cannot be read).
+pub fn fingerprint(path: &Path, len: usize) -> u64 {
+    head_of(path, len).map_or(0, |(h, _)| h)
+}
+
 fn head_of(path: &Path, len: usize) -> io::Result<(u64, usize)> {
     let mut f = crate::fsutil::confine::open_regular(path)?;
     let mut buf = vec![0u8; len];

@@ -49,55 +49,6 @@ fn lower(s: &str) -> std::borrow::Cow<'_, str> {
 // expressions: compiling the equivalent Unicode alternations cost several
 // milliseconds per Stop hook, more than everything else the hook does.
 
-const FOLLOW_UP: &[&str] = &[
-    "todo",
-    "to-do",
-    "next step",
-    "next steps",
-    "still need",
-    "still needs",
-    "still has to",
-    "still have to",
-    "later",
-    "remaining work",
-    "remaining task",
-    "remaining tasks",
-    "remaining item",
-    "remaining items",
-    "remaining step",
-    "remaining steps",
-    "left to do",
-    "follow-up",
-    "follow up",
-    "not yet",
-    "will need to",
-    "should also",
-    "à faire",
-    "reste à",
-    "il reste",
-    "prochaine étape",
-    "prochaines étapes",
-    "prochaines étape",
-    "prochaine étapes",
-    "il faudra",
-    "plus tard",
-    "pas encore",
-    "à prévoir",
-    "à revoir",
-    "à vérifier",
-];
-
-/// "not <one word> yet" is a follow-up too ("not tested yet").
-static NOT_WORD_YET: LazyLock<Regex> = LazyLock::new(|| re(r"\bnot \w+ yet\b"));
-
-/// "Not yet" told in the past ("n'existait pas encore", "wasn't ready
-/// yet") narrates what was, it leaves nothing open.
-static NOT_A_FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(?:\w+(?:ait|aient) pas encore|(?:was|were)(?:n't| not) (?:\w+ )?yet|did(?:n't| not) (?:\w+ )?yet|had(?:n't| not) (?:\w+ )?yet)\b",
-    )
-});
-
 const PROBLEM: &[&str] = &[
     "error",
     "errors",
@@ -152,139 +103,6 @@ static NOT_A_PROBLEM: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(error[- ]handling|handles? errors|handling errors|no errors?|without (?:any )?errors?|zero errors?|0 (?:errors?|failed|failures?)|regression tests?|non-regression|error messages?|messages? d'erreurs?|in case of (?:an? )?(?:failure|error)|on (?:failure|error)|(?:if|when|whenever) (?:it|this|that|one|the \w+) (?:fails|errors)|en cas d'(?:échec|erreur)|si (?:ça|cela|il|elle|le \w+|la \w+) échoue|(?:returns?|returning|raises?|raising|throws?|throwing) (?:an? |the )?(?:\w+ )?(?:errors?|exceptions?)|error (?:types?|variants?|enums?)|(?:renvoie|retourne|lève|lever|renvoyer|retourner) (?:une |l')?(?:erreur|exception)|gestion des erreurs|gérer les erreurs|tests? de (?:non-)?régression|sans (?:aucune )?erreurs?|aucune erreur|aucun échec|0 échecs?)\b",
     )
 });
-
-const DECISION: &[&str] = &[
-    "decided",
-    "decide to",
-    "decision",
-    "we'll use",
-    "we will use",
-    "i'll use",
-    "let's use",
-    "chose",
-    "chosen",
-    "choose to",
-    "opted",
-    "opt for",
-    "went with",
-    "going with",
-    "settled on",
-    "instead of",
-    "rather than",
-    "décidé",
-    "décidée",
-    "décidés",
-    "décidées",
-    "décide",
-    "décision",
-    "on garde",
-    "on part sur",
-    "on utilise",
-    "on utilisera",
-    "choix",
-    "choisi",
-    "choisie",
-    "choisis",
-    "choisies",
-    "retenu",
-    "retenue",
-    "retenus",
-    "retenues",
-    "opté",
-    "optée",
-    "optés",
-    "optées",
-    "plutôt que",
-    "au lieu de",
-    "on reste sur",
-];
-
-const KNOWLEDGE: &[&str] = &[
-    "turns out",
-    "turned out",
-    "because",
-    "learned",
-    "learnt",
-    "note that",
-    "the reason",
-    "root cause",
-    "caused by",
-    "apparently",
-    "en fait",
-    "parce que",
-    "il faut savoir",
-    "découvert",
-    "découverte",
-    "découverts",
-    "découvertes",
-    "appris",
-    "à noter",
-    "la cause",
-    "causé par",
-    "causée par",
-    "il s'avère",
-    "il apparaît que",
-];
-
-/// Conversation rather than content: offers, pleasantries, narration
-/// (matched at the start of a sentence).
-const FILLER: &[&str] = &[
-    "let me",
-    "let's see",
-    "let us",
-    "i'll now",
-    "i'll start",
-    "i'll first",
-    "i'll check",
-    "i'll look",
-    "i'll read",
-    "i'll run",
-    "now i",
-    "first i",
-    "first, i",
-    "i'm going to",
-    "here is",
-    "here's",
-    "here are",
-    "voici",
-    "voilà",
-    "let me know",
-    "feel free",
-    "if you want",
-    "if you need",
-    "if you'd like",
-    "if you would like",
-    "would you like",
-    "want me to",
-    "do you want",
-    "shall i",
-    "hope this",
-    "dites-moi",
-    "n'hésitez pas",
-    "si vous voulez",
-    "si vous souhaitez",
-    "si tu veux",
-    "si tu souhaites",
-    "voulez-vous",
-    "veux-tu",
-    "souhaitez-vous",
-    "je peux aussi",
-    "je peux également",
-    "i can also",
-    "je vais maintenant",
-    "je vais d'abord",
-    "je vais regarder",
-    "je vais lire",
-    "je vais vérifier",
-    "je vais lancer",
-    "regardons",
-    "commençons",
-    "parfait",
-    "great",
-    "done",
-    "terminé",
-    "c'est fait",
-];
 
 /// Headings and lead-in lines that announce what the following list holds
 /// (matched at the start of the title).
@@ -423,62 +241,15 @@ pub(crate) fn strip_any_ci<'a>(text: &'a str, phrases: &[&str]) -> Option<&'a st
     phrases.iter().find_map(|p| strip_phrase_ci(text, p))
 }
 
-fn is_follow_up(sentence: &str) -> bool {
-    let hit = |t: &str| {
-        has_any(t, FOLLOW_UP)
-            || (has_phrase(t, "yet") && has_phrase(t, "not") && NOT_WORD_YET.is_match(t))
-    };
-    hit(sentence) && hit(&NOT_A_FOLLOW_UP.replace_all(sentence, " "))
-}
-
 fn is_problem(text: &str) -> bool {
     has_any(text, PROBLEM) && has_any(&NOT_A_PROBLEM.replace_all(text, " "), PROBLEM)
 }
-
-static COMMA_CAR: LazyLock<Regex> = LazyLock::new(|| re(r",\s*car\b"));
 
 /// Words after which a period does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "e.g", "i.e", "etc", "vs", "cf", "ex", "p.ex", "approx", "env", "resp", "no", "fig", "mr",
     "dr", "m",
 ];
-
-/// The cue of a sentence, by priority: an explicit follow-up beats a problem,
-/// which beats a decision, which beats a plain fact.
-pub(crate) fn cue_of(sentence: &str) -> Option<Cue> {
-    let sentence = &*lower(sentence);
-    // An explicit label ("Decision: …", "Next step: …") says it best.
-    if let Some((label, rest)) = sentence.split_once(':')
-        && label.chars().count() <= 40
-        && !rest.trim().is_empty()
-        && let Some(cue) = heading_cue(label.trim())
-    {
-        return Some(cue);
-    }
-    if is_follow_up(sentence) {
-        return Some(Cue::FollowUp);
-    }
-    if is_problem(sentence) {
-        return Some(Cue::Problem);
-    }
-    if has_any(sentence, DECISION) {
-        return Some(Cue::Decision);
-    }
-    // French "car" only after a comma, where it means "because" and not "a car".
-    if has_any(sentence, KNOWLEDGE) || COMMA_CAR.is_match(sentence) {
-        return Some(Cue::Knowledge);
-    }
-    None
-}
-
-/// What a sentence is: the cue of its list, except that a loose heading
-/// ("Notes") yields to what the sentence itself says ("… not done yet").
-pub(crate) fn effective_cue(s: &Sentence) -> Option<Cue> {
-    match s.list_cue {
-        Some(Cue::Knowledge) | None => cue_of(&s.text).or(s.list_cue),
-        strong => strong,
-    }
-}
 
 /// The cue a heading or a label names (`Next steps`, `Décisions`), if any.
 fn heading_cue(title: &str) -> Option<Cue> {
@@ -492,10 +263,6 @@ fn heading_cue(title: &str) -> Option<Cue> {
 pub(crate) fn has_problem_word(text: &str) -> bool {
     let text = &*lower(text);
     is_problem(text)
-}
-
-pub(crate) fn is_filler(sentence: &str) -> bool {
-    starts_with_any(&lower(sentence), FILLER)
 }
 
 /// Splits prose into cleaned sentences: code blocks, tables and rules are

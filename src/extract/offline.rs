@@ -429,6 +429,11 @@ impl TurnCtx<'_> {
             bullet = format!("{bullet} ({})", self.w.interrupted);
         }
         rec.push(&self.primary, |s| &mut s.objectif, &bullet);
+        if matches!(t.kind, RequestKind::Task | RequestKind::Question) {
+            for more in more_objectives(&t.request) {
+                rec.push(&self.primary, |s| &mut s.objectif, &more);
+            }
+        }
     }
 
     /// The user saying something does not work: a problem, with what the
@@ -668,30 +673,50 @@ impl TurnCtx<'_> {
                 format!("{what}{summary} ({})", w.unresolved)
             };
             rec.push(&self.primary, |s| &mut s.problemes, &b);
-        } else if let Some(c) = t.checks.iter().rev().find(|c| c.passed.is_none() && !c.ok)
-            && !t
-                .checks
+        }
+        // A failing build or lint: fixed if the same program later passed.
+        let builds: Vec<&Check> = t
+            .checks
+            .iter()
+            .filter(|c| c.passed.is_none() && c.failed.is_none())
+            .collect();
+        if let Some(at) = builds.iter().position(|c| !c.ok) {
+            let c = builds[at];
+            let prog = program(&c.command);
+            let later_ok = builds[at + 1..]
                 .iter()
-                .rev()
-                .take_while(|x| x.command != c.command)
-                .any(|x| x.ok)
-        {
-            // A failing build or lint the turn did not get past.
+                .any(|x| x.ok && program(&x.command) == prog);
             let summary = if c.summary.is_empty() {
                 String::new()
             } else {
                 format!("{} {}", w.colon, cap(&c.summary, 140))
             };
-            rec.push(
-                &self.primary,
-                |s| &mut s.problemes,
-                &format!(
-                    "{} `{}` {}{summary}",
-                    w.build,
-                    cap(&one_line(&c.command).replace('`', "'"), 60),
-                    w.failed
-                ),
+            let head = format!(
+                "{} `{}` {}{summary}",
+                w.build,
+                cap(&one_line(&c.command).replace('`', "'"), 60),
+                w.failed
             );
+            let fixed: Vec<String> = t
+                .files
+                .iter()
+                .filter(|f| self.in_project(&f.path))
+                .map(|f| self.shown(&f.path))
+                .collect();
+            match (later_ok, fixed.is_empty()) {
+                (true, false) => rec.push(
+                    &self.primary,
+                    |s| &mut s.problemes,
+                    &format!("{head} → {} {}", w.fixed_by, list(&fixed, w)),
+                ),
+                // Passed on a plain rerun: nothing to learn.
+                (true, true) => {}
+                (false, _) => rec.push(
+                    &self.primary,
+                    |s| &mut s.problemes,
+                    &format!("{head} ({})", w.unresolved),
+                ),
+            }
         }
         for p in t.pasted.iter().take(2) {
             // Already said by a failing check of the same turn.
@@ -1006,6 +1031,23 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
         .split("\n\n")
         .map(str::trim)
         .find(|p| !p.is_empty())?;
+    objective_in(first_par, any_sentence)
+}
+
+/// Requests in the paragraphs after the first ("Also, can you…"): more
+/// goals of the same turn.
+fn more_objectives(request: &str) -> Vec<String> {
+    request
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .skip(1)
+        .filter_map(|p| objective_in(p, false))
+        .take(2)
+        .collect()
+}
+
+fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
     let sentences = cues::sentences(first_par);
     let asking = sentences.iter().position(|s| is_request_sentence(&s.text));
     let start = match asking {

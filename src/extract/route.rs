@@ -97,11 +97,6 @@ pub(crate) fn log_bullets(log: &str, key: &str) -> Vec<String> {
     out
 }
 
-/// Does the log already have a section for `key`, even an empty one?
-pub(crate) fn log_has_section(log: &str, key: &str) -> bool {
-    log.lines().any(|l| heading_key(l) == Some(key))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
