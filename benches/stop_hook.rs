@@ -1,5 +1,11 @@
-//! Stop hook local work (SPEC §6): parse the payload, tail-read the
-//! transcript, write the spool job. Must not grow with transcript size.
+//! Stop hook local work (SPEC §6): parse the payload, one pass over the
+//! transcript from the session's cursor, the turn digest, the spool job,
+//! the guard. Must not grow with transcript size.
+//!
+//! `stop_hook_next_turn` is the steady state: the previous Stop left the
+//! cursor at the start of the last turn. `stop_hook_first_stop` has no
+//! cursor (a session's first Stop, cairn installed mid-session): the pass
+//! reads the tail.
 //!
 //! Run: `cargo bench --bench stop_hook`.
 
@@ -52,6 +58,18 @@ struct Setup {
     ctx: Ctx,
     payload: Vec<u8>,
     _worker_lock: cairn::fsutil::LockGuard,
+    /// Where the previous Stop would have left the cursor.
+    cursor: cairn::capture::pass::Cursor,
+}
+
+/// The byte offset of the last prompt line: where the last turn starts.
+fn last_turn_start(path: &Path) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
+    let needle = br#"{"type":"user","message":{"role":"user","content":"Turn"#;
+    bytes
+        .windows(needle.len())
+        .rposition(|w| w == needle)
+        .unwrap() as u64
 }
 
 fn setup(bytes: usize) -> Setup {
@@ -69,6 +87,14 @@ fn setup(bytes: usize) -> Setup {
     // Holding the worker lock makes the hook see a running worker, as in a
     // busy session, so the measurement is the hook's own work, not a spawn.
     let worker_lock = cairn::fsutil::lock(&state.join("worker.lock")).unwrap();
+    let offset = last_turn_start(&transcript);
+    let head_len = 4096.min(offset as usize);
+    let cursor = cairn::capture::pass::Cursor {
+        transcript: transcript.clone(),
+        offset,
+        head: cairn::capture::pass::fingerprint(&transcript, head_len),
+        head_len,
+    };
     let payload = serde_json::json!({
         "session_id": "bench",
         "transcript_path": transcript,
@@ -84,16 +110,40 @@ fn setup(bytes: usize) -> Setup {
         ctx,
         payload,
         _worker_lock: worker_lock,
+        cursor,
     }
 }
 
 #[divan::bench(args = [1usize << 20, 25 << 20], sample_count = 200)]
-fn stop_hook_local_work(bencher: divan::Bencher, bytes: usize) {
+fn stop_hook_next_turn(bencher: divan::Bencher, bytes: usize) {
     let s = setup(bytes);
-    bencher.bench_local(|| {
-        let out = cairn::hook::run(&s.ctx, &s.payload).unwrap();
-        divan::black_box(out);
-    });
+    bencher
+        .with_inputs(|| {
+            cairn::capture::pass::save_cursor(&s.ctx.state_dir, "bench", &s.cursor).unwrap();
+        })
+        .bench_local_values(|()| {
+            let out = cairn::hook::run(&s.ctx, &s.payload).unwrap();
+            divan::black_box(out);
+        });
+    assert_spooled(&s);
+}
+
+#[divan::bench(args = [1usize << 20, 25 << 20], sample_count = 100)]
+fn stop_hook_first_stop(bencher: divan::Bencher, bytes: usize) {
+    let s = setup(bytes);
+    let cursor = s.ctx.state_dir.join("capture/bench.json");
+    bencher
+        .with_inputs(|| {
+            let _ = std::fs::remove_file(&cursor);
+        })
+        .bench_local_values(|()| {
+            let out = cairn::hook::run(&s.ctx, &s.payload).unwrap();
+            divan::black_box(out);
+        });
+    assert_spooled(&s);
+}
+
+fn assert_spooled(s: &Setup) {
     let jobs = std::fs::read_dir(s.ctx.state_dir.join("spool/pending"))
         .unwrap()
         .count();

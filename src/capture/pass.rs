@@ -19,10 +19,9 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-/// How far back a pass without a cursor reads (then [`DEEP_BYTES`] when the
-/// last prompt is not within it: a tool printed megabytes).
-pub const FIRST_PASS_BYTES: u64 = 4 << 20;
-const DEEP_BYTES: u64 = 64 << 20;
+/// How far back a pass without a cursor reads, in turn, until the last
+/// prompt is within it (a tool may print megabytes into one turn).
+const FIRST_PASS_STEPS: [u64; 3] = [256 << 10, 4 << 20, 64 << 20];
 /// A subagent transcript is read up to this size.
 const SUBAGENT_BYTES: u64 = 32 << 20;
 /// Bytes of the file's head the cursor fingerprints.
@@ -35,6 +34,10 @@ pub struct Cursor {
     /// FNV-1a of the file's first bytes (at most [`HEAD_BYTES`]).
     pub head: u64,
     pub head_len: usize,
+    /// The folder the session started in (its first record's `cwd`), so
+    /// later passes need not read the head for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_cwd: Option<String>,
 }
 
 /// What one pass found.
@@ -79,19 +82,17 @@ fn fnv(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The folder the session started in: the first `cwd` among the file's
-/// first records.
+/// The folder the session started in: the first `cwd` among the records
+/// of the file's first [`CWD_SCAN_BYTES`].
 fn session_cwd(path: &Path) -> Option<String> {
     let mut reader = StreamReader::open(path, 0).ok()?;
     let mut found = None;
-    let mut n = 0;
-    let _ = reader.for_each_record(|_, rec| {
-        n += 1;
+    let _ = reader.for_each_record(|end, rec| {
         if let Some(c) = rec.cwd.as_deref().filter(|c| c.starts_with('/')) {
             found = Some(c.to_owned());
             return ControlFlow::Break(());
         }
-        if n > 50 {
+        if end > CWD_SCAN_BYTES {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -99,6 +100,8 @@ fn session_cwd(path: &Path) -> Option<String> {
     });
     found
 }
+
+const CWD_SCAN_BYTES: u64 = 64 << 10;
 
 /// The cursor fingerprint of the first `len` bytes of `path` (0 when it
 /// cannot be read).
@@ -192,7 +195,15 @@ pub fn run(
     let size = crate::fsutil::confine::open_regular(path)?
         .metadata()?
         .len();
-    let start_cwd = session_cwd(path);
+    let resume = cursor.filter(|c| {
+        c.transcript == path
+            && c.offset <= size
+            && head_of(path, c.head_len).is_ok_and(|(h, n)| n == c.head_len && h == c.head)
+    });
+    let start_cwd = match resume {
+        Some(c) if c.session_cwd.is_some() => c.session_cwd.clone(),
+        _ => session_cwd(path),
+    };
     let subagents = SubagentDir {
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
         session_id: session_id.to_owned(),
@@ -200,23 +211,15 @@ pub fn run(
         session_cwd: start_cwd.clone(),
     };
     let here = (start_cwd.as_deref(), here);
-    let resume = cursor.filter(|c| {
-        c.transcript == path
-            && c.offset <= size
-            && head_of(path, c.head_len).is_ok_and(|(h, n)| n == c.head_len && h == c.head)
-    });
     let mut pass = match resume {
         Some(c) => read_from(path, c.offset, &subagents, here)?,
         None => {
-            let mut p = read_from(
-                path,
-                size.saturating_sub(FIRST_PASS_BYTES),
-                &subagents,
-                here,
-            )?;
-            let has_request = |p: &Pass| p.turns.iter().any(|t| t.prompted);
-            if !has_request(&p) && size > FIRST_PASS_BYTES {
-                p = read_from(path, size.saturating_sub(DEEP_BYTES), &subagents, here)?;
+            let mut p = Pass::default();
+            for back in FIRST_PASS_STEPS {
+                p = read_from(path, size.saturating_sub(back), &subagents, here)?;
+                if p.turns.iter().any(|t| t.prompted) || back >= size {
+                    break;
+                }
             }
             // Only the last turn with a request, and what followed it.
             if let Some(at) = p.turns.iter().rposition(|t| t.prompted) {
@@ -234,6 +237,7 @@ pub fn run(
     pass.cursor.transcript = path.to_path_buf();
     pass.cursor.head = head;
     pass.cursor.head_len = head_len;
+    pass.cursor.session_cwd = start_cwd;
     Ok(pass)
 }
 
