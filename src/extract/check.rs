@@ -141,8 +141,7 @@ const CLAIMS: &[(ActionKind, &[&[&str]])] = &[
     (
         ActionKind::Commit,
         &[
-            &["commit"],
-            &["commits"],
+            &["git", "commit"],
             &["committed"],
             &["commité"],
             &["commitée"],
@@ -261,6 +260,13 @@ const CLAIMS: &[(ActionKind, &[&[&str]])] = &[
             &["docker", "push"],
         ],
     ),
+];
+
+/// Claims only as a bullet's first word ("Commit « Fix login »"): elsewhere
+/// the noun is as often about code ("the commit message template").
+const LEADING_CLAIMS: &[(ActionKind, &str)] = &[
+    (ActionKind::Commit, "commit"),
+    (ActionKind::Commit, "commits"),
 ];
 
 /// Words that, just before a claim, deny it ("not pushed yet", "pas encore
@@ -610,7 +616,11 @@ fn claimed(bullet: &str) -> impl Iterator<Item = ActionKind> {
         .filter(|w| !w.is_empty())
         .map(str::to_owned)
         .collect();
-    let mut kinds = Vec::new();
+    let mut kinds: Vec<ActionKind> = LEADING_CLAIMS
+        .iter()
+        .filter(|(_, w)| words.first().is_some_and(|first| first == w))
+        .map(|(k, _)| *k)
+        .collect();
     for i in 0..words.len() {
         let denied = words[i.saturating_sub(3)..i]
             .iter()
@@ -773,6 +783,7 @@ mod tests {
         let claims = [
             "Commit « Fix login »",
             "Committed the fix",
+            "Ran git commit --amend",
             "Pushed to `origin/main`",
             "Poussé sur main",
             "Merged the PR #12",
@@ -783,7 +794,14 @@ mod tests {
             "Déployé en production",
         ];
         let (travail, report) = kept(&claims, &[]);
-        assert_eq!(travail, ["Commit « Fix login »", "Committed the fix"]);
+        assert_eq!(
+            travail,
+            [
+                "Commit « Fix login »",
+                "Committed the fix",
+                "Ran git commit --amend"
+            ]
+        );
         let kinds: Vec<Reason> = report.dropped.iter().map(|(_, r)| *r).collect();
         assert_eq!(
             kinds,
@@ -809,6 +827,7 @@ mod tests {
             "Added push notifications",
             "Merged the two helpers into one",
             "Added a pre-commit hook and a commit-msg check",
+            "Improved the commit message template",
             "Wrote the install script",
         ];
         let (travail, report) = kept(&fine, &[]);
