@@ -464,6 +464,16 @@ impl Render<'_> {
         one_line(&display_path(self.req.project_root, p), ITEM_MAX)
     }
 
+    /// What a failed or refused call was about: a path shown like the
+    /// others, a command as it was typed (`./gradlew build` keeps its `./`).
+    fn target(&self, target: &str) -> String {
+        if target.trim().contains(char::is_whitespace) {
+            code(target, ITEM_MAX)
+        } else {
+            code(&display_path(self.req.project_root, target), ITEM_MAX)
+        }
+    }
+
     /// `opened: <path>` and `selection: <path> (lines …)` with the path shown
     /// like every other; other IDE lines as they are.
     fn ide(&self, line: &str) -> String {
@@ -541,11 +551,7 @@ impl Render<'_> {
         let t = self.t;
         let mut s = one_line(&e.tool, 40);
         if !e.target.trim().is_empty() {
-            let _ = write!(
-                s,
-                " {}",
-                code(&display_path(self.req.project_root, &e.target), ITEM_MAX)
-            );
+            let _ = write!(s, " {}", self.target(&e.target));
         }
         let _ = write!(s, "{} {}", t.colon, one_line(&e.message, ERROR_MAX));
         let resolution = if !e.resolved {
@@ -570,11 +576,7 @@ impl Render<'_> {
         let t = self.t;
         let mut s = one_line(&d.tool, 40);
         if !d.target.trim().is_empty() {
-            let _ = write!(
-                s,
-                " {}",
-                code(&display_path(self.req.project_root, &d.target), ITEM_MAX)
-            );
+            let _ = write!(s, " {}", self.target(&d.target));
         }
         if d.reason.trim().is_empty() {
             format!("{s} → {}", t.no_reason)
@@ -932,7 +934,7 @@ mod tests {
                 },
                 ToolError {
                     tool: "Bash".into(),
-                    target: "make lint".into(),
+                    target: "./gradlew lint".into(),
                     message: "lint failed".into(),
                     resolved: true,
                     fixed_in: vec![],
@@ -1001,7 +1003,7 @@ mod tests {
             "Actions :\n- commit « Fix login token expiry » (`git commit -m \"Fix login token expiry\"`) → réussi\n- push (`git push origin main`) → échoué\n",
             "Tests et builds :\n- `cargo test -p api` → échoué, 41 réussis, 1 en échec — test result: FAILED\n",
             "- Bash `cargo build` : error[E0425]: cannot find value `ttl` → résolu en modifiant projects/api/src/auth.rs\n",
-            "- Bash `make lint` : lint failed → résolu par `make fmt lint`\n",
+            "- Bash `./gradlew lint` : lint failed → résolu par `make fmt lint`\n",
             "- Read `missing.rs` : File does not exist. → non résolu\n",
             "Refusé par l'utilisateur :\n- Bash `rm -rf target` → raison : « garde le cache de build »\n",
             "Tour interrompu par l'utilisateur avant sa fin.\n",
