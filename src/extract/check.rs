@@ -12,7 +12,7 @@
 //!
 //! Evidence for a file: the turns' files (and where they moved from),
 //! reads, subagents' files, errors' targets, fixes and messages, refused
-//! calls' targets, actions' and checks' commands, the request, the IDE
+//! calls' targets and reasons, actions, checks, the request, the IDE
 //! context, pasted lines, the to-do list, the accepted plan, the user's
 //! choices, and today's logs. Not Claude's answer nor a subagent's report:
 //! a file only the model's prose names is what an invented path looks like,
@@ -440,8 +440,8 @@ fn closes_an_open_todo(log: &mut DailyLog, item: &str) -> bool {
 /// The digest indexed for the check.
 struct Evidence<'r> {
     root: &'r Path,
-    /// Every run of up to [`MAX_RUN`] consecutive segments of every
-    /// path-like token of the evidence.
+    /// Every run of up to [`MAX_RUN`] consecutive `/`-separated segments
+    /// of every token of the evidence.
     paths: HashSet<String>,
     /// Tokens already indexed: the same path comes back in every turn.
     seen: HashSet<String>,
@@ -488,6 +488,7 @@ impl<'r> Evidence<'r> {
             }
             for c in &t.checks {
                 self.index(&c.command);
+                self.index(&c.summary);
             }
             for e in &t.errors {
                 self.index(&e.target);
@@ -501,6 +502,7 @@ impl<'r> Evidence<'r> {
             }
             for d in &t.declined {
                 self.index(&d.target);
+                self.index(&d.reason);
             }
             for todo in &t.todos {
                 self.index(&todo.text);
@@ -515,12 +517,10 @@ impl<'r> Evidence<'r> {
         }
     }
 
-    /// Indexes every token of `text` that could be (part of) a path.
+    /// Indexes every token of `text`, plain words too: `rm -rf target`
+    /// backs a bullet naming `target/`.
     fn index(&mut self, text: &str) {
         for token in tokens(text) {
-            if !token.contains(['/', '.']) {
-                continue;
-            }
             let norm = normalise(self.root, token);
             if !self.seen.insert(norm.clone()) {
                 continue;
@@ -757,6 +757,25 @@ mod tests {
         )];
         let (travail, _) = kept(&bad[..1], &logs);
         assert_eq!(travail, ["Updated `src/payment.rs`"]);
+    }
+
+    #[test]
+    fn a_folder_a_command_named_is_known() {
+        let d = Digest {
+            turns: vec![Turn {
+                declined: vec![crate::extract::digest::Declined {
+                    tool: "Bash".into(),
+                    target: "rm -rf target".into(),
+                    reason: "keep the build cache".into(),
+                }],
+                ..Default::default()
+            }],
+        };
+        let mut x = sections(&[]);
+        x.updates[0].sections.decisions =
+            vec!["Keep `target/`: the user refused to delete it".into()];
+        let report = check(&mut x, &request(&d, &[]));
+        assert!(report.dropped.is_empty(), "{report:?}");
     }
 
     #[test]
