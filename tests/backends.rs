@@ -1,6 +1,7 @@
 //! The extraction backends end to end: the offline extractor on realistic
-//! exchanges, a fake `claude` executable for `claude-cli`, and fake HTTP
-//! servers on 127.0.0.1 for `anthropic` and `openai`.
+//! turn digests, a fake `claude` executable for `claude-cli`, and fake HTTP
+//! servers on 127.0.0.1 for `anthropic` and `openai`, each answering well,
+//! partly wrong (checked against the digest), or in prose.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -10,13 +11,16 @@ use std::time::{Duration, Instant};
 
 use cairn::config::{BackendKind, MemoryConfig};
 use cairn::context::{Clock, Ctx, Env};
+use cairn::extract::digest::{
+    Action, ActionKind, Change, Check, Choice, Digest, FileChange, RequestKind, Todo, TodoStatus,
+    ToolError, Turn,
+};
 use cairn::extract::record::{Extraction, Sections, Update};
 use cairn::extract::{
-    AnthropicBackend, Backend, CallUsage, ExtractRequest, OfflineBackend, OpenAiBackend, Retry,
-    backend_for, parse_answer,
+    Answer, AnthropicBackend, Backend, CallUsage, ExtractRequest, OfflineBackend, OpenAiBackend,
+    Retry, backend_for, parse_answer,
 };
 use cairn::memory::log::Lang;
-use cairn::transcript::{Digest, Exchange};
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-test-SECRET-9f8e7d6c5b4a3210";
@@ -34,19 +38,45 @@ fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
-fn exchange(human: &str, assistant: &str, digest: Digest) -> Exchange {
-    Exchange {
-        human: human.to_string(),
-        assistant: assistant.to_string(),
-        timestamp: None,
-        digest,
+/// The session's first turn: a request of `kind` and Claude's answer.
+fn turn(kind: RequestKind, request: &str, answer: &str) -> Turn {
+    Turn {
+        request: request.to_string(),
+        kind,
+        first: true,
+        answer: answer.to_string(),
+        ..Turn::default()
     }
 }
 
-/// One turn's request with the usual projects.
-struct Turn {
-    exchange: Exchange,
-    digest: cairn::extract::digest::Digest,
+fn file(path: &str, change: Change) -> FileChange {
+    FileChange {
+        path: path.to_string(),
+        change,
+        from: None,
+    }
+}
+
+fn check(command: &str, ok: bool, passed: u64, failed: u64) -> Check {
+    Check {
+        command: command.to_string(),
+        ok,
+        passed: Some(passed),
+        failed: Some(failed),
+        summary: String::new(),
+    }
+}
+
+fn todo(text: &str, status: TodoStatus) -> Todo {
+    Todo {
+        text: text.to_string(),
+        status,
+    }
+}
+
+/// One job's request with the usual projects.
+struct Case {
+    digest: Digest,
     projects: Vec<(String, String)>,
     default_project: String,
     logs: Vec<(String, String)>,
@@ -55,11 +85,10 @@ struct Turn {
     ok_done: bool,
 }
 
-impl Turn {
-    fn new(exchange: Exchange, lang: Lang) -> Self {
-        Turn {
-            digest: cairn::capture::legacy::digest_of(&exchange),
-            exchange,
+impl Case {
+    fn new(turn: Turn, lang: Lang) -> Self {
+        Case {
+            digest: Digest { turns: vec![turn] },
             projects: projects(),
             default_project: "root".to_string(),
             logs: Vec::new(),
@@ -119,78 +148,62 @@ fn update(project: &str, fill: &[(&str, &[&str])]) -> Update {
 }
 
 // ---------------------------------------------------------------------------
-// Offline: realistic exchanges, exact bullets.
+// Offline: realistic digests, exact bullets.
 // ---------------------------------------------------------------------------
 
 #[test]
 fn offline_french_feature_in_a_sub_project() {
-    let turn = Turn::new(
-        exchange(
-            "Salut ! Peux-tu ajouter un cache au client HTTP de l'API météo ? Les appels sont trop lents.",
-            "J'ai ajouté un cache en mémoire devant le client HTTP.
+    let case = Case::new(
+        Turn {
+            reads: strings(&["/home/dev/shop/projects/meteo/src/client.rs"]),
+            files: vec![
+                file("/home/dev/shop/projects/meteo/src/cache.rs", Change::Created),
+                file("/home/dev/shop/projects/meteo/src/client.rs", Change::Updated),
+                file("/home/dev/shop/projects/meteo/src/lib.rs", Change::Updated),
+            ],
+            checks: vec![check("cargo test -p meteo", true, 12, 0)],
+            todos: vec![
+                todo("Ajouter le module de cache", TodoStatus::Completed),
+                todo(
+                    "Ajouter une métrique du taux de succès du cache",
+                    TodoStatus::Pending,
+                ),
+            ],
+            ..turn(
+                RequestKind::Task,
+                "Salut ! Peux-tu ajouter un cache au client HTTP de l'API météo ? Les appels sont trop lents.",
+                "J'ai ajouté un cache en mémoire devant le client HTTP.
 
 - `projects/meteo/src/client.rs` : le client passe par le cache avant chaque appel.
 - `projects/meteo/src/cache.rs` : nouveau module, entrées expirées après 10 minutes.
 
 On garde un cache en mémoire plutôt que Redis pour l'instant, car le service tourne sur une seule instance.
-En fait, l'API renvoie un en-tête `Cache-Control: max-age=600`, d'où la durée de 10 minutes.
-
-Les tests passent sans erreur.
-
-**Prochaines étapes :**
-- Ajouter une métrique du taux de succès du cache
-- Invalider le cache quand la clé d'API change
 
 Voulez-vous que j'ajoute aussi un cache disque ?",
-            Digest {
-                files_read: strings(&["/home/dev/shop/projects/meteo/src/client.rs"]),
-                files_edited: strings(&[
-                    "/home/dev/shop/projects/meteo/src/client.rs",
-                    "/home/dev/shop/projects/meteo/src/lib.rs",
-                ]),
-                files_written: strings(&["/home/dev/shop/projects/meteo/src/cache.rs"]),
-                commands: strings(&["cargo test -p meteo"]),
-                ..Digest::default()
-            },
-        ),
+            )
+        },
         Lang::Fr,
     );
     assert_eq!(
-        turn.offline().updates,
+        case.offline().updates,
         [update(
             "meteo",
             &[
-                ("contexte", &["Zone de travail : `projects/meteo/src/`"]),
                 (
                     "objectif",
                     &["Ajouter un cache au client HTTP de l'API météo"]
                 ),
                 (
-                    "connaissances",
-                    &[
-                        "En fait, l'API renvoie un en-tête `Cache-Control: max-age=600`, d'où la durée de 10 minutes."
-                    ]
-                ),
-                (
                     "travail",
                     &[
                         "Créé `projects/meteo/src/cache.rs`",
-                        "Modifié `projects/meteo/src/client.rs`",
-                        "Modifié `projects/meteo/src/lib.rs`",
-                    ]
-                ),
-                (
-                    "decisions",
-                    &[
-                        "On garde un cache en mémoire plutôt que Redis pour l'instant, car le service tourne sur une seule instance."
+                        "Modifié `projects/meteo/src/client.rs`, `projects/meteo/src/lib.rs`",
+                        "Tests : 12 réussis (`cargo test -p meteo`)",
                     ]
                 ),
                 (
                     "a_suivre",
-                    &[
-                        "Ajouter une métrique du taux de succès du cache",
-                        "Invalider le cache quand la clé d'API change"
-                    ]
+                    &["Ajouter une métrique du taux de succès du cache"]
                 ),
             ]
         )]
@@ -199,61 +212,56 @@ Voulez-vous que j'ajoute aussi un cache disque ?",
 
 #[test]
 fn offline_english_debugging_session() {
-    let turn = Turn::new(
-        exchange(
-            "The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy. Can you find out why?",
-            "Found it. The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export.
+    let case = Case::new(
+        Turn {
+            reads: strings(&["jobs/export.py", "jobs/schema.py"]),
+            files: vec![
+                file("jobs/export.py", Change::Updated),
+                file("tests/test_export.py", Change::Created),
+            ],
+            checks: vec![
+                check("pytest tests/test_export.py", false, 2, 1),
+                check("pytest tests/test_export.py", true, 3, 0),
+            ],
+            errors: vec![ToolError {
+                tool: "Bash".into(),
+                target: "python -m jobs.export --dry-run".into(),
+                message: "KeyError: 'customer_id'".into(),
+                resolved: true,
+                fixed_in: strings(&["jobs/export.py"]),
+                resolved_by: None,
+            }],
+            ..turn(
+                RequestKind::Task,
+                "The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy. Can you find out why?",
+                "Found it. The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export.
 
 I updated `jobs/export.py` to read either column, and added a regression test in `tests/test_export.py`.
 
-We'll use the column mapping in `jobs/schema.py` instead of hard-coding names, so the next rename is a one-line change.
-
-The job still needs a backfill for the two nights it failed; I did not run it.
-
 Let me know if you want me to run the backfill.",
-            Digest {
-                files_read: strings(&["jobs/export.py", "jobs/schema.py"]),
-                files_edited: strings(&["jobs/export.py"]),
-                files_written: strings(&["tests/test_export.py"]),
-                commands: strings(&["python -m jobs.export --dry-run", "pytest tests/test_export.py"]),
-                tool_errors: strings(&["Bash: Exit code 1", "Read: File does not exist."]),
-                ..Digest::default()
-            },
-        ),
+            )
+        },
         Lang::En,
     );
     assert_eq!(
-        turn.offline().updates,
+        case.offline().updates,
         [update(
             "root",
             &[
-                ("contexte", &["Working in `jobs/`, `tests/`"]),
+                ("objectif", &["Find out why"]),
                 (
-                    "objectif",
+                    "problemes",
                     &[
-                        "The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy."
-                    ]
-                ),
-                (
-                    "connaissances",
-                    &[
-                        "The root cause is the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export."
+                        "`python -m jobs.export --dry-run`: KeyError: 'customer_id' → fixed by changing `jobs/export.py`",
+                        "Tests: 1 failing → fixed by changing `jobs/export.py`, `tests/test_export.py`",
                     ]
                 ),
                 (
                     "travail",
-                    &["Created `tests/test_export.py`", "Edited `jobs/export.py`"]
-                ),
-                (
-                    "decisions",
                     &[
-                        "We'll use the column mapping in `jobs/schema.py` instead of hard-coding names, so the next rename is a one-line change."
-                    ]
-                ),
-                (
-                    "a_suivre",
-                    &[
-                        "The job still needs a backfill for the two nights it failed; I did not run it."
+                        "Updated `jobs/export.py`",
+                        "Created `tests/test_export.py`",
+                        "Tests: 3 passed (`pytest tests/test_export.py`)",
                     ]
                 ),
             ]
@@ -263,19 +271,19 @@ Let me know if you want me to run the backfill.",
 
 #[test]
 fn offline_french_test_run_without_changes() {
-    let turn = Turn::new(
-        exchange(
-            "Lance la suite de tests et dis-moi où on en est",
-            "Les 214 tests passent, aucune erreur. Le temps total est de 38 s, dont 30 s pour les tests d'intégration.",
-            Digest {
-                commands: strings(&["cargo test --workspace", "git status"]),
-                ..Digest::default()
-            },
-        ),
+    let case = Case::new(
+        Turn {
+            checks: vec![check("cargo test --workspace", true, 214, 0)],
+            ..turn(
+                RequestKind::Task,
+                "Lance la suite de tests et dis-moi où on en est",
+                "Les 214 tests passent, aucune erreur. Le temps total est de 38 s, dont 30 s pour les tests d'intégration.",
+            )
+        },
         Lang::Fr,
     );
     assert_eq!(
-        turn.offline().updates,
+        case.offline().updates,
         [update(
             "root",
             &[
@@ -283,7 +291,10 @@ fn offline_french_test_run_without_changes() {
                     "objectif",
                     &["Lance la suite de tests et dis-moi où on en est"]
                 ),
-                ("travail", &["Commande exécutée : `cargo test --workspace`"]),
+                (
+                    "travail",
+                    &["Tests : 214 réussis (`cargo test --workspace`)"]
+                ),
             ]
         )]
     );
@@ -291,27 +302,30 @@ fn offline_french_test_run_without_changes() {
 
 #[test]
 fn offline_french_design_discussion() {
-    let mut turn = Turn::new(
-        exchange(
-            "On hésite entre SQLite et Postgres pour le stockage des sessions. Qu'est-ce que tu recommandes ?",
-            "Pour votre cas, je recommande SQLite.
+    let mut case = Case::new(
+        Turn {
+            choices: vec![Choice {
+                question: "Quel stockage pour les sessions ?".into(),
+                answer: "SQLite avec le mode WAL".into(),
+            }],
+            ..turn(
+                RequestKind::Question,
+                "On hésite entre SQLite et Postgres pour le stockage des sessions. Qu'est-ce que tu recommandes ?",
+                "Pour votre cas, je recommande SQLite.
 
-- Une seule machine écrit dans la base, donc pas besoin d'un serveur.
-- Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable.
-
-Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couche d'accès qui permettra de migrer plus tard.",
-            Digest::default(),
-        ),
+Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable.",
+            )
+        },
         Lang::Fr,
     );
-    turn.default_project = "web".to_string();
-    turn.logs = vec![(
+    case.default_project = "web".to_string();
+    case.logs = vec![(
         "web".to_string(),
         "# Log session — 2026-03-21\n\n## Contexte\n- Refonte du stockage des sessions\n"
             .to_string(),
     )];
     assert_eq!(
-        turn.offline().updates,
+        case.offline().updates,
         [update(
             "web",
             &[
@@ -320,16 +334,8 @@ Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couch
                     &["On hésite entre SQLite et Postgres pour le stockage des sessions."]
                 ),
                 (
-                    "connaissances",
-                    &[
-                        "Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable."
-                    ]
-                ),
-                (
                     "decisions",
-                    &[
-                        "Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couche d'accès qui permettra de migrer plus tard."
-                    ]
+                    &["Choix : Quel stockage pour les sessions ? → SQLite avec le mode WAL"]
                 ),
             ]
         )]
@@ -338,39 +344,46 @@ Décision proposée : on part sur SQLite avec le mode WAL, et on garde une couch
 
 #[test]
 fn offline_english_work_across_projects_with_a_tool_error() {
-    let turn = Turn::new(
-        exchange(
-            "Please move the price formatting helper from the web app into the shared crate",
-            "Done. `format_price` now lives in `src/money.rs` and the web app imports it.
-
-Note that the helper rounds half to even, which is what the accounting export expects.
-
-The web build failed once because of a stale import; fixed by re-exporting from `src/lib.rs`.
-
-TODO: delete the old helper file in the web app once the mobile app stops importing it.",
-            Digest {
-                files_edited: strings(&[
-                    "/home/dev/shop/src/lib.rs",
-                    "/home/dev/shop/projects/web/src/cart.ts",
+    let mut case = Case::new(
+        Turn {
+            files: vec![
+                file("/home/dev/shop/src/money.rs", Change::Created),
+                file("/home/dev/shop/src/lib.rs", Change::Updated),
+                file("/home/dev/shop/projects/web/src/cart.ts", Change::Updated),
+                file(
                     "/home/dev/shop/projects/web/src/checkout.ts",
-                ]),
-                files_written: strings(&["/home/dev/shop/src/money.rs"]),
-                commands: strings(&["npm run build"]),
-                tool_errors: strings(&["WebFetch: Request failed with status code 404"]),
-                ..Digest::default()
-            },
-        ),
+                    Change::Updated,
+                ),
+            ],
+            errors: vec![ToolError {
+                tool: "Bash".into(),
+                target: "npm run build".into(),
+                message: "error TS2305: Module './format' has no exported member 'formatPrice'"
+                    .into(),
+                resolved: true,
+                fixed_in: strings(&["/home/dev/shop/src/lib.rs"]),
+                resolved_by: None,
+            }],
+            todos: vec![todo(
+                "Delete the old helper once the mobile app stops importing it",
+                TodoStatus::Pending,
+            )],
+            ..turn(
+                RequestKind::Task,
+                "Please move the price formatting helper from the web app into the shared crate",
+                "Done. `format_price` now lives in `src/money.rs` and the web app imports it.",
+            )
+        },
         Lang::En,
     );
     // Two files changed on each side: the tie goes to the turn's default
-    // project, which gets what the prose says.
+    // project, which gets the goal, the problem and the to-do.
     assert_eq!(
-        turn.offline().updates,
+        case.offline().updates,
         [
             update(
                 "root",
                 &[
-                    ("contexte", &["Working in `src/`"]),
                     (
                         "objectif",
                         &[
@@ -380,51 +393,35 @@ TODO: delete the old helper file in the web app once the mobile app stops import
                     (
                         "problemes",
                         &[
-                            "The web build failed once because of a stale import; fixed by re-exporting from `src/lib.rs`.",
-                            "Tool error (WebFetch): Request failed with status code 404",
-                        ]
-                    ),
-                    (
-                        "connaissances",
-                        &[
-                            "Note that the helper rounds half to even, which is what the accounting export expects."
+                            "`npm run build`: error TS2305: Module './format' has no exported member 'formatPrice' → fixed by changing `src/lib.rs`"
                         ]
                     ),
                     (
                         "travail",
-                        &["Created `src/money.rs`", "Edited `src/lib.rs`"]
+                        &["Created `src/money.rs`", "Updated `src/lib.rs`"]
                     ),
                     (
                         "a_suivre",
-                        &[
-                            "TODO: delete the old helper file in the web app once the mobile app stops importing it."
-                        ]
+                        &["Delete the old helper once the mobile app stops importing it"]
                     ),
                 ]
             ),
             update(
                 "web",
-                &[
-                    ("contexte", &["Working in `projects/web/src/`"]),
-                    (
-                        "travail",
-                        &[
-                            "Edited `projects/web/src/cart.ts`",
-                            "Edited `projects/web/src/checkout.ts`"
-                        ]
-                    ),
-                ]
+                &[(
+                    "travail",
+                    &["Updated `projects/web/src/cart.ts`, `projects/web/src/checkout.ts`"]
+                )]
             ),
         ]
     );
 
     // One more web file and the web project is where the work happened.
-    let mut turn = turn;
-    turn.exchange
-        .digest
-        .files_edited
-        .push("/home/dev/shop/projects/web/src/index.ts".into());
-    let updates = turn.offline().updates;
+    case.digest.turns[0].files.push(file(
+        "/home/dev/shop/projects/web/src/index.ts",
+        Change::Updated,
+    ));
+    let updates = case.offline().updates;
     assert_eq!(updates[0].sections.objectif, Vec::<String>::new());
     assert_eq!(
         updates[1].sections.objectif,
@@ -434,7 +431,7 @@ TODO: delete the old helper file in the web app once the mobile app stops import
 
 #[test]
 fn offline_acknowledgements_leave_no_trace() {
-    for (human, assistant, lang) in [
+    for (request, answer, lang) in [
         (
             "merci !",
             "Avec plaisir ! N'hésitez pas si vous avez d'autres questions.",
@@ -447,32 +444,32 @@ fn offline_acknowledgements_leave_no_trace() {
         ),
         ("continue", "", Lang::En),
     ] {
-        let turn = Turn::new(exchange(human, assistant, Digest::default()), lang);
-        assert_eq!(turn.offline(), Extraction::default(), "{human}");
+        let case = Case::new(turn(RequestKind::None, request, answer), lang);
+        assert_eq!(case.offline(), Extraction::default(), "{request}");
     }
 }
 
 #[test]
 fn offline_ok_done_finalises_only_the_candidates() {
-    let mut turn = Turn::new(
-        exchange(
-            "OK-done",
-            "Parfait, c'est noté. Prochaine étape : déployer.",
-            Digest {
-                files_edited: strings(&["src/a.rs"]),
-                ..Digest::default()
-            },
-        ),
+    let mut case = Case::new(
+        Turn {
+            files: vec![file("src/a.rs", Change::Updated)],
+            ..turn(
+                RequestKind::Task,
+                "OK-done",
+                "Parfait, c'est noté. Prochaine étape : déployer.",
+            )
+        },
         Lang::Fr,
     );
-    turn.ok_done = true;
-    turn.logs = vec![(
+    case.ok_done = true;
+    case.logs = vec![(
         "meteo".to_string(),
         "## À suivre\n- Invalider le cache quand la clé d'API change\n".to_string(),
     )];
-    turn.candidates = strings(&["Invalider le cache quand la clé d'API change"]);
+    case.candidates = strings(&["Invalider le cache quand la clé d'API change"]);
     assert_eq!(
-        turn.offline().updates,
+        case.offline().updates,
         [update(
             "meteo",
             &[(
@@ -493,6 +490,7 @@ struct FakeClaude {
     _dir: tempfile::TempDir,
     bin_dir: PathBuf,
     rec: PathBuf,
+    state: PathBuf,
 }
 
 impl FakeClaude {
@@ -530,6 +528,7 @@ cat > "$rec/stdin"
             std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
         FakeClaude {
+            state: dir.path().join("state"),
             _dir: dir,
             bin_dir,
             rec,
@@ -538,8 +537,13 @@ cat > "$rec/stdin"
 
     fn ctx(&self) -> Ctx {
         let path = format!("{}:/usr/bin:/bin", self.bin_dir.display());
+        let state = self.state.display().to_string();
         Ctx::new(
-            Env::from_pairs([("PATH", path.as_str()), ("FROM_CTX", "yes")]),
+            Env::from_pairs([
+                ("PATH", path.as_str()),
+                ("FROM_CTX", "yes"),
+                ("CAIRN_STATE_DIR", state.as_str()),
+            ]),
             Clock::System,
         )
     }
@@ -579,16 +583,16 @@ fn expected_answer() -> Vec<Update> {
     )]
 }
 
-fn login_turn() -> Turn {
-    Turn::new(
-        exchange(
-            "Corrige le test de login qui échoue (marqueur ZEBRA-42)",
-            "Le jeton expirait trop tôt ; c'est corrigé dans `src/auth.rs`.",
-            Digest {
-                files_edited: strings(&["/home/dev/shop/src/auth.rs"]),
-                ..Digest::default()
-            },
-        ),
+fn login_turn() -> Case {
+    Case::new(
+        Turn {
+            files: vec![file("/home/dev/shop/src/auth.rs", Change::Updated)],
+            ..turn(
+                RequestKind::Task,
+                "Corrige le test de login qui échoue (marqueur ZEBRA-42)",
+                "Le jeton expirait trop tôt ; c'est corrigé dans `src/auth.rs`.",
+            )
+        },
         Lang::Fr,
     )
 }
@@ -630,8 +634,8 @@ fn claude_cli_runs_isolated_with_the_prompt_on_stdin() {
     );
     assert!(!cwd.exists(), "the scratch directory is removed afterwards");
     let stdin = fake.seen("stdin");
-    assert!(stdin.contains("<cairn-data kind=\"human\">\nCorrige le test de login qui échoue (marqueur ZEBRA-42)\n</cairn-data>"));
-    assert!(stdin.contains("Fichiers modifiés : src/auth.rs"));
+    assert!(stdin.contains("<cairn-data kind=\"request\">\nCorrige le test de login qui échoue (marqueur ZEBRA-42)\n</cairn-data>"));
+    assert!(stdin.contains("Fichiers modifiés : src/auth.rs\n"));
 
     // The --help probe ran once for this program, however many calls follow.
     backend.extract(&turn.request()).unwrap();
@@ -910,14 +914,27 @@ fn http_ctx(key_var: &str) -> Ctx {
     Ctx::new(Env::from_pairs([(key_var, KEY)]), Clock::System)
 }
 
+/// A context with the key and its own state folder (for the diagnostics log).
+fn http_ctx_in(key_var: &str, state: &Path) -> Ctx {
+    let state = state.display().to_string();
+    Ctx::new(
+        Env::from_pairs([(key_var, KEY), ("CAIRN_STATE_DIR", state.as_str())]),
+        Clock::System,
+    )
+}
+
 fn anthropic(server: &Server, timeout_secs: u64) -> AnthropicBackend {
+    anthropic_with(server, timeout_secs, &http_ctx("ANTHROPIC_API_KEY"))
+}
+
+fn anthropic_with(server: &Server, timeout_secs: u64, ctx: &Ctx) -> AnthropicBackend {
     let cfg = MemoryConfig {
         backend: BackendKind::Anthropic,
         anthropic_base_url: server.url.clone(),
         timeout_secs,
         ..MemoryConfig::default()
     };
-    let mut backend = AnthropicBackend::from_config(&cfg, &http_ctx("ANTHROPIC_API_KEY"));
+    let mut backend = AnthropicBackend::from_config(&cfg, ctx);
     backend.retry = fast_retry();
     backend
 }
@@ -1144,18 +1161,22 @@ fn anthropic_without_a_key_names_the_variable() {
 }
 
 fn openai(server: &Server, timeout_secs: u64, with_key: bool) -> OpenAiBackend {
+    let ctx = if with_key {
+        http_ctx("OPENAI_API_KEY")
+    } else {
+        Ctx::new(Env::default(), Clock::System)
+    };
+    openai_with(server, timeout_secs, &ctx)
+}
+
+fn openai_with(server: &Server, timeout_secs: u64, ctx: &Ctx) -> OpenAiBackend {
     let cfg = MemoryConfig {
         backend: BackendKind::Openai,
         openai_base_url: format!("{}/v1", server.url),
         timeout_secs,
         ..MemoryConfig::default()
     };
-    let ctx = if with_key {
-        http_ctx("OPENAI_API_KEY")
-    } else {
-        Ctx::new(Env::default(), Clock::System)
-    };
-    let mut backend = OpenAiBackend::from_config(&cfg, &ctx);
+    let mut backend = OpenAiBackend::from_config(&cfg, ctx);
     backend.retry = fast_retry();
     backend
 }
@@ -1302,4 +1323,269 @@ fn unreachable_server_is_an_error_after_retries() {
     let err = backend.extract(&login_turn().request()).unwrap_err();
     assert!(format!("{err:#}").contains("cannot reach"), "{err:#}");
     assert_no_key(&err);
+}
+
+// ---------------------------------------------------------------------------
+// Every LLM backend: the digest in the prompt, the answer checked against it.
+// ---------------------------------------------------------------------------
+
+/// A turn with the evidence the check reads (files, a fixed error, test
+/// runs, an open to-do) and no commit; today's log names another file and
+/// has an open to-do.
+fn payment_case() -> Case {
+    let mut case = Case::new(
+        Turn {
+            files: vec![
+                file("/home/dev/shop/src/payment.rs", Change::Updated),
+                file("/home/dev/shop/tests/payment_test.rs", Change::Created),
+            ],
+            checks: vec![
+                check("cargo test", false, 13, 1),
+                check("cargo test", true, 14, 0),
+            ],
+            errors: vec![ToolError {
+                tool: "Bash".into(),
+                target: "cargo test".into(),
+                message: "assertion failed: amount > 0".into(),
+                resolved: true,
+                fixed_in: strings(&["/home/dev/shop/src/payment.rs"]),
+                resolved_by: None,
+            }],
+            todos: vec![todo(
+                "Documenter la validation des montants",
+                TodoStatus::Pending,
+            )],
+            ..turn(
+                RequestKind::Task,
+                "Refuse les montants négatifs dans le paiement",
+                "C'est fait : `validate_amount` refuse les montants ≤ 0. Rien n'est commité.",
+            )
+        },
+        Lang::Fr,
+    );
+    case.logs = vec![(
+        "root".to_string(),
+        "# Log session — 2026-03-21\n\n## Travail produit\n- Créé `src/ledger.rs`\n\n## À suivre\n- Relire la doc du paiement\n".to_string(),
+    )];
+    case
+}
+
+/// What a model that sticks to the evidence answers: 8 bullets.
+fn good_record() -> Value {
+    json!({"updates": [{"project": "root", "sections": {
+        "objectif": ["Refuser les montants négatifs dans le paiement"],
+        "problemes": ["Test en échec `amount > 0` → corrigé dans `src/payment.rs`"],
+        "travail": [
+            "`validate_amount` refuse les montants ≤ 0 dans `src/payment.rs`",
+            "Créé `tests/payment_test.rs`",
+            "Tests : 14 réussis (`cargo test`)",
+            "Les écritures passent par `src/ledger.rs`"
+        ],
+        "a_suivre": ["Documenter la validation des montants"],
+        "a_suivre_done": ["Relire la doc du paiement"]
+    }, "long_memory_update": null}]})
+}
+
+/// The same with four inventions among them: 12 bullets.
+fn partly_wrong_record() -> Value {
+    json!({"updates": [{"project": "root", "sections": {
+        "objectif": ["Refuser les montants négatifs dans le paiement"],
+        "problemes": [
+            "Erreur de timeout dans `src/gateway/stripe.rs`",
+            "Test en échec `amount > 0` → corrigé dans `src/payment.rs`"
+        ],
+        "travail": [
+            "`validate_amount` refuse les montants ≤ 0 dans `src/payment.rs`",
+            "Modifié `src/billing/invoice.rs`",
+            "Créé `tests/payment_test.rs`",
+            "Commit « Refuser les montants négatifs »",
+            "Tests : 14 réussis (`cargo test`)",
+            "Les écritures passent par `src/ledger.rs`"
+        ],
+        "a_suivre": ["Documenter la validation des montants"],
+        "a_suivre_done": ["Déployer en production", "Relire la doc du paiement"]
+    }, "long_memory_update": null}]})
+}
+
+fn good_updates() -> Vec<Update> {
+    serde_json::from_value::<Extraction>(good_record())
+        .unwrap()
+        .updates
+}
+
+fn diagnostics(state: &Path) -> String {
+    std::fs::read_to_string(state.join("diagnostics.log")).unwrap_or_default()
+}
+
+/// What each LLM backend made of a fake model answering `text` for `case`:
+/// its name, the answer, the prompt the fake received, and the diagnostics
+/// log of its context.
+fn every_backend(text: &str, case: &Case) -> Vec<(&'static str, Answer, String, String)> {
+    let mut out = Vec::new();
+    #[cfg(unix)]
+    {
+        let fake = FakeClaude::new(HELP_WITH_FLAG, &format!("cat <<'JSON'\n{text}\nJSON"));
+        let answer = backend_for(&cli_config(30), &fake.ctx())
+            .extract(&case.request())
+            .unwrap();
+        out.push((
+            "claude-cli",
+            answer,
+            fake.seen("stdin"),
+            diagnostics(&fake.state),
+        ));
+    }
+
+    let state = tempfile::tempdir().unwrap();
+    let server = Server::start(vec![ok(text_response(text))]);
+    let ctx = http_ctx_in("ANTHROPIC_API_KEY", state.path());
+    let answer = anthropic_with(&server, 10, &ctx)
+        .extract(&case.request())
+        .unwrap();
+    let prompt = server.requests()[0].json()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    out.push(("anthropic", answer, prompt, diagnostics(state.path())));
+
+    let state = tempfile::tempdir().unwrap();
+    let server = Server::start(vec![ok(chat_response(text))]);
+    let ctx = http_ctx_in("OPENAI_API_KEY", state.path());
+    let answer = openai_with(&server, 10, &ctx)
+        .extract(&case.request())
+        .unwrap();
+    let prompt = server.requests()[0].json()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    out.push(("openai", answer, prompt, diagnostics(state.path())));
+    out
+}
+
+/// The diagnostics line a partly wrong answer leaves: counts and reasons.
+fn assert_drops_logged(name: &str, diag: &str) {
+    let lines: Vec<&str> = diag.lines().collect();
+    assert_eq!(lines.len(), 1, "{name}: one line per answer\n{diag}");
+    let line = lines[0];
+    assert!(
+        line.contains(&format!(
+            "INFO capture: {name} answer checked against the digest: 4 of 12 bullets dropped ("
+        )),
+        "{line}"
+    );
+    for reason in [
+        "problemes: 1 × a file no turn shows",
+        "travail: 1 × a file no turn shows",
+        "travail: 1 × a commit no turn ran",
+        "a_suivre_done: 1 × no such open to-do",
+    ] {
+        assert!(line.contains(reason), "{reason:?} missing in {line}");
+    }
+    // A bullet may hold what the redactor missed: none is quoted.
+    for text in ["stripe", "invoice", "Refuser", "production"] {
+        assert!(!line.contains(text), "{text:?} in {line}");
+    }
+}
+
+#[test]
+fn every_backend_sends_the_digest_and_keeps_an_answer_it_backs() {
+    let case = payment_case();
+    let results = every_backend(&good_record().to_string(), &case);
+    assert_eq!(results.len(), if cfg!(unix) { 3 } else { 2 });
+    for (name, answer, prompt, diag) in results {
+        assert_eq!(answer.extraction.unwrap().updates, good_updates(), "{name}");
+        assert_eq!(diag, "", "{name}: nothing dropped, nothing logged");
+        for evidence in [
+            "<cairn-data kind=\"request\">\nRefuse les montants négatifs dans le paiement\n</cairn-data>",
+            "Fichiers créés : tests/payment_test.rs\n",
+            "Fichiers modifiés : src/payment.rs\n",
+            "- `cargo test` → échoué, 13 réussis, 1 en échec\n- `cargo test` → réussi, 14 réussis, 0 en échec\n",
+            "- Bash `cargo test` : assertion failed: amount > 0 → résolu en modifiant src/payment.rs\n",
+            "- [à faire] Documenter la validation des montants\n",
+            "<cairn-data kind=\"answer\">\nC'est fait",
+            "<cairn-data kind=\"log\" project=\"root\">",
+            "rédigé en français",
+        ] {
+            assert!(prompt.contains(evidence), "{name}: {evidence:?} missing");
+        }
+    }
+}
+
+#[test]
+fn every_backend_drops_a_file_nobody_touched_and_a_commit_not_made() {
+    let case = payment_case();
+    let record = partly_wrong_record().to_string();
+    for (name, answer, _, diag) in every_backend(&record, &case) {
+        assert_eq!(
+            answer.extraction.unwrap().updates,
+            good_updates(),
+            "{name}: the inventions are dropped, the rest kept in order"
+        );
+        assert_eq!(
+            answer.raw, record,
+            "{name}: .debug/ keeps the answer as it came"
+        );
+        assert_drops_logged(name, &diag);
+    }
+}
+
+#[test]
+fn every_backend_reads_json_wrapped_in_prose_and_checks_it() {
+    let case = payment_case();
+    for record in [good_record(), partly_wrong_record()] {
+        for text in [
+            format!("Voici les points à retenir :\n{record}\nBonne journée !"),
+            format!("Here you go:\n```json\n{record}\n```\nAnything else?"),
+        ] {
+            for (name, answer, _, _) in every_backend(&text, &case) {
+                assert_eq!(answer.raw, text, "{name}");
+                assert_eq!(
+                    answer.extraction.unwrap().updates,
+                    good_updates(),
+                    "{name}: {text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn anthropic_checks_the_forced_tool_call_input_too() {
+    let state = tempfile::tempdir().unwrap();
+    let server = Server::start(vec![ok(messages_response(json!([{
+        "type": "tool_use", "id": "toolu_01", "name": "record_session_memory",
+        "input": partly_wrong_record()
+    }])))]);
+    let ctx = http_ctx_in("ANTHROPIC_API_KEY", state.path());
+    let answer = anthropic_with(&server, 10, &ctx)
+        .extract(&payment_case().request())
+        .unwrap();
+    assert_eq!(answer.extraction.unwrap().updates, good_updates());
+    assert_drops_logged("anthropic", &diagnostics(state.path()));
+}
+
+#[test]
+fn a_commit_that_ran_backs_its_bullet() {
+    let mut case = payment_case();
+    case.digest.turns[0].actions.push(Action {
+        kind: ActionKind::Commit,
+        detail: "Refuser les montants négatifs".into(),
+        command: "git commit -m 'Refuser les montants négatifs'".into(),
+        ok: true,
+    });
+    let server = Server::start(vec![ok(chat_response(&partly_wrong_record().to_string()))]);
+    let state = tempfile::tempdir().unwrap();
+    let answer = openai_with(&server, 10, &http_ctx_in("OPENAI_API_KEY", state.path()))
+        .extract(&case.request())
+        .unwrap();
+    let travail = answer.extraction.unwrap().updates[0]
+        .sections
+        .travail
+        .clone();
+    assert!(
+        travail.contains(&"Commit « Refuser les montants négatifs »".to_string()),
+        "{travail:?}"
+    );
+    assert!(!travail.iter().any(|b| b.contains("invoice.rs")));
+    assert!(diagnostics(state.path()).contains("3 of 12 bullets dropped"));
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::anyhow;
 use serde_json::{Value, json};
 
+use super::check;
 use super::http::{Post, Retry, Secret, join_url, post_json, proxy_for};
 use super::parse::{parse_answer, parse_value};
 use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
@@ -26,6 +27,8 @@ pub struct AnthropicBackend {
     pub key_env: String,
     key: Option<Secret>,
     proxy: Option<ureq::Proxy>,
+    /// Where the answer check reports what it dropped.
+    ctx: Ctx,
 }
 
 impl AnthropicBackend {
@@ -39,6 +42,7 @@ impl AnthropicBackend {
             key_env: cfg.anthropic_api_key_env.clone(),
             key: Secret::from_env(&ctx.env, &cfg.anthropic_api_key_env),
             proxy: proxy_for(&cfg.anthropic_base_url, &ctx.env),
+            ctx: ctx.clone(),
         }
     }
 
@@ -105,7 +109,8 @@ impl Backend for AnthropicBackend {
 
     fn extract(&self, req: &ExtractRequest) -> anyhow::Result<Answer> {
         let response = self.post(&self.request_body(req))?;
-        Ok(answer_of(&response, &self.model))
+        let answer = answer_of(&response, &self.model);
+        Ok(check::checked(&self.ctx, self.name(), req, answer))
     }
 
     fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, anyhow, bail};
 use serde_json::Value;
 
+use super::check;
 use super::parse::parse_answer;
 use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
 use crate::config::{BackendKind, MemoryConfig};
@@ -39,7 +40,9 @@ pub struct ClaudeCliBackend {
     pub command: String,
     pub model: String,
     pub timeout: Duration,
-    env: Env,
+    /// The child's whole environment, and where the answer check reports
+    /// what it dropped.
+    ctx: Ctx,
 }
 
 impl ClaudeCliBackend {
@@ -48,7 +51,7 @@ impl ClaudeCliBackend {
             command: cfg.claude_command.clone(),
             model: super::model_for(cfg, BackendKind::ClaudeCli),
             timeout: Duration::from_secs(cfg.timeout_secs.max(1)),
-            env: ctx.env.clone(),
+            ctx: ctx.clone(),
         }
     }
 
@@ -61,7 +64,7 @@ impl ClaudeCliBackend {
             .collect();
         if knows_flag(
             program,
-            &self.env,
+            &self.ctx.env,
             self.timeout.min(PROBE_TIMEOUT),
             NO_SESSION_PERSISTENCE,
         ) {
@@ -78,11 +81,12 @@ impl Backend for ClaudeCliBackend {
 
     fn extract(&self, req: &ExtractRequest) -> anyhow::Result<Answer> {
         let (raw, usage) = self.call(&build_prompt(req))?;
-        Ok(Answer {
+        let answer = Answer {
             extraction: parse_answer(&raw),
             raw,
             usage,
-        })
+        };
+        Ok(check::checked(&self.ctx, self.name(), req, answer))
     }
 
     fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
@@ -97,7 +101,7 @@ impl ClaudeCliBackend {
     /// One `claude --print` call: the answer's text and, from the JSON
     /// envelope, its usage.
     fn call(&self, prompt: &str) -> anyhow::Result<(String, Option<CallUsage>)> {
-        let program = find_program(&self.command, &self.env).ok_or_else(|| {
+        let program = find_program(&self.command, &self.ctx.env).ok_or_else(|| {
             anyhow!(
                 "claude-cli: `{}` not found on PATH: install Claude Code, set memory.claude_command, or choose another memory.backend",
                 self.command
@@ -108,7 +112,7 @@ impl ClaudeCliBackend {
             &program,
             &args,
             Some(prompt.as_bytes()),
-            &self.env,
+            &self.ctx.env,
             self.timeout,
         )
         .with_context(|| format!("claude-cli: running `{}`", self.command))?;

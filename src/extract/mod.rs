@@ -1,12 +1,15 @@
-//! Turning one exchange into an extraction record: the prompt, the answer
-//! parser, and the backends (offline, claude-cli, anthropic, openai).
+//! Turning a turn digest into an extraction record: the prompt, the answer
+//! parser, the answer check, and the backends (offline, claude-cli,
+//! anthropic, openai).
 //!
 //! Every backend yields the seeds' record (`record::Extraction`). The LLM
-//! backends share one prompt (`prompt`) and one lenient answer parser
-//! (`parse`); the offline backend builds the record itself and is the
-//! reference the tests pin down.
+//! backends share one prompt (`prompt`: the digest rendered as evidence),
+//! one lenient answer parser (`parse`) and one check of the answer against
+//! the digest (`check`); the offline backend builds the record from the
+//! digest itself and is the reference the tests pin down.
 
 mod anthropic;
+mod check;
 mod claude_cli;
 mod cues;
 pub mod digest;
@@ -94,7 +97,8 @@ impl From<&CallUsage> for crate::usage::ledger::Call {
     }
 }
 
-/// A backend's answer: the raw text (kept in `.debug/`) and what it parsed to.
+/// A backend's answer: the raw text (kept in `.debug/` as it came) and what
+/// it parsed to, already checked against the digest for the LLM backends.
 #[derive(Debug, Clone)]
 pub struct Answer {
     pub raw: String,

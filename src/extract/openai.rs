@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::anyhow;
 use serde_json::{Value, json};
 
+use super::check;
 use super::http::{Post, Retry, Secret, join_url, post_json, proxy_for};
 use super::parse::parse_answer;
 use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
@@ -21,6 +22,8 @@ pub struct OpenAiBackend {
     /// Local servers need no key: `Authorization` is sent only when set.
     key: Option<Secret>,
     proxy: Option<ureq::Proxy>,
+    /// Where the answer check reports what it dropped.
+    ctx: Ctx,
 }
 
 impl OpenAiBackend {
@@ -32,6 +35,7 @@ impl OpenAiBackend {
             retry: Retry::default(),
             key: Secret::from_env(&ctx.env, &cfg.openai_api_key_env),
             proxy: proxy_for(&cfg.openai_base_url, &ctx.env),
+            ctx: ctx.clone(),
         }
     }
 }
@@ -64,10 +68,11 @@ impl Backend for OpenAiBackend {
             proxy: self.proxy.clone(),
             secret: self.key.as_ref(),
         })?;
-        answer_of(&response, &self.model).map_err(|e| match &self.key {
+        let answer = answer_of(&response, &self.model).map_err(|e| match &self.key {
             Some(k) => anyhow!(k.scrub(&e.to_string())),
             None => e,
-        })
+        })?;
+        Ok(check::checked(&self.ctx, self.name(), req, answer))
     }
 
     fn complete(&self, prompt: &str) -> Option<anyhow::Result<Completion>> {
