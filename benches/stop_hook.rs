@@ -94,6 +94,7 @@ fn setup(bytes: usize) -> Setup {
         offset,
         head: cairn::capture::pass::fingerprint(&transcript, head_len),
         head_len,
+        session_cwd: None,
     };
     let payload = serde_json::json!({
         "session_id": "bench",

@@ -76,15 +76,12 @@ fn segments(command: &str) -> Vec<String> {
     let mut chars = command.chars().peekable();
     let mut heredoc = false;
     while let Some(c) = chars.next() {
-        match quote {
-            Some(q) => {
-                if c == q {
-                    quote = None;
-                }
-                cur.push(c);
-                continue;
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
             }
-            None => {}
+            cur.push(c);
+            continue;
         }
         match c {
             '\'' | '"' => {

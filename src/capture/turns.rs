@@ -138,7 +138,7 @@ impl<'s> Builder<'s> {
                 .into_owned();
         }
         match p.strip_prefix(from) {
-            Some(rest) if rest.is_empty() => here.to_string_lossy().into_owned(),
+            Some("") => here.to_string_lossy().into_owned(),
             Some(rest) if rest.starts_with('/') => {
                 here.join(&rest[1..]).to_string_lossy().into_owned()
             }

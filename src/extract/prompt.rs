@@ -889,6 +889,8 @@ mod tests {
             request: "Corrige le test de login".into(),
             kind: RequestKind::Task,
             first: true,
+            after_refusal: false,
+            prompted: true,
             ide: vec!["selection: /repo/projects/api/src/auth.rs (lines 3-9)".into()],
             pasted: vec!["thread 'login' panicked at src/auth.rs:42".into()],
             files: vec![

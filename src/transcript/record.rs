@@ -95,7 +95,8 @@ pub enum Block<'a> {
     Text(Cow<'a, str>),
     /// Thinking text is never needed, so it is not kept.
     Thinking,
-    ToolUse(ToolUse<'a>),
+    /// Boxed: its arguments (a to-do list, a plan) make it the largest block.
+    ToolUse(Box<ToolUse<'a>>),
     ToolResult(ToolResult<'a>),
     Image,
     /// A block of a type cairn does not read (or not an object at all).
@@ -497,11 +498,11 @@ impl<'de> Visitor<'de> for BlockV {
         Ok(match kind.as_deref() {
             Some("text") => Block::Text(text.unwrap_or_default()),
             Some("thinking" | "redacted_thinking") => Block::Thinking,
-            Some("tool_use" | "server_tool_use") => Block::ToolUse(ToolUse {
+            Some("tool_use" | "server_tool_use") => Block::ToolUse(Box::new(ToolUse {
                 id,
                 name: name.unwrap_or_default(),
                 input,
-            }),
+            })),
             Some("tool_result") => Block::ToolResult(ToolResult {
                 tool_use_id,
                 is_error,
