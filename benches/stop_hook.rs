@@ -94,7 +94,8 @@ fn setup(bytes: usize) -> Setup {
         offset,
         head: cairn::capture::pass::fingerprint(&transcript, head_len),
         head_len,
-        session_cwd: None,
+        // As the previous Stop saved it: this transcript names no cwd.
+        session_cwd: Some(String::new()),
     };
     let payload = serde_json::json!({
         "session_id": "bench",

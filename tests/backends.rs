@@ -60,6 +60,7 @@ fn file(path: &str, change: Change) -> FileChange {
 fn check(command: &str, ok: bool, passed: u64, failed: u64) -> Check {
     Check {
         command: command.to_string(),
+        test: true,
         ok,
         passed: Some(passed),
         failed: Some(failed),

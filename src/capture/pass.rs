@@ -34,10 +34,15 @@ pub struct Cursor {
     /// FNV-1a of the file's first bytes (at most [`HEAD_BYTES`]).
     pub head: u64,
     pub head_len: usize,
-    /// The folder the session started in (its first record's `cwd`), so
-    /// later passes need not read the head for it.
+    /// The folder the session started in (its first record's `cwd`; empty
+    /// when the head names none), so later passes need not read the head
+    /// for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_cwd: Option<String>,
+    /// The last turn read ended with the user declining or stopping a
+    /// call: the next request is their correction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
 }
 
 /// What one pass found.
@@ -200,9 +205,9 @@ pub fn run(
             && c.offset <= size
             && head_of(path, c.head_len).is_ok_and(|(h, n)| n == c.head_len && h == c.head)
     });
-    let start_cwd = match resume {
-        Some(c) if c.session_cwd.is_some() => c.session_cwd.clone(),
-        _ => session_cwd(path),
+    let start_cwd = match resume.and_then(|c| c.session_cwd.clone()) {
+        Some(known) => Some(known).filter(|c| !c.is_empty()),
+        None => session_cwd(path),
     };
     let subagents = SubagentDir {
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -212,11 +217,11 @@ pub fn run(
     };
     let here = (start_cwd.as_deref(), here);
     let mut pass = match resume {
-        Some(c) => read_from(path, c.offset, &subagents, here)?,
+        Some(c) => read_from(path, c.offset, &subagents, here, c.refused)?,
         None => {
             let mut p = Pass::default();
             for back in FIRST_PASS_STEPS {
-                p = read_from(path, size.saturating_sub(back), &subagents, here)?;
+                p = read_from(path, size.saturating_sub(back), &subagents, here, false)?;
                 if p.turns.iter().any(|t| t.prompted) || back >= size {
                     break;
                 }
@@ -237,7 +242,7 @@ pub fn run(
     pass.cursor.transcript = path.to_path_buf();
     pass.cursor.head = head;
     pass.cursor.head_len = head_len;
-    pass.cursor.session_cwd = start_cwd;
+    pass.cursor.session_cwd = Some(start_cwd.unwrap_or_default());
     Ok(pass)
 }
 
@@ -246,6 +251,7 @@ fn read_from(
     offset: u64,
     subagents: &SubagentDir,
     (session_cwd, here): (Option<&str>, Option<&Path>),
+    refused: bool,
 ) -> io::Result<Pass> {
     let mut reader = StreamReader::open(path, offset)?;
     if offset > 0 {
@@ -259,7 +265,9 @@ fn read_from(
             let _ = reader.next_line()?;
         }
     }
-    let mut b = Builder::new(subagents).rebased_onto(session_cwd, here);
+    let mut b = Builder::new(subagents)
+        .rebased_onto(session_cwd, here)
+        .after_refusal(refused);
     if offset == 0 {
         b = b.starts_session();
     }
@@ -268,11 +276,13 @@ fn read_from(
         ControlFlow::Continue(())
     })?;
     let context = b.context().map(|c| c.cloned());
+    let refused = b.ends_refused();
     Ok(Pass {
         turns: b.finish(),
         context,
         cursor: Cursor {
             offset: reader.offset(),
+            refused,
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),

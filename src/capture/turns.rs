@@ -87,6 +87,9 @@ pub struct Builder<'s> {
     at_start: bool,
     /// The user's own shell command just before (bash mode) and its telling line.
     shell: Option<String>,
+    /// The turn before what was fed ended with the user declining or
+    /// stopping a call (the previous pass said so).
+    refused_before: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -103,6 +106,7 @@ impl<'s> Builder<'s> {
             here: None,
             at_start: false,
             shell: None,
+            refused_before: false,
         }
     }
 
@@ -118,6 +122,22 @@ impl<'s> Builder<'s> {
         self.record_cwd = session_cwd.map(|c| c.trim_end_matches('/').to_owned());
         self.here = here.map(std::path::Path::to_path_buf);
         self
+    }
+
+    /// The turn before what is fed ended with a refusal or an interruption.
+    pub fn after_refusal(mut self, refused: bool) -> Self {
+        self.refused_before = refused;
+        self
+    }
+
+    /// Whether the last turn fed so far ended with the user declining or
+    /// stopping a call, for the next pass.
+    pub fn ends_refused(&self) -> bool {
+        match &self.cur {
+            Some(c) if c.turn.prompted => c.turn.interrupted || !c.turn.declined.is_empty(),
+            Some(c) => self.refused_before || c.turn.interrupted || !c.turn.declined.is_empty(),
+            None => self.refused_before,
+        }
     }
 
     /// The first request of the session is in what was fed.
@@ -342,10 +362,7 @@ impl<'s> Builder<'s> {
                 {
                     c.pasted.push(shell);
                 }
-                let after_refusal = self
-                    .cur
-                    .as_ref()
-                    .is_some_and(|p| p.turn.interrupted || !p.turn.declined.is_empty());
+                let after_refusal = self.ends_refused();
                 self.close();
                 let first = std::mem::take(&mut self.at_start) && c.kind != RequestKind::None;
                 if c.kind == RequestKind::None {
@@ -526,6 +543,7 @@ impl<'s> Builder<'s> {
                     };
                     cur.turn.checks.push(Check {
                         command: first.clone(),
+                        test: *test,
                         ok: ok && failed.unwrap_or(0) == 0,
                         passed,
                         failed,

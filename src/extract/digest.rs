@@ -78,6 +78,9 @@ pub struct Action {
 pub struct Check {
     /// The command line (first line).
     pub command: String,
+    /// A test run (else a build, a lint or a type check).
+    #[serde(default)]
+    pub test: bool,
     pub ok: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passed: Option<u64>,

@@ -641,11 +641,7 @@ impl TurnCtx<'_> {
             }
         }
         // Tests: failing then passing is a fix; failing at the end is open.
-        let tests: Vec<&Check> = t
-            .checks
-            .iter()
-            .filter(|c| c.passed.is_some() || c.failed.is_some())
-            .collect();
+        let tests: Vec<&Check> = t.checks.iter().filter(|c| c.test).collect();
         let first_failing = tests.iter().find(|c| !c.ok);
         let last = tests.last();
         if let (Some(f), Some(l)) = (first_failing, last) {
@@ -681,11 +677,7 @@ impl TurnCtx<'_> {
             rec.push(&self.primary, |s| &mut s.problemes, &b);
         }
         // A failing build or lint: fixed if the same program later passed.
-        let builds: Vec<&Check> = t
-            .checks
-            .iter()
-            .filter(|c| c.passed.is_none() && c.failed.is_none())
-            .collect();
+        let builds: Vec<&Check> = t.checks.iter().filter(|c| !c.test).collect();
         if let Some(at) = builds.iter().position(|c| !c.ok) {
             let c = builds[at];
             let prog = program(&c.command);
@@ -855,7 +847,7 @@ fn program(command: &str) -> String {
         .unwrap_or(command)
         .split_whitespace()
         .filter(|w| !w.contains('='))
-        .take(3)
+        .take(2)
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -920,6 +920,7 @@ mod tests {
             ],
             checks: vec![Check {
                 command: "cargo test -p api".into(),
+                test: true,
                 ok: false,
                 passed: Some(41),
                 failed: Some(1),

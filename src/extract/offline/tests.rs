@@ -65,6 +65,7 @@ fn goal_work_and_commit_in_french() {
     }];
     t.checks = vec![Check {
         command: "uv run pytest".into(),
+        test: true,
         ok: true,
         passed: Some(27),
         failed: Some(0),
@@ -150,6 +151,7 @@ fn problems_carry_their_fix_or_stay_open() {
     t.checks = vec![
         Check {
             command: "uv run pytest".into(),
+            test: true,
             ok: false,
             passed: Some(10),
             failed: Some(2),
@@ -157,6 +159,7 @@ fn problems_carry_their_fix_or_stay_open() {
         },
         Check {
             command: "uv run pytest".into(),
+            test: true,
             ok: true,
             passed: Some(12),
             failed: Some(0),
