@@ -96,6 +96,7 @@ fn setup(bytes: usize) -> Setup {
         head_len,
         // As the previous Stop saved it: this transcript names no cwd.
         session_cwd: Some(String::new()),
+        ..Default::default()
     };
     let payload = serde_json::json!({
         "session_id": "bench",

@@ -14,7 +14,7 @@ fn main() {
         offset: 0,
         head: cairn::capture::pass::fingerprint(std::path::Path::new(path), 0),
         head_len: 0,
-        session_cwd: None,
+        ..Default::default()
     };
     let pass = cairn::capture::pass::run(
         std::path::Path::new(path),
