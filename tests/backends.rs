@@ -192,7 +192,9 @@ Voulez-vous que j'ajoute aussi un cache disque ?",
             &[
                 (
                     "objectif",
-                    &["Ajouter un cache au client HTTP de l'API météo"]
+                    &[
+                        "Ajouter un cache au client HTTP de l'API météo. Les appels sont trop lents."
+                    ]
                 ),
                 (
                     "travail",
@@ -249,11 +251,16 @@ Let me know if you want me to run the backfill.",
         [update(
             "root",
             &[
-                ("objectif", &["Find out why"]),
+                (
+                    "objectif",
+                    &[
+                        "The nightly export job crashes with `KeyError: 'customer_id'` since yesterday's deploy: find out why"
+                    ]
+                ),
                 (
                     "problemes",
                     &[
-                        "`python -m jobs.export --dry-run`: KeyError: 'customer_id' → fixed by changing `jobs/export.py`",
+                        "`python -m jobs.export --dry-run`: KeyError: 'customer_id' → fixed by changing `jobs/export.py` — cause: the new CSV schema: the upstream team renamed `customer_id` to `client_id` in v2 of the export.",
                         "Tests: 1 failing → fixed by changing `jobs/export.py`, `tests/test_export.py`",
                     ]
                 ),
@@ -332,7 +339,9 @@ Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de qu
             &[
                 (
                     "objectif",
-                    &["On hésite entre SQLite et Postgres pour le stockage des sessions."]
+                    &[
+                        "On hésite entre SQLite et Postgres pour le stockage des sessions. Qu'est-ce que tu recommandes ?"
+                    ]
                 ),
                 (
                     "decisions",

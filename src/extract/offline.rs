@@ -343,6 +343,21 @@ impl TurnCtx<'_> {
         root.as_os_str().is_empty() || p.starts_with(root)
     }
 
+    /// Worth a work bullet: the project's files, and those of another
+    /// repository the session worked in (shown whole); not the client's
+    /// own files (`~/.claude/…`: plans, settings) nor scratch files.
+    fn worth_listing(&self, path: &str) -> bool {
+        if self.in_project(path) {
+            return true;
+        }
+        let p = Path::new(path);
+        p.is_absolute()
+            && !["/tmp/", "/var/", "/private/", "/dev/", "/proc/", "/etc/"]
+                .iter()
+                .any(|d| path.starts_with(d))
+            && !p.components().any(|c| c.as_os_str() == ".claude")
+    }
+
     /// The project the turn is about: where most of its files are.
     fn primary_project(&self) -> String {
         let mut counts: Vec<(String, usize)> = Vec::new();
@@ -565,7 +580,7 @@ impl TurnCtx<'_> {
         groups: &mut Vec<(String, Change, Vec<String>)>,
         known: &mut Known,
     ) {
-        if !self.in_project(&f.path) {
+        if !self.worth_listing(&f.path) {
             return;
         }
         let project = self.route(&f.path);
@@ -635,8 +650,16 @@ impl TurnCtx<'_> {
         let t = self.turn;
         let w = self.w;
         let cause = cause_sentence(&t.answer);
+        // The final answer naming the cause, after a fix: said with the
+        // first fixed error (said once, not on every bullet).
+        let mut cause_for_fix = cause.clone();
         for e in t.errors.iter().take(4) {
-            if let Some(b) = self.error(e) {
+            if let Some(mut b) = self.error(e) {
+                if e.resolved
+                    && let Some(c) = cause_for_fix.take()
+                {
+                    b = format!("{b} — {}{} {}", w.cause, w.colon, cap(&c, 120));
+                }
                 rec.push(&self.primary, |s| &mut s.problemes, &b);
             }
         }
@@ -891,6 +914,16 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_uppercase() && !chars.clone().next().is_some_and(char::is_uppercase) => {
+            c.to_lowercase().chain(chars).collect()
+        }
+        _ => s.to_string(),
+    }
+}
+
 fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
@@ -986,8 +1019,22 @@ fn cause_sentence(answer: &str) -> Option<String> {
     for s in cues::sentences(answer) {
         let t = s.text.trim().trim_start_matches(['*', '-', ' ']).trim();
         let lower = t.to_lowercase();
-        if CUES.iter().any(|c| lower.starts_with(c)) && t.split_whitespace().count() >= 5 {
-            return Some(one_line(t).replace("**", ""));
+        if let Some(cue) = CUES.iter().find(|c| lower.starts_with(*c))
+            && t.split_whitespace().count() >= 5
+        {
+            // "The root cause is X" says X.
+            let rest = t.get(cue.len()..).unwrap_or(t);
+            let rest = rest
+                .trim_start_matches([' ', ':'])
+                .trim_start_matches("is ")
+                .trim_start_matches("was ")
+                .trim_start_matches("that ");
+            let rest = if rest.split_whitespace().count() >= 3 {
+                rest
+            } else {
+                t
+            };
+            return Some(one_line(rest).replace("**", ""));
         }
     }
     None
@@ -1083,6 +1130,16 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
     }
     if goal.is_empty() {
         return None;
+    }
+    // "Can you find out why?" says what only with the sentence before it.
+    if goal.split_whitespace().count() < 6 && start > 0 {
+        let before = sentences[start - 1]
+            .text
+            .trim()
+            .trim_end_matches(['.', '!', ' ']);
+        if before.chars().count() + goal.chars().count() < MAX_GOAL {
+            goal = format!("{before}: {}", lower_first(&goal));
+        }
     }
     // The sentences after it say what the request is about ("See
     // `_is_cache_version_compatible` in cache.py"), while they fit.

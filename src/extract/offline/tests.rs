@@ -252,11 +252,23 @@ fn todos_and_files_merge_with_todays_log() {
 #[test]
 fn files_outside_the_project_and_subagents() {
     let mut t = turn("plan it");
-    t.files = vec![FileChange {
-        path: "/home/me/.claude/plans/humble-wolf.md".into(),
-        change: Change::Created,
-        from: None,
-    }];
+    t.files = vec![
+        FileChange {
+            path: "/home/me/.claude/plans/humble-wolf.md".into(),
+            change: Change::Created,
+            from: None,
+        },
+        FileChange {
+            path: "/tmp/scratch.py".into(),
+            change: Change::Created,
+            from: None,
+        },
+        FileChange {
+            path: "/home/me/other-repo/README.md".into(),
+            change: Change::Updated,
+            from: None,
+        },
+    ];
     t.subagents = vec![Subagent {
         description: "Create components".into(),
         files: vec![
@@ -268,7 +280,10 @@ fn files_outside_the_project_and_subagents() {
     let s = run(vec![t]);
     assert_eq!(
         s.travail,
-        ["Sous-agent « Create components » : créé `src/A.tsx`, `src/B.tsx`"]
+        [
+            "Modifié `/home/me/other-repo/README.md`",
+            "Sous-agent « Create components » : créé `src/A.tsx`, `src/B.tsx`"
+        ]
     );
 }
 
