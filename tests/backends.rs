@@ -65,6 +65,7 @@ fn check(command: &str, ok: bool, passed: u64, failed: u64) -> Check {
         passed: Some(passed),
         failed: Some(failed),
         summary: String::new(),
+        fixed_in: Vec::new(),
     }
 }
 
@@ -223,7 +224,10 @@ fn offline_english_debugging_session() {
                 file("tests/test_export.py", Change::Created),
             ],
             checks: vec![
-                check("pytest tests/test_export.py", false, 2, 1),
+                Check {
+                    fixed_in: strings(&["jobs/export.py", "tests/test_export.py"]),
+                    ..check("pytest tests/test_export.py", false, 2, 1)
+                },
                 check("pytest tests/test_export.py", true, 3, 0),
             ],
             errors: vec![ToolError {

@@ -4,8 +4,8 @@
 //! context (`<ide_opened_file>`, `<ide_selection>`, …), slash-command
 //! wrappers, bash-mode input and output, system reminders, hook feedback,
 //! compaction summaries, interruption markers, and logs the user pasted.
-//! [`classify`] tells them apart; the gate uses [`clean_prompt`] too, so both
-//! see the same words.
+//! [`classify`] tells them apart; [`clean_prompt`] is public so that the
+//! gate can read the same words as capture does.
 
 use crate::extract::digest::RequestKind;
 
@@ -73,7 +73,7 @@ pub fn classify(text: &str, has_image: bool) -> UserText {
             lines
                 .iter()
                 .find(|l| names_an_error(l))
-                .map(|l| crate::extract::digest::head(l.trim(), 200))
+                .map(|l| l.trim().to_owned())
         });
         return UserText::ShellOutput { command, telling };
     }
@@ -101,12 +101,21 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     let text = strip_blocks(text, "<system-reminder>", "</system-reminder>");
     let mut text = text.trim().to_owned();
 
-    // IDE context: out of the request, kept as context.
-    while let Some((start, end, tag, body)) = next_ide_block(&text) {
-        if let Some(line) = ide_line(tag, body) {
-            out.ide.push(line);
+    // IDE context: out of the request, kept as context. One pass: the
+    // text is rebuilt around the blocks, never shifted in place.
+    if text.contains("<ide_") {
+        let mut rest = text.as_str();
+        let mut kept = String::with_capacity(rest.len());
+        while let Some((start, end, tag, body)) = next_ide_block(rest) {
+            if let Some(line) = ide_line(tag, body) {
+                out.ide.push(line);
+            }
+            kept.push_str(&rest[..start]);
+            kept.push('\n');
+            rest = &rest[end..];
         }
-        text.replace_range(start..end, "\n");
+        kept.push_str(rest);
+        text = kept;
     }
     let text = text.trim();
 
@@ -453,7 +462,9 @@ fn is_exception_line(t: &str) -> bool {
 /// line (the last one: Python prints the cause last), else the first line
 /// naming an error, else the first line.
 pub fn telling_line(lines: &[&str]) -> Option<String> {
-    let clean = |l: &str| crate::extract::digest::head(l.trim(), 200);
+    // Whole lines: `Digest::sanitized` cuts them once redacted (a cut
+    // first could leave part of a secret).
+    let clean = |l: &str| l.trim().to_owned();
     if let Some(l) = lines.iter().rev().find(|l| is_exception_line(l.trim())) {
         return Some(clean(l));
     }
@@ -524,7 +535,9 @@ pub fn has_word(hay: &str, needle: &str) -> bool {
 /// The line of a failing run that names what failed: pytest's `FAILED`
 /// summary, an exception, a compiler's `error`; banners are skipped.
 pub fn failure_line(lines: &[&str]) -> Option<String> {
-    let clean = |l: &str| crate::extract::digest::head(l.trim(), 200);
+    // Whole lines: `Digest::sanitized` cuts them once redacted (a cut
+    // first could leave part of a secret).
+    let clean = |l: &str| l.trim().to_owned();
     let real = |l: &&&str| {
         let t = l.trim();
         !t.is_empty()

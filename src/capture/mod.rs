@@ -86,13 +86,25 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         );
     }
     let context = pass.context.take();
-    // The payload's text is final; the transcript may still be flushing it.
+    if pass.skipped_bytes > 0 {
+        ctx.diag(
+            Level::Warn,
+            "capture",
+            &format!(
+                "{} bytes of {} since the last capture not read (too far behind); the last turn was",
+                pass.skipped_bytes,
+                path.display()
+            ),
+        );
+    }
+    // The payload's text is final; the transcript may still be flushing
+    // it. It answers the last prompt, not the rest of an earlier turn.
     if let Some(msg) = input
         .last_assistant_message
         .as_deref()
         .map(str::trim)
         .filter(|m| !m.is_empty())
-        && let Some(last) = pass.turns.last_mut()
+        && let Some(last) = pass.turns.last_mut().filter(|t| t.prompted)
     {
         last.answer = msg.to_owned();
     }
@@ -115,7 +127,27 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
     }
     // Redact before anything is spooled, and before any cut (SPEC §1.11).
     let redactor = crate::redact::for_config(config);
-    let digest = Digest { turns }.sanitized(&|t| redactor.redact(t));
+    let dropped = turns
+        .len()
+        .saturating_sub(crate::extract::digest::MAX_TURNS);
+    if dropped > 0 {
+        ctx.diag(
+            Level::Warn,
+            "capture",
+            &format!(
+                "{dropped} older turn(s) since the last capture left out (at most {} per Stop)",
+                crate::extract::digest::MAX_TURNS
+            ),
+        );
+    }
+    let mut digest = Digest { turns }.sanitized(&|t| redactor.redact(t));
+    // `OK-done` only closes to-dos: the turns before it (interrupted, or
+    // whose Stop never came) go in a job of their own, in order.
+    if is_ok_done(&digest) && digest.turns.len() > 1 {
+        let last = digest.turns.pop().into_iter().collect();
+        pipeline::spool_digest(ctx, config, root, input, digest)?;
+        digest = Digest { turns: last };
+    }
     let outcome = pipeline::spool_digest(ctx, config, root, input, digest)?;
     save_cursor(ctx);
     Ok(Captured { outcome, context })

@@ -24,6 +24,10 @@ use std::path::{Path, PathBuf};
 const FIRST_PASS_STEPS: [u64; 3] = [256 << 10, 4 << 20, 64 << 20];
 /// A subagent transcript is read up to this size.
 const SUBAGENT_BYTES: u64 = 32 << 20;
+/// Furthest back a cursor is left for a call waiting for its result.
+const REWIND_BYTES: u64 = 4 << 20;
+/// Most bytes a pass reads on from a cursor.
+const BACKLOG_BYTES: u64 = 64 << 20;
 /// Bytes of the file's head the cursor fingerprints.
 const HEAD_BYTES: usize = 4096;
 
@@ -57,6 +61,8 @@ pub struct Pass {
     pub lines_skipped: u64,
     /// No cursor could be used: only the last turn was kept.
     pub first: bool,
+    /// Bytes between a cursor too far behind and the tail that was read.
+    pub skipped_bytes: u64,
 }
 
 fn cursor_path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
@@ -136,10 +142,30 @@ pub struct SubagentDir {
     /// Where the session's folder is for this hook (see `Builder::rebased_onto`).
     pub here: Option<PathBuf>,
     pub session_cwd: Option<String>,
+    /// Each agent's files, read once per pass whatever the number of
+    /// results naming it; and the bytes still allowed for reading them.
+    cache: std::cell::RefCell<std::collections::HashMap<String, Vec<FileChange>>>,
+    budget: std::cell::Cell<u64>,
 }
+
+/// Bytes of subagent transcripts one pass may read in all.
+const SUBAGENT_BUDGET: u64 = 64 << 20;
 
 impl SubagentFiles for SubagentDir {
     fn files(&self, agent_id: &str) -> Vec<FileChange> {
+        if let Some(known) = self.cache.borrow().get(agent_id) {
+            return known.clone();
+        }
+        let files = self.read(agent_id);
+        self.cache
+            .borrow_mut()
+            .insert(agent_id.to_owned(), files.clone());
+        files
+    }
+}
+
+impl SubagentDir {
+    fn read(&self, agent_id: &str) -> Vec<FileChange> {
         let name = format!("agent-{agent_id}.jsonl");
         let mut candidates = Vec::new();
         if crate::memory::session::safe_id(&self.session_id).is_some() {
@@ -152,7 +178,12 @@ impl SubagentFiles for SubagentDir {
         }
         candidates.push(self.dir.join(&name));
         for p in candidates {
-            match subagent_files(&p, self.session_cwd.as_deref(), self.here.as_deref()) {
+            match subagent_files(
+                &p,
+                self.session_cwd.as_deref(),
+                self.here.as_deref(),
+                &self.budget,
+            ) {
                 Ok(files) => return files,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                 Err(_) => return Vec::new(),
@@ -166,13 +197,15 @@ fn subagent_files(
     path: &Path,
     session_cwd: Option<&str>,
     here: Option<&Path>,
+    budget: &std::cell::Cell<u64>,
 ) -> io::Result<Vec<FileChange>> {
     let size = crate::fsutil::confine::open_regular(path)?
         .metadata()?
         .len();
-    if size > SUBAGENT_BYTES {
+    if size > SUBAGENT_BYTES || size > budget.get() {
         return Ok(Vec::new());
     }
+    budget.set(budget.get() - size);
     let mut reader = StreamReader::open(path, 0)?;
     let mut b = Builder::for_subagent().rebased_onto(session_cwd, here);
     reader.for_each_record(|_, rec| {
@@ -214,20 +247,39 @@ pub fn run(
         session_id: session_id.to_owned(),
         here: here.map(Path::to_path_buf),
         session_cwd: start_cwd.clone(),
+        cache: Default::default(),
+        budget: std::cell::Cell::new(SUBAGENT_BUDGET),
     };
-    let here = (start_cwd.as_deref(), here);
+    // Paths are rebased only for a transcript recorded on another machine
+    // (a replay): here, the folder it names is the folder it means, and a
+    // `cd` into another repository must not move its files into this one.
+    let rebase_from = start_cwd.as_deref().filter(|c| !Path::new(c).is_dir());
+    let here = (rebase_from, here.filter(|_| rebase_from.is_some()));
+    // A cursor far behind (hooks that were off, or kept failing): the
+    // backlog is not read in one hook; the tail is, as for a first Stop.
+    let resume = resume.filter(|c| size - c.offset <= BACKLOG_BYTES);
+    let skipped = match (cursor, resume) {
+        (Some(c), None) if c.transcript == path && c.offset <= size => size - c.offset,
+        _ => 0,
+    };
     let mut pass = match resume {
         Some(c) => read_from(path, c.offset, &subagents, here, c.refused)?,
         None => {
             let mut p = Pass::default();
+            let mut whole = false;
             for back in FIRST_PASS_STEPS {
                 p = read_from(path, size.saturating_sub(back), &subagents, here, false)?;
-                if p.turns.iter().any(|t| t.prompted) || back >= size {
+                whole = back >= size;
+                if p.turns.iter().any(|t| t.prompted) || whole {
                     break;
                 }
             }
-            // Only the last turn with a request, and what followed it.
-            if let Some(at) = p.turns.iter().rposition(|t| t.prompted) {
+            // Read from the start, the pass saw the whole session: every
+            // turn is new (turns interrupted before this first Stop too).
+            // Else only the last turn with a request, and what followed it.
+            if whole {
+                p.turns.retain(|t| t.prompted || !t.is_empty());
+            } else if let Some(at) = p.turns.iter().rposition(|t| t.prompted) {
                 p.turns.drain(..at);
                 // cairn's first look at this session: its goal.
                 p.turns[0].first = p.turns[0].kind != RequestKind::None;
@@ -238,6 +290,7 @@ pub fn run(
             p
         }
     };
+    pass.skipped_bytes = skipped;
     let (head, head_len) = head_of(path, HEAD_BYTES.min(pass.cursor.offset as usize))?;
     pass.cursor.transcript = path.to_path_buf();
     pass.cursor.head = head;
@@ -271,21 +324,145 @@ fn read_from(
     if offset == 0 {
         b = b.starts_session();
     }
-    reader.for_each_record(|_, rec| {
-        b.feed(&rec);
+    let mut start = reader.offset();
+    reader.for_each_record(|end, rec| {
+        b.feed_at(start, &rec);
+        start = end;
         ControlFlow::Continue(())
     })?;
     let context = b.context().map(|c| c.cloned());
     let refused = b.ends_refused();
+    let end = reader.offset();
+    // A call of the last turn still without its result: the next pass
+    // starts at it (within reason), so the result finds its call.
+    let next = b
+        .pending_since()
+        .filter(|at| end - at <= REWIND_BYTES)
+        .unwrap_or(end);
     Ok(Pass {
         turns: b.finish(),
         context,
         cursor: Cursor {
-            offset: reader.offset(),
+            offset: next,
             refused,
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),
         first: false,
+        skipped_bytes: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::digest::Change;
+    use serde_json::json;
+    use std::io::Write;
+
+    fn append(path: &Path, lines: &[serde_json::Value]) {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        for l in lines {
+            writeln!(f, "{l}").unwrap();
+        }
+    }
+
+    fn prompt(text: &str) -> serde_json::Value {
+        json!({"type":"user","message":{"role":"user","content":text},"timestamp":"2026-12-01T10:00:00Z"})
+    }
+
+    fn edit(id: &str, path: &str) -> serde_json::Value {
+        json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":id,"name":"Edit","input":{"file_path":path}}]}})
+    }
+
+    fn done(id: &str) -> serde_json::Value {
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":id,"content":"ok"}]},"toolUseResult":{}})
+    }
+
+    #[test]
+    fn a_result_written_after_the_stop_finds_its_call_in_the_next_pass() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        append(&t, &[prompt("fix a.rs"), edit("1", "/p/a.rs")]);
+        let p1 = run(&t, None, "s", None).unwrap();
+        assert!(p1.turns[0].files.is_empty(), "no result yet");
+        append(
+            &t,
+            &[
+                done("1"),
+                prompt("fix b.rs too"),
+                edit("2", "/p/b.rs"),
+                done("2"),
+            ],
+        );
+        let p2 = run(&t, Some(&p1.cursor), "s", None).unwrap();
+        let files: Vec<&str> = p2
+            .turns
+            .iter()
+            .flat_map(|t| t.files.iter().map(|f| f.path.as_str()))
+            .collect();
+        assert_eq!(files, ["/p/a.rs", "/p/b.rs"]);
+        assert_eq!(p2.turns[1].request, "fix b.rs too");
+        // Nothing pending any more: the next pass reads nothing again.
+        let p3 = run(&t, Some(&p2.cursor), "s", None).unwrap();
+        assert!(p3.turns.is_empty(), "{:?}", p3.turns);
+    }
+
+    #[test]
+    fn a_first_pass_over_the_whole_file_keeps_every_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        append(
+            &t,
+            &[
+                prompt("set up the CI workflow"),
+                edit("1", "/p/ci.yml"),
+                done("1"),
+                prompt("[Request interrupted by user]"),
+                prompt("now also add caching"),
+            ],
+        );
+        let p = run(&t, None, "s", None).unwrap();
+        assert_eq!(p.turns.len(), 2, "{:?}", p.turns);
+        assert!(p.turns[0].first);
+        assert!(p.turns[0].interrupted);
+        assert_eq!(p.turns[0].files[0].change, Change::Updated);
+    }
+
+    #[test]
+    fn a_replaced_file_is_read_as_new_and_a_cursor_far_behind_reads_the_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        append(&t, &[prompt("one"), edit("1", "/p/a.rs"), done("1")]);
+        let p1 = run(&t, None, "s", None).unwrap();
+        std::fs::remove_file(&t).unwrap();
+        append(
+            &t,
+            &[
+                prompt("two, in a new file"),
+                edit("2", "/p/b.rs"),
+                done("2"),
+            ],
+        );
+        let p2 = run(&t, Some(&p1.cursor), "s", None).unwrap();
+        assert_eq!(p2.turns.len(), 1);
+        assert_eq!(p2.turns[0].request, "two, in a new file");
+
+        let far = Cursor {
+            offset: 0,
+            ..p2.cursor.clone()
+        };
+        let big = "x".repeat(1 << 20);
+        for i in 0..70 {
+            append(&t, &[prompt(&format!("turn {i} {big}"))]);
+        }
+        append(&t, &[prompt("the last one")]);
+        let p3 = run(&t, Some(&far), "s", None).unwrap();
+        assert!(p3.skipped_bytes > BACKLOG_BYTES, "{}", p3.skipped_bytes);
+        assert_eq!(p3.turns.last().unwrap().request, "the last one");
+    }
 }

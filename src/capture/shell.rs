@@ -412,7 +412,7 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
     let mut failed = None;
     let mut cargo_passed = None;
     let mut cargo_failed = None;
-    let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0) + n);
+    let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0).saturating_add(n));
     for line in output.lines() {
         let l = line.trim().trim_matches('=').trim();
         let lower = l.to_lowercase();
@@ -445,7 +445,7 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
             match word {
                 "passed" | "passing" | "pass" | "ok" => line_passed = Some(n),
                 "failed" | "failing" | "failures" | "failure" | "errors" | "error" | "fail" => {
-                    line_failed = Some(line_failed.unwrap_or(0) + n)
+                    line_failed = Some(line_failed.unwrap_or(0u64).saturating_add(n))
                 }
                 "examples" => line_passed = Some(n),
                 _ => {}

@@ -18,6 +18,10 @@ use std::collections::HashMap;
 /// A tool call waiting for its result.
 #[derive(Debug, Clone)]
 struct Call {
+    /// Byte offset of the record that made the call, and the turn it is in:
+    /// a pass that ends before its result rewinds the cursor to it.
+    at: u64,
+    turn: usize,
     name: String,
     path: Option<String>,
     command: Option<String>,
@@ -31,7 +35,7 @@ struct OpenError {
     /// Index in `Turn::errors`.
     at: usize,
     key: String,
-    /// How many file changes the turn had when it failed.
+    /// How long the turn's change log was when it failed.
     files_then: usize,
 }
 
@@ -51,6 +55,25 @@ struct Current {
     saw_assistant: bool,
     /// Work done by subagents inside the main file (1.0.x clients).
     sidechain: Subagent,
+    /// Every path the turn changed, in order (capped): what changed between
+    /// a failure and the success that resolved it.
+    change_log: Vec<String>,
+    /// For each check, how long the change log was when it ran.
+    check_marks: Vec<usize>,
+}
+
+/// Entries a turn keeps while it is built, per list: bounds the work of a
+/// transcript with a hundred thousand files in one `rm` (the digest keeps
+/// fewer still once sanitized).
+pub const BUILD_CAP: usize = 4 * crate::extract::digest::MAX_ENTRIES;
+
+impl Current {
+    fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
+        note_change(&mut self.turn.files, path, change, from);
+        if self.change_log.len() < BUILD_CAP {
+            self.change_log.push(path.to_owned());
+        }
+    }
 }
 
 /// Reads a subagent's own transcript: its file changes and nothing else.
@@ -90,6 +113,8 @@ pub struct Builder<'s> {
     /// The turn before what was fed ended with the user declining or
     /// stopping a call (the previous pass said so).
     refused_before: bool,
+    /// Byte offset of the record being fed.
+    offset: u64,
 }
 
 impl<'s> Builder<'s> {
@@ -107,6 +132,7 @@ impl<'s> Builder<'s> {
             at_start: false,
             shell: None,
             refused_before: false,
+            offset: 0,
         }
     }
 
@@ -179,6 +205,25 @@ impl<'s> Builder<'s> {
     /// when a compaction came last, `None` when nothing said anything.
     pub fn context(&self) -> Option<Option<&ContextUsage>> {
         self.context.as_ref().map(Option::as_ref)
+    }
+
+    /// [`Builder::feed`] for the record that starts at byte `offset`.
+    pub fn feed_at(&mut self, offset: u64, rec: &Record) {
+        self.offset = offset;
+        self.feed(rec);
+    }
+
+    /// Where the oldest call of the last turn still waiting for its result
+    /// was made: the next pass must read from there, or the result would
+    /// find no call (the client writes it after the Stop on a turn that
+    /// ends on a tool call).
+    pub fn pending_since(&self) -> Option<u64> {
+        let turn = self.done.len();
+        self.calls
+            .values()
+            .filter(|c| c.turn == turn && self.cur.is_some())
+            .map(|c| c.at)
+            .min()
     }
 
     pub fn feed(&mut self, rec: &Record) {
@@ -291,6 +336,8 @@ impl<'s> Builder<'s> {
                 .collect();
         }
         let call = Call {
+            at: self.offset,
+            turn: self.done.len(),
             name: tu.name.to_string(),
             path,
             command: input.command.as_deref().map(|c| c.trim().to_owned()),
@@ -435,18 +482,18 @@ impl<'s> Builder<'s> {
                     _ => Change::Created,
                 };
                 self.seen_files.insert(p.clone());
-                note_change(&mut self.cur().turn.files, &p, change, None);
+                self.cur().change(&p, change, None);
             }
             "Edit" | "MultiEdit" | "NotebookEdit" => {
                 let Some(p) = call.path.clone() else { return };
                 self.seen_files.insert(p.clone());
-                note_change(&mut self.cur().turn.files, &p, Change::Updated, None);
+                self.cur().change(&p, Change::Updated, None);
             }
             "Read" | "NotebookRead" => {
                 if let Some(p) = &call.path {
                     self.seen_files.insert(p.clone());
                     let reads = &mut self.cur().turn.reads;
-                    if !reads.contains(p) {
+                    if reads.len() < BUILD_CAP && !reads.contains(p) {
                         reads.push(p.clone());
                     }
                 }
@@ -529,7 +576,7 @@ impl<'s> Builder<'s> {
                     command: first.clone(),
                     ok,
                 }),
-                Effect::Check { test } => {
+                Effect::Check { test } if cur.turn.checks.len() < BUILD_CAP => {
                     let (passed, failed) = if *test {
                         shell::test_counts(output)
                     } else {
@@ -541,7 +588,30 @@ impl<'s> Builder<'s> {
                     } else {
                         clean::failure_line(&lines).unwrap_or_default()
                     };
+                    let passed_now = ok && failed.unwrap_or(0) == 0;
+                    let key = command_key(cmd);
+                    // A pass closes the failing runs of the same program:
+                    // what changed since each is its fix.
+                    if passed_now {
+                        for at in 0..cur.turn.checks.len() {
+                            let c = &cur.turn.checks[at];
+                            if !c.ok && c.fixed_in.is_empty() && command_key(&c.command) == key {
+                                let since = cur.check_marks.get(at).copied().unwrap_or(0);
+                                let mut files: Vec<String> = Vec::new();
+                                for p in &cur.change_log[since.min(cur.change_log.len())..] {
+                                    if !files.contains(p)
+                                        && files.len() < crate::extract::digest::MAX_ENTRIES
+                                    {
+                                        files.push(p.clone());
+                                    }
+                                }
+                                cur.turn.checks[at].fixed_in = files;
+                            }
+                        }
+                    }
+                    cur.check_marks.push(cur.change_log.len());
                     cur.turn.checks.push(Check {
+                        fixed_in: Vec::new(),
                         command: first.clone(),
                         test: *test,
                         ok: ok && failed.unwrap_or(0) == 0,
@@ -552,11 +622,11 @@ impl<'s> Builder<'s> {
                 }
                 Effect::Delete(paths) if ok => {
                     for p in paths {
-                        note_change(&mut cur.turn.files, p, Change::Deleted, None);
+                        cur.change(p, Change::Deleted, None);
                     }
                 }
                 Effect::Move { from, to } if ok => {
-                    note_change(&mut cur.turn.files, to, Change::Moved, Some(from));
+                    cur.change(to, Change::Moved, Some(from));
                 }
                 _ => {}
             }
@@ -571,10 +641,12 @@ impl<'s> Builder<'s> {
             .iter()
             .filter(|o| o.key == key)
             .map(|o| {
-                let files = cur.turn.files[o.files_then.min(cur.turn.files.len())..]
-                    .iter()
-                    .map(|f| f.path.clone())
-                    .collect();
+                let mut files: Vec<String> = Vec::new();
+                for p in &cur.change_log[o.files_then.min(cur.change_log.len())..] {
+                    if !files.contains(p) && files.len() < crate::extract::digest::MAX_ENTRIES {
+                        files.push(p.clone());
+                    }
+                }
                 (o.at, files)
             })
             .collect();
@@ -611,7 +683,7 @@ impl<'s> Builder<'s> {
             });
             return;
         }
-        let files_then = self.cur().turn.files.len();
+        let files_then = self.cur().change_log.len();
         // The client refused the call for want of a permission: what was
         // asked for did not happen.
         if is_permission_refusal(text)
@@ -666,11 +738,12 @@ impl<'s> Builder<'s> {
         files_then: usize,
     ) {
         let cur = self.cur();
-        if cur
-            .turn
-            .errors
-            .iter()
-            .any(|e| e.target == target && e.message == message)
+        if cur.turn.errors.len() >= BUILD_CAP
+            || cur
+                .turn
+                .errors
+                .iter()
+                .any(|e| e.target == target && e.message == message)
         {
             return;
         }
@@ -712,7 +785,11 @@ fn todo_status(s: &str) -> Option<TodoStatus> {
 /// Records one change of `path`, merged with what the turn already did to
 /// it: created then edited is created; created then deleted is gone.
 pub fn note_change(files: &mut Vec<FileChange>, path: &str, change: Change, from: Option<&str>) {
-    if let Some(at) = files.iter().position(|f| f.path == path) {
+    let known = files.iter().position(|f| f.path == path);
+    if known.is_none() && files.len() >= BUILD_CAP {
+        return;
+    }
+    if let Some(at) = known {
         let before = files[at].change;
         match (before, change) {
             (Change::Created, Change::Deleted) => {
@@ -781,7 +858,7 @@ fn summary_line(lines: &[&str]) -> Option<String> {
                 || l.contains("finished")
                 || l.contains("success")
         })
-        .map(|l| crate::extract::digest::head(l, 200))
+        .map(str::to_owned)
 }
 
 /// Which program a command runs, to pair a failure with a later success:
@@ -961,7 +1038,7 @@ fn declined_reason(text: &str, call: &Call) -> Option<String> {
         && !is_model_slip(text)
         && !text.contains("status code")
         && !text.contains("command not found")
-        && text.chars().filter(|c| c.is_alphabetic()).count() * 3 > text.len() * 2;
+        && text.chars().filter(|c| c.is_alphabetic()).count() * 3 > text.chars().count() * 2;
     (permissioned && prose).then(|| text.trim().to_owned())
 }
 

@@ -479,7 +479,8 @@ impl<'r> Evidence<'r> {
             for f in t.all_files() {
                 file(self, f);
             }
-            for a in &t.actions {
+            // A push the remote rejected backs no "pushed" bullet.
+            for a in t.actions.iter().filter(|a| a.ok) {
                 if !self.actions.contains(&a.kind) {
                     self.actions.push(a.kind);
                 }

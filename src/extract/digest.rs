@@ -89,6 +89,10 @@ pub struct Check {
     /// The line that says what happened (the summary, or the error).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub summary: String,
+    /// A failing run that a later run of the same program passed: the
+    /// files changed in between.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed_in: Vec<String>,
 }
 
 /// A failed tool call, paired with what resolved it later in the turn.
@@ -324,6 +328,9 @@ impl Turn {
         for c in &mut self.checks {
             f(Entry, &mut c.command);
             f(Entry, &mut c.summary);
+            for p in &mut c.fixed_in {
+                f(Path, p);
+            }
         }
         for e in &mut self.errors {
             f(Entry, &mut e.tool);

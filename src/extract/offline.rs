@@ -350,12 +350,25 @@ impl TurnCtx<'_> {
         if self.in_project(path) {
             return true;
         }
+        // Another repository beside this one (`~/work/a` for `~/work/b`),
+        // nothing else: a log is committed, and a path elsewhere (`~/.ssh`,
+        // the client's own files, scratch files) is nobody's business.
         let p = Path::new(path);
+        let Some(parent) = self
+            .req
+            .project_root
+            .parent()
+            .filter(|p| p.components().count() > 1)
+        else {
+            return false;
+        };
         p.is_absolute()
-            && !["/tmp/", "/var/", "/private/", "/dev/", "/proc/", "/etc/"]
-                .iter()
-                .any(|d| path.starts_with(d))
-            && !p.components().any(|c| c.as_os_str() == ".claude")
+            && p.starts_with(parent)
+            && !p
+                .strip_prefix(parent)
+                .unwrap_or(p)
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
     }
 
     /// The project the turn is about: where most of its files are.
@@ -585,7 +598,9 @@ impl TurnCtx<'_> {
         }
         let project = self.route(&f.path);
         let shown = self.shown(&f.path);
-        if !known.files.insert((project.clone(), shown.clone())) {
+        // Listed once a day; a deletion or a move is news even so.
+        let news = matches!(f.change, Change::Deleted | Change::Moved);
+        if !known.files.insert((project.clone(), shown.clone())) && !news {
             return;
         }
         let shown = match &f.from {
@@ -652,7 +667,8 @@ impl TurnCtx<'_> {
         let cause = cause_sentence(&t.answer);
         // The final answer naming the cause, after a fix: said with the
         // first fixed error (said once, not on every bullet).
-        let mut cause_for_fix = cause.clone();
+        let resolved = t.errors.iter().filter(|e| e.resolved).count();
+        let mut cause_for_fix = cause.clone().filter(|_| resolved == 1);
         for e in t.errors.iter().take(4) {
             if let Some(mut b) = self.error(e) {
                 if e.resolved
@@ -683,11 +699,12 @@ impl TurnCtx<'_> {
                 format!(" ({})", cap(&f.summary, 100))
             };
             let b = if l.ok {
-                let fixed: Vec<String> = t
-                    .files
+                // The files changed between the failing run and the pass.
+                let fixed: Vec<String> = f
+                    .fixed_in
                     .iter()
-                    .filter(|f| self.in_project(&f.path))
-                    .map(|f| self.shown(&f.path))
+                    .filter(|p| self.in_project(p))
+                    .map(|p| self.shown(p))
                     .collect();
                 if fixed.is_empty() {
                     format!("{what}{summary} → {} {}", l.passed.unwrap_or(0), w.passed)
@@ -718,11 +735,11 @@ impl TurnCtx<'_> {
                 cap(&one_line(&c.command).replace('`', "'"), 60),
                 w.failed
             );
-            let fixed: Vec<String> = t
-                .files
+            let fixed: Vec<String> = c
+                .fixed_in
                 .iter()
-                .filter(|f| self.in_project(&f.path))
-                .map(|f| self.shown(&f.path))
+                .filter(|p| self.in_project(p))
+                .map(|p| self.shown(p))
                 .collect();
             match (later_ok, fixed.is_empty()) {
                 (true, false) => rec.push(

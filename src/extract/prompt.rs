@@ -925,6 +925,7 @@ mod tests {
                 passed: Some(41),
                 failed: Some(1),
                 summary: "test result: FAILED".into(),
+                fixed_in: Vec::new(),
             }],
             errors: vec![
                 ToolError {

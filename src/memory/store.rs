@@ -238,8 +238,6 @@ impl Store {
     }
 }
 
-/// A hook's project root (SPEC §7): `CLAUDE_PROJECT_DIR`, else walk up from
-/// `cwd` to the nearest folder holding `memory_sessions/`, `.cairn.toml` or `.git`.
 /// The lock that serialises every write to one repository's memory.
 pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
     // FNV-1a of the path: stable across runs, no extra crate, no path in a file name.
@@ -253,6 +251,8 @@ pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
         .join(format!("repo-{h:016x}.lock"))
 }
 
+/// A hook's project root (SPEC §7): `CLAUDE_PROJECT_DIR`, else walk up from
+/// `cwd` to the nearest folder holding `memory_sessions/`, `.cairn.toml` or `.git`.
 pub fn find_root(claude_project_dir: Option<&str>, cwd: Option<&Path>) -> Option<PathBuf> {
     if let Some(d) = claude_project_dir.filter(|d| !d.is_empty()) {
         let p = PathBuf::from(d);

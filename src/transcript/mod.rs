@@ -232,10 +232,10 @@ pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
     Ok(out)
 }
 
-/// How long a Stop waits for the client to write the answer it names.
-/// Long enough for the client's write on a session's first turn (a clean
-/// CI run saw 600 ms fall short there twice); only a Stop whose turn is
-/// not in the file yet pays it.
+/// How long a Stop waits for the client to write the answer it names (or,
+/// with no answer named, for the file itself on a session's first turn).
+/// Late answers land 85–170 ms after the hook starts with the real client;
+/// only a Stop whose turn is not in the file yet pays the wait.
 pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
 
@@ -254,7 +254,20 @@ pub fn settle_at_stop(path: &Path, answer: Option<&str>) -> io::Result<StopConte
     // never writes an answer line for it (issue 11), so waiting would only
     // ever run to the limit.
     if answer.is_none() {
-        return context_at_stop(path);
+        // Only the file itself may still be missing (a session's first
+        // turn): that, and nothing else, is worth the bounded wait.
+        let deadline = std::time::Instant::now() + SETTLE_WAIT;
+        loop {
+            match context_at_stop(path) {
+                Err(e)
+                    if e.kind() == io::ErrorKind::NotFound
+                        && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(SETTLE_POLL)
+                }
+                other => return other,
+            }
+        }
     }
     let settled = |c: &StopContext| {
         if c.answer_pending {

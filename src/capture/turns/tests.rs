@@ -287,3 +287,31 @@ fn note_change_merges_a_files_story() {
     note_change(&mut f, "b", Change::Deleted, None);
     assert_eq!(f[0].change, Change::Deleted);
 }
+
+#[test]
+fn huge_turns_keep_bounded_lists() {
+    let paths: Vec<String> = (0..20_000).map(|i| format!("f{i}.txt")).collect();
+    let cmd = format!("rm {}", paths.join(" "));
+    let turns = build(&[
+        user("clean up"),
+        calls(&[("1", "Bash", json!({"command": cmd}))]),
+        result("1", "", false, json!({"stdout":""})),
+    ]);
+    assert_eq!(turns[0].files.len(), BUILD_CAP);
+}
+
+#[test]
+fn lines_are_kept_whole_for_the_redactor_to_see() {
+    let secret = "AKIAIOSFODNN7EXAMPLE";
+    let line = format!("{} {secret}", "Error: upload failed for key".repeat(7));
+    let turns = build(&[
+        user("deploy"),
+        calls(&[("1", "Bash", json!({"command":"./upload.sh"}))]),
+        result("1", &format!("Exit code 1\n{line}"), true, json!("Error")),
+    ]);
+    assert!(
+        turns[0].errors[0].message.ends_with(secret),
+        "{:?}",
+        turns[0].errors
+    );
+}

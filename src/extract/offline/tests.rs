@@ -70,6 +70,7 @@ fn goal_work_and_commit_in_french() {
         passed: Some(27),
         failed: Some(0),
         summary: String::new(),
+        fixed_in: Vec::new(),
     }];
     let s = run(vec![t]);
     assert_eq!(
@@ -156,6 +157,7 @@ fn problems_carry_their_fix_or_stay_open() {
             passed: Some(10),
             failed: Some(2),
             summary: "test_a.py::test_x".into(),
+            fixed_in: vec![format!("{ROOT}/src/main.rs")],
         },
         Check {
             command: "uv run pytest".into(),
@@ -164,6 +166,7 @@ fn problems_carry_their_fix_or_stay_open() {
             passed: Some(12),
             failed: Some(0),
             summary: String::new(),
+            fixed_in: Vec::new(),
         },
     ];
     let s = run(vec![t]);
@@ -265,6 +268,11 @@ fn files_outside_the_project_and_subagents() {
         },
         FileChange {
             path: "/home/me/other-repo/README.md".into(),
+            change: Change::Updated,
+            from: None,
+        },
+        FileChange {
+            path: "/home/me/.ssh/config".into(),
             change: Change::Updated,
             from: None,
         },
