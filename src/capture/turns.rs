@@ -268,6 +268,8 @@ impl<'s> Builder<'s> {
     fn close(&mut self) {
         let Some(mut c) = self.cur.take() else { return };
         if c.local_only && !c.saw_assistant {
+            // `/clear` ran locally: the session's first request is still to come.
+            self.at_start |= c.turn.first;
             return;
         }
         c.turn.answer = if c.texts_since_tool.is_empty() {

@@ -267,6 +267,10 @@ fn ide_context_local_commands_and_rebased_paths() {
     }
     let turns = b.finish();
     assert_eq!(turns.len(), 1, "/clear ran locally: not a turn");
+    assert!(
+        !turns[0].first,
+        "this builder was not told the session starts here"
+    );
     let t = &turns[0];
     assert_eq!(t.request, "rename the helper");
     assert_eq!(t.ide, ["opened: /Users/x/proj/a.py"]);
@@ -313,5 +317,27 @@ fn lines_are_kept_whole_for_the_redactor_to_see() {
         turns[0].errors[0].message.ends_with(secret),
         "{:?}",
         turns[0].errors
+    );
+}
+
+#[test]
+fn a_local_clear_leaves_the_first_request_to_come() {
+    let texts: Vec<String> = [
+        json!({"type":"user","message":{"content":"<command-name>/clear</command-name><command-args></command-args>"}}),
+        json!({"type":"user","message":{"content":"<local-command-stdout></local-command-stdout>"}}),
+        user("We've just done a big refactoring and the browser tests are failing."),
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    let mut b = Builder::new(&NoSubagents).starts_session();
+    for t in &texts {
+        b.feed(&Record::parse(t.as_bytes()).unwrap());
+    }
+    let turns = b.finish();
+    assert_eq!(turns.len(), 1);
+    assert!(
+        turns[0].first,
+        "the session's first real request is its goal"
     );
 }
