@@ -526,6 +526,9 @@ fn a_turn_written_after_its_stop_is_still_the_one_logged() {
         "Test ajouté dans tests/parse.rs.",
     );
     let t = p.transcript("late", std::slice::from_ref(&first));
+    // The first turn had its own Stop.
+    p.hook(&p.stop(&t, Some("Refactorisé.")));
+    std::fs::write(p.root.join("memory_sessions/logs/2026-11-30.md"), "").unwrap();
     let full = std::fs::read(p.transcript("late-full", &[first, second])).unwrap();
     let had = std::fs::metadata(&t).unwrap().len() as usize;
     let late = common::append_later(&t, full[had..].to_vec(), 150);

@@ -278,7 +278,19 @@ pub fn run(
             // turn is new (turns interrupted before this first Stop too).
             // Else only the last turn with a request, and what followed it.
             if whole {
-                p.turns.retain(|t| t.prompted || !t.is_empty());
+                // Not the turns of an earlier day, though: a resumed session
+                // may start as a copy of the history another session
+                // already captured.
+                let day = |t: &crate::extract::digest::Turn| {
+                    t.timestamp
+                        .as_deref()
+                        .and_then(|ts| ts.get(..10))
+                        .map(str::to_owned)
+                };
+                let last_day = p.turns.iter().rev().find(|t| t.prompted).and_then(day);
+                p.turns.retain(|t| {
+                    (t.prompted || !t.is_empty()) && (day(t).is_none() || day(t) == last_day)
+                });
             } else if let Some(at) = p.turns.iter().rposition(|t| t.prompted) {
                 p.turns.drain(..at);
                 // cairn's first look at this session: its goal.
@@ -464,5 +476,24 @@ mod tests {
         let p3 = run(&t, Some(&far), "s", None).unwrap();
         assert!(p3.skipped_bytes > BACKLOG_BYTES, "{}", p3.skipped_bytes);
         assert_eq!(p3.turns.last().unwrap().request, "the last one");
+    }
+
+    #[test]
+    fn a_resumed_copy_of_earlier_days_is_not_captured_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        let at = |text: &str, ts: &str| json!({"type":"user","message":{"role":"user","content":text},"timestamp":ts});
+        append(
+            &t,
+            &[
+                at("yesterday's work", "2026-11-30T10:00:00Z"),
+                edit("1", "/p/old.rs"),
+                done("1"),
+                at("today's request", "2026-12-01T09:00:00Z"),
+            ],
+        );
+        let p = run(&t, None, "s", None).unwrap();
+        let requests: Vec<&str> = p.turns.iter().map(|t| t.request.as_str()).collect();
+        assert_eq!(requests, ["today's request"]);
     }
 }
