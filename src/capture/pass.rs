@@ -11,7 +11,7 @@
 //! last turn: what came before happened before cairn was there.
 
 use super::turns::{Builder, SubagentFiles, note_change};
-use crate::extract::digest::{FileChange, RequestKind, Turn};
+use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
 use crate::fsutil::atomic_write_private_unsynced;
 use crate::transcript::{ContextUsage, StreamReader};
 use serde::{Deserialize, Serialize};
@@ -144,28 +144,44 @@ pub struct SubagentDir {
     pub session_cwd: Option<String>,
     /// Each agent's files, read once per pass whatever the number of
     /// results naming it; and the bytes still allowed for reading them.
-    cache: std::cell::RefCell<std::collections::HashMap<String, Vec<FileChange>>>,
+    cache: std::cell::RefCell<std::collections::HashMap<String, Work>>,
     budget: std::cell::Cell<u64>,
 }
 
 /// Bytes of subagent transcripts one pass may read in all.
 const SUBAGENT_BUDGET: u64 = 64 << 20;
 
+/// What one subagent's transcript says it did.
+#[derive(Debug, Clone, Default)]
+struct Work {
+    files: Vec<FileChange>,
+    /// Its errors nothing resolved.
+    errors: Vec<ToolError>,
+}
+
 impl SubagentFiles for SubagentDir {
     fn files(&self, agent_id: &str) -> Vec<FileChange> {
-        if let Some(known) = self.cache.borrow().get(agent_id) {
-            return known.clone();
-        }
-        let files = self.read(agent_id);
-        self.cache
-            .borrow_mut()
-            .insert(agent_id.to_owned(), files.clone());
-        files
+        self.work(agent_id).files
+    }
+
+    fn errors(&self, agent_id: &str) -> Vec<ToolError> {
+        self.work(agent_id).errors
     }
 }
 
 impl SubagentDir {
-    fn read(&self, agent_id: &str) -> Vec<FileChange> {
+    fn work(&self, agent_id: &str) -> Work {
+        if let Some(known) = self.cache.borrow().get(agent_id) {
+            return known.clone();
+        }
+        let work = self.read(agent_id);
+        self.cache
+            .borrow_mut()
+            .insert(agent_id.to_owned(), work.clone());
+        work
+    }
+
+    fn read(&self, agent_id: &str) -> Work {
         let name = format!("agent-{agent_id}.jsonl");
         let mut candidates = Vec::new();
         if crate::memory::session::safe_id(&self.session_id).is_some() {
@@ -184,12 +200,12 @@ impl SubagentDir {
                 self.here.as_deref(),
                 &self.budget,
             ) {
-                Ok(files) => return files,
+                Ok(work) => return work,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(_) => return Vec::new(),
+                Err(_) => return Work::default(),
             }
         }
-        Vec::new()
+        Work::default()
     }
 }
 
@@ -198,12 +214,12 @@ fn subagent_files(
     session_cwd: Option<&str>,
     here: Option<&Path>,
     budget: &std::cell::Cell<u64>,
-) -> io::Result<Vec<FileChange>> {
+) -> io::Result<Work> {
     let size = crate::fsutil::confine::open_regular(path)?
         .metadata()?
         .len();
     if size > SUBAGENT_BYTES || size > budget.get() {
-        return Ok(Vec::new());
+        return Ok(Work::default());
     }
     budget.set(budget.get() - size);
     let mut reader = StreamReader::open(path, 0)?;
@@ -212,13 +228,18 @@ fn subagent_files(
         b.feed(&rec);
         ControlFlow::Continue(())
     })?;
-    let mut files = Vec::new();
+    let mut work = Work::default();
     for t in b.finish() {
         for f in t.all_files() {
-            note_change(&mut files, &f.path, f.change, f.from.as_deref());
+            note_change(&mut work.files, &f.path, f.change, f.from.as_deref());
+        }
+        for e in t.errors.into_iter().filter(|e| !e.resolved) {
+            if work.errors.len() < crate::extract::digest::MAX_ENTRIES {
+                work.errors.push(e);
+            }
         }
     }
-    Ok(files)
+    Ok(work)
 }
 
 /// Reads `path` from the session's cursor (or, without one, its tail) to

@@ -27,6 +27,10 @@ struct Call {
     command: Option<String>,
     description: Option<String>,
     plan: Option<String>,
+    /// TaskCreate's subject; TaskUpdate's task id and new status.
+    subject: Option<String>,
+    task_id: Option<String>,
+    status: Option<String>,
 }
 
 /// An error waiting for what resolves it.
@@ -60,6 +64,8 @@ struct Current {
     change_log: Vec<String>,
     /// For each check, how long the change log was when it ran.
     check_marks: Vec<usize>,
+    /// The turn created or updated a task (newer clients' to-do list).
+    tasks_touched: bool,
 }
 
 /// Entries a turn keeps while it is built, per list: bounds the work of a
@@ -79,6 +85,11 @@ impl Current {
 /// Reads a subagent's own transcript: its file changes and nothing else.
 pub trait SubagentFiles {
     fn files(&self, agent_id: &str) -> Vec<FileChange>;
+    /// Its errors that nothing in its own transcript resolved.
+    fn errors(&self, agent_id: &str) -> Vec<ToolError> {
+        let _ = agent_id;
+        Vec::new()
+    }
 }
 
 /// No subagent transcripts (tests, and a subagent transcript of its own).
@@ -115,6 +126,8 @@ pub struct Builder<'s> {
     refused_before: bool,
     /// Byte offset of the record being fed.
     offset: u64,
+    /// Newer clients' task list (TaskCreate / TaskUpdate), by task id.
+    tasks: Vec<(String, Todo)>,
 }
 
 impl<'s> Builder<'s> {
@@ -133,6 +146,7 @@ impl<'s> Builder<'s> {
             shell: None,
             refused_before: false,
             offset: 0,
+            tasks: Vec::new(),
         }
     }
 
@@ -277,6 +291,9 @@ impl<'s> Builder<'s> {
         } else {
             c.texts_since_tool.join("\n\n")
         };
+        if c.tasks_touched && c.turn.todos.is_empty() {
+            c.turn.todos = self.tasks.iter().map(|(_, t)| t.clone()).collect();
+        }
         if !c.sidechain.files.is_empty() {
             c.sidechain.description = "subagent".into();
             c.turn.subagents.push(std::mem::take(&mut c.sidechain));
@@ -348,6 +365,9 @@ impl<'s> Builder<'s> {
                 .find_map(|s| s.as_deref().map(str::trim).filter(|s| !s.is_empty()))
                 .map(str::to_owned),
             plan: input.plan.as_deref().map(str::to_owned),
+            subject: input.subject.as_deref().map(str::to_owned),
+            task_id: input.task_id.as_deref().map(str::to_owned),
+            status: input.status.as_deref().map(str::to_owned),
         };
         if let Some(id) = tu.id.as_deref() {
             self.calls.insert(id.to_owned(), call);
@@ -517,6 +537,47 @@ impl<'s> Builder<'s> {
                     self.cur().turn.plan = Some(p.to_owned());
                 }
             }
+            "TaskCreate" => {
+                // "Task #3 created successfully: <subject>"
+                let id = text
+                    .split_once("Task #")
+                    .map(|(_, r)| {
+                        r.chars()
+                            .take_while(char::is_ascii_digit)
+                            .collect::<String>()
+                    })
+                    .filter(|id| !id.is_empty());
+                let subject = call
+                    .subject
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty());
+                if let (Some(id), Some(subject)) = (id, subject)
+                    && self.tasks.len() < BUILD_CAP
+                {
+                    self.tasks.push((
+                        id,
+                        Todo {
+                            text: subject.to_owned(),
+                            status: TodoStatus::Pending,
+                        },
+                    ));
+                    self.cur().tasks_touched = true;
+                }
+            }
+            "TaskUpdate" => {
+                if let (Some(id), Some(status)) = (call.task_id.as_deref(), call.status.as_deref())
+                {
+                    if status == "deleted" {
+                        self.tasks.retain(|(t, _)| t != id);
+                    } else if let Some(new) = todo_status(status)
+                        && let Some((_, t)) = self.tasks.iter_mut().find(|(t, _)| t == id)
+                    {
+                        t.status = new;
+                    }
+                    self.cur().tasks_touched = true;
+                }
+            }
             "AskUserQuestion" => {
                 let choices = tur.map(|t| t.answers.as_slice()).unwrap_or_default();
                 for (q, a) in choices {
@@ -527,11 +588,11 @@ impl<'s> Builder<'s> {
                 }
             }
             "Task" | "Agent" => {
-                let files = tur
+                let id = tur
                     .and_then(|t| t.agent_id.as_deref())
-                    .filter(|id| safe_agent_id(id))
-                    .map(|id| self.subagents.files(id))
-                    .unwrap_or_default();
+                    .filter(|id| safe_agent_id(id));
+                let files = id.map(|id| self.subagents.files(id)).unwrap_or_default();
+                let errors = id.map(|id| self.subagents.errors(id)).unwrap_or_default();
                 let report = text
                     .lines()
                     .map(str::trim)
@@ -545,6 +606,7 @@ impl<'s> Builder<'s> {
                         .clone()
                         .unwrap_or_else(|| "subagent".into()),
                     files,
+                    errors,
                     report,
                 });
             }

@@ -151,6 +151,9 @@ pub struct Subagent {
     pub description: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileChange>,
+    /// Its errors that nothing in its own work resolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ToolError>,
     /// The first lines of its report.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub report: String,
@@ -299,7 +302,10 @@ impl Turn {
             && self.todos.is_empty()
             && self.plan.is_none()
             && self.choices.is_empty()
-            && self.subagents.iter().all(|s| s.files.is_empty())
+            && self
+                .subagents
+                .iter()
+                .all(|s| s.files.is_empty() && s.errors.is_empty())
     }
 
     pub fn visit_texts(&mut self, f: &mut dyn FnMut(TextKind, &mut String)) {
@@ -364,6 +370,11 @@ impl Turn {
             for c in &mut s.files {
                 file(f, c);
             }
+            for e in &mut s.errors {
+                f(Entry, &mut e.tool);
+                f(Entry, &mut e.target);
+                f(Entry, &mut e.message);
+            }
         }
     }
 
@@ -381,6 +392,7 @@ impl Turn {
         self.subagents.truncate(MAX_ENTRIES);
         for s in &mut self.subagents {
             s.files.truncate(MAX_ENTRIES);
+            s.errors.truncate(MAX_ENTRIES);
         }
     }
 

@@ -756,6 +756,19 @@ impl TurnCtx<'_> {
                 ),
             }
         }
+        // What a subagent could not get past.
+        for sub in &t.subagents {
+            for e in sub.errors.iter().take(2) {
+                if let Some(b) = self.error(e) {
+                    let desc = cap(&one_line(&sub.description), 60);
+                    rec.push(
+                        &self.primary,
+                        |s| &mut s.problemes,
+                        &format!("{} « {desc} »{} {b}", w.subagent, w.colon),
+                    );
+                }
+            }
+        }
         for p in t.pasted.iter().take(2) {
             // Already said by a failing check of the same turn.
             if !cues::has_problem_word(p)

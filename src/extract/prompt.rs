@@ -982,6 +982,7 @@ mod tests {
                 description: "Explorer l'auth".into(),
                 files: vec![file("/repo/projects/api/src/session.rs", Change::Updated)],
                 report: "La session lit le jeton\ndeux fois.".into(),
+                ..Default::default()
             }],
             answer: "C'est corrigé : le jeton expirait trop tôt.".into(),
         }

@@ -341,3 +341,49 @@ fn a_local_clear_leaves_the_first_request_to_come() {
         "the session's first real request is its goal"
     );
 }
+
+#[test]
+fn newer_clients_task_lists_are_the_turns_todos() {
+    let turns = build(&[
+        user("plan the research"),
+        calls(&[
+            ("1", "TaskCreate", json!({"subject":"Research plan mode"})),
+            ("2", "TaskCreate", json!({"subject":"Write the comparison"})),
+        ]),
+        result(
+            "1",
+            "Task #1 created successfully: Research plan mode",
+            false,
+            json!({"task":{"id":"1"}}),
+        ),
+        result(
+            "2",
+            "Task #2 created successfully: Write the comparison",
+            false,
+            json!({"task":{"id":"2"}}),
+        ),
+        calls(&[(
+            "3",
+            "TaskUpdate",
+            json!({"taskId":"1","status":"completed"}),
+        )]),
+        result(
+            "3",
+            "Updated task #1 status",
+            false,
+            json!({"success":true}),
+        ),
+    ]);
+    let todos: Vec<(&str, TodoStatus)> = turns[0]
+        .todos
+        .iter()
+        .map(|t| (t.text.as_str(), t.status))
+        .collect();
+    assert_eq!(
+        todos,
+        [
+            ("Research plan mode", TodoStatus::Completed),
+            ("Write the comparison", TodoStatus::Pending)
+        ]
+    );
+}

@@ -284,6 +284,14 @@ fn files_outside_the_project_and_subagents() {
             file("src/B.tsx", Change::Created),
         ],
         report: "Done".into(),
+        errors: vec![ToolError {
+            tool: "Bash".into(),
+            target: "npm run build".into(),
+            message: "TypeError: generate is not a function".into(),
+            resolved: false,
+            fixed_in: vec![],
+            resolved_by: None,
+        }],
     }];
     let s = run(vec![t]);
     assert_eq!(
@@ -291,6 +299,12 @@ fn files_outside_the_project_and_subagents() {
         [
             "Modifié `/home/me/other-repo/README.md`",
             "Sous-agent « Create components » : créé `src/A.tsx`, `src/B.tsx`"
+        ]
+    );
+    assert_eq!(
+        s.problemes,
+        [
+            "Sous-agent « Create components » : `npm run build` : TypeError: generate is not a function (non résolu)"
         ]
     );
 }
