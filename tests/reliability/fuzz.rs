@@ -327,6 +327,60 @@ fn fuzz_hook_payloads() {
     );
 }
 
+/// The capture's pass, which every Stop runs: mutated transcripts never
+/// make it panic, and a pass resumed from a cursor saved at any line
+/// boundary sees no request the whole read does not (nothing invented,
+/// nothing counted twice by the cursor).
+#[test]
+fn fuzz_capture_pass() {
+    let seeds: Vec<Vec<u8>> = files("transcripts", "jsonl")
+        .into_iter()
+        .filter(|s| s.len() < 64 << 10)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    let mut rng = Rng::new(29);
+    let budget = Budget::new(150);
+    let mut n = 0;
+    while budget.more(n) {
+        let input = mutant(&mut rng, &seeds);
+        std::fs::write(&path, &input).unwrap();
+        let whole = no_panic("capture pass", &input, || {
+            cairn::capture::pass::run(&path, None, "s", None)
+        })
+        .unwrap();
+        // Resume at a line boundary of the same file.
+        let cut = input
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| i + 1)
+            .nth(rng.below(8));
+        if let Some(cut) = cut {
+            std::fs::write(&path, &input[..cut]).unwrap();
+            let first = no_panic("capture pass (prefix)", &input, || {
+                cairn::capture::pass::run(&path, None, "s", None)
+            })
+            .unwrap();
+            std::fs::write(&path, &input).unwrap();
+            let rest = no_panic("capture pass (resumed)", &input, || {
+                cairn::capture::pass::run(&path, Some(&first.cursor), "s", None)
+            })
+            .unwrap();
+            let all: Vec<&str> = whole.turns.iter().map(|t| t.request.as_str()).collect();
+            for t in rest.turns.iter().filter(|t| t.prompted) {
+                assert!(
+                    all.contains(&t.request.as_str()),
+                    "a resumed pass saw a request the whole read did not: {:?} (input in {})",
+                    t.request,
+                    keep(&input)
+                );
+            }
+        }
+        n += 1;
+    }
+}
+
 #[test]
 fn fuzz_transcript_tail_against_full_read() {
     let seeds: Vec<Vec<u8>> = files("transcripts", "jsonl")
