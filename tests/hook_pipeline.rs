@@ -609,3 +609,28 @@ fn regression_diag_never_quotes_payload_secret() {
         }
     }
 }
+
+/// A turn whose Stop never came, then `OK-done`: the earlier turn is
+/// captured as work, the `OK-done` only closes to-dos.
+#[test]
+fn ok_done_after_an_uncaptured_turn_keeps_that_turns_work() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let t = p.transcript(
+        "t",
+        &[
+            Turn::new("Écris le module d'export dans src/export.rs", "Écrit.")
+                .write("src/export.rs"),
+            Turn::new("OK-done", "Noté."),
+        ],
+    );
+    p.hook(&p.stop(&t, Some("Noté.")));
+    let log = p.log(DAY);
+    assert!(
+        section(&log, "## Travail produit")
+            .iter()
+            .any(|b| b.contains("src/export.rs")),
+        "{log}"
+    );
+    assert!(!log.contains("OK-done"), "{log}");
+}

@@ -91,7 +91,7 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
             Level::Warn,
             "capture",
             &format!(
-                "{} bytes of {} since the last capture not read (too far behind); the last turn was",
+                "{} bytes of {} since the last capture not read (too far behind); only its end was",
                 pass.skipped_bytes,
                 path.display()
             ),
@@ -143,10 +143,16 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
     let mut digest = Digest { turns }.sanitized(&|t| redactor.redact(t));
     // `OK-done` only closes to-dos: the turns before it (interrupted, or
     // whose Stop never came) go in a job of their own, in order.
-    if is_ok_done(&digest) && digest.turns.len() > 1 {
-        let last = digest.turns.pop().into_iter().collect();
+    if is_ok_done(&digest)
+        && let Some(at) = digest
+            .turns
+            .iter()
+            .rposition(|t| t.kind != RequestKind::None)
+            .filter(|at| *at > 0)
+    {
+        let ok_done = digest.turns.split_off(at);
         pipeline::spool_digest(ctx, config, root, input, digest)?;
-        digest = Digest { turns: last };
+        digest = Digest { turns: ok_done };
     }
     let outcome = pipeline::spool_digest(ctx, config, root, input, digest)?;
     save_cursor(ctx);
