@@ -324,7 +324,13 @@ pub fn run(
         }
     };
     pass.skipped_bytes = skipped;
-    let (head, head_len) = head_of(path, HEAD_BYTES.min(pass.cursor.offset as usize))?;
+    // The fingerprint checked above covers the same bytes as a rule: not
+    // read twice.
+    let want = HEAD_BYTES.min(pass.cursor.offset as usize);
+    let (head, head_len) = match resume {
+        Some(c) if c.head_len == want => (c.head, c.head_len),
+        _ => head_of(path, want)?,
+    };
     pass.cursor.transcript = path.to_path_buf();
     pass.cursor.head = head;
     pass.cursor.head_len = head_len;

@@ -404,20 +404,9 @@ impl Turn {
     }
 }
 
-const ELLIPSIS: char = '…';
-
 /// At most `max` characters from the start, ending in `…` when cut.
 pub fn head(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_owned(),
-        Some(_) => {
-            let keep = max.saturating_sub(1);
-            let cut = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
-            let mut s = text[..cut].to_owned();
-            s.push(ELLIPSIS);
-            s
-        }
-    }
+    crate::transcript::text::truncate_head(text, max)
 }
 
 /// At most `max` characters from the end, starting with `…` when cut.

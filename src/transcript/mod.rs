@@ -17,19 +17,21 @@ mod exchange;
 mod record;
 mod stream;
 mod tail;
+pub mod text;
 mod usage;
 
 #[cfg(test)]
 mod tests;
 
 pub use exchange::{
-    MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS, truncate_tail,
+    MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS,
 };
 pub use record::{
     Block, Content, Message, Record, Todo, ToolInput, ToolResult, ToolUse, ToolUseResult,
 };
 pub use stream::{Line, StreamReader};
 pub use tail::{BLOCK_SIZE, MAX_LINE, MAX_TAIL_BYTES, TailOptions, TailStats};
+pub use text::truncate_tail;
 pub use usage::{ContextUsage, Usage, UsageDedup, UsageEntry, dedup_usage};
 
 use exchange::{Item, Selector};

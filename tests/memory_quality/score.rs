@@ -63,27 +63,9 @@ pub fn bullets(logs: &[(String, String)]) -> (Vec<Bullet>, Vec<String>) {
 /// Lower case, accents dropped, typographic apostrophes and spaces made
 /// plain: the log may be French or English, the key's terms are neither.
 pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => out.push('a'),
-            'ç' => out.push('c'),
-            'è' | 'é' | 'ê' | 'ë' => out.push('e'),
-            'ì' | 'í' | 'î' | 'ï' => out.push('i'),
-            'ñ' => out.push('n'),
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => out.push('o'),
-            'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
-            'ý' | 'ÿ' => out.push('y'),
-            'œ' => out.push_str("oe"),
-            'æ' => out.push_str("ae"),
-            'ß' => out.push_str("ss"),
-            '’' | '‘' => out.push('\''),
-            '\u{a0}' | '\u{202f}' => out.push(' '),
-            '\u{300}'..='\u{36f}' => {}
-            c => out.push(c),
-        }
-    }
-    out
+    cairn::memory::log::fold_accents(text)
+        .replace(['’', '‘'], "'")
+        .replace(['\u{a0}', '\u{202f}'], " ")
 }
 
 /// Does this bullet hold the fact?
