@@ -497,6 +497,24 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
     {
         return Some(clean(l));
     }
+    // A CI runner names the step that failed (act: `❌  Failure - Main
+    // Run formatting check`); its "Job failed" banner says nothing.
+    if let Some(l) = lines.iter().filter(real).find(|l| {
+        l.split_once("Failure - ")
+            .is_some_and(|(_, step)| step.chars().any(char::is_alphabetic))
+    }) {
+        return Some(clean(l));
+    }
+    // A linter's or type checker's own finding (`f.py:12:5: SIM115 Use a
+    // context manager`, `f.py:3:1 - error: …`, `would reformat`) says more
+    // than its closing count ("Found 1 error.").
+    if let Some(l) = lines
+        .iter()
+        .filter(real)
+        .find(|l| is_finding_line(l.trim()))
+    {
+        return Some(clean(l));
+    }
     lines
         .iter()
         .filter(real)
@@ -505,6 +523,44 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
             t.starts_with("error") || t.starts_with("e   ") || has_word(&t, "error")
         })
         .map(|l| clean(l))
+}
+
+/// A line a linter, formatter or type checker prints for one finding: a
+/// source location followed by a rule code or "error", or a formatter's
+/// verdict on a file.
+fn is_finding_line(t: &str) -> bool {
+    let lower = t.to_lowercase();
+    if lower.contains("would reformat") || lower.contains("would be reformatted") {
+        return true;
+    }
+    // `path:line:col` then the finding; a runner's prefix (`[CI/test] |`)
+    // may come first.
+    let Some(at) = t.find(|c: char| c == '/' || c.is_alphanumeric()) else {
+        return false;
+    };
+    let mut parts = t[at..].splitn(4, ':');
+    let (Some(path), Some(line), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    if !path.contains('.') || line.is_empty() || !line.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let rest = match parts.next() {
+        // `line:col: finding`
+        Some(finding) if rest.trim().bytes().all(|b| b.is_ascii_digit()) => finding,
+        // `line:col - error: finding` (pyright)
+        _ => rest.split_once(' ').map_or(rest, |(_, r)| r),
+    };
+    let head = rest.trim_start_matches([' ', '-']).trim_start();
+    let code = head.split_whitespace().next().unwrap_or("");
+    let rule_code = code.len() >= 3
+        && code.bytes().take_while(u8::is_ascii_uppercase).count() >= 1
+        && code
+            .bytes()
+            .skip_while(u8::is_ascii_uppercase)
+            .all(|b| b.is_ascii_digit())
+        && code.bytes().any(|b| b.is_ascii_digit());
+    rule_code || head.to_lowercase().starts_with("error")
 }
 
 /// Leading acknowledgements, as lower-case phrases; longest first within a
@@ -694,6 +750,38 @@ mod tests {
             UserText::Request(c) => c,
             other => panic!("{text:?} gave {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_failing_run_is_named_by_its_finding_not_its_count() {
+        let ruff = [
+            "deep_manifest/deep_manifest.py:212:14: SIM115 Use a context manager for opening files",
+            "Found 1 error.",
+        ];
+        assert_eq!(failure_line(&ruff).unwrap(), ruff[0]);
+        let pyright = [
+            "  /p/converter.py:184:17 - error: Type of \"x\" is unknown (reportUnknownVariableType)",
+            "1 error, 0 warnings, 0 informations",
+        ];
+        assert_eq!(failure_line(&pyright).unwrap(), pyright[0].trim());
+        let act = [
+            "[CI/test-2]   | Would reformat: test/test_a.py",
+            "[CI/test-2]   | 6 files would be reformatted, 10 files already formatted",
+            "[CI/test-2]   ❌  Failure - Main Run formatting check [707.5ms]",
+            "Error: Job 'test' failed",
+        ];
+        assert!(
+            failure_line(&act)
+                .unwrap()
+                .contains("Failure - Main Run formatting check")
+        );
+        // Not findings: a URL, a time, a count.
+        assert!(!is_finding_line("see http://x.org:80/a"));
+        assert!(!is_finding_line("at 12:30:01 done"));
+        assert_eq!(
+            failure_line(&["Found 2 errors.", "error: could not compile `x`"]).unwrap(),
+            "error: could not compile `x`"
+        );
     }
 
     #[test]

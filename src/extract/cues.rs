@@ -24,6 +24,10 @@ pub(crate) struct Sentence {
     pub text: String,
     pub list_cue: Option<Cue>,
     pub question: bool,
+    /// A list item (bullet or numbered).
+    pub item: bool,
+    /// The title of the heading it sits under, if any.
+    pub section: Option<String>,
 }
 
 /// Cue patterns are written in lower case and matched against lower-cased
@@ -323,6 +327,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
     let mut out = Vec::new();
     let mut in_fence = false;
     let mut list_cue: Option<Cue> = None;
+    let mut section: Option<String> = None;
     let mut prev_blank = false;
     for raw in text.lines() {
         let line = raw.trim();
@@ -351,6 +356,9 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
             continue;
         }
         let lead_in = is_heading || (!is_item && body.ends_with(':'));
+        if is_heading {
+            section = Some(body.trim_end_matches(':').trim().to_owned());
+        }
         if lead_in {
             let title = body.trim_end_matches(':').trim();
             list_cue = heading_cue(title);
@@ -372,6 +380,8 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
                 text: s,
                 list_cue: item_cue,
                 question,
+                item: is_item,
+                section: section.clone(),
             });
         }
         if !is_item && !lead_in {
@@ -643,6 +653,11 @@ pub fn is_request_sentence(sentence: &str) -> bool {
         "then ",
         "now ",
         "maybe ",
+        "i think ",
+        "i guess ",
+        "i feel ",
+        "je pense que ",
+        "je pense qu'",
         "alors ",
         "et ",
     ] {

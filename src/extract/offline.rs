@@ -302,6 +302,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         ctx.work(&mut rec, &mut known);
         ctx.problems(&mut rec);
         ctx.decisions(&mut rec);
+        ctx.lessons(&mut rec);
         if Some(i) == last_with_todos {
             ctx.todos(&mut rec, &known);
         } else if last_with_todos.is_none() && i + 1 == d.turns.len() {
@@ -593,7 +594,7 @@ impl TurnCtx<'_> {
         groups: &mut Vec<(String, Change, Vec<String>)>,
         known: &mut Known,
     ) {
-        if !self.worth_listing(&f.path) {
+        if !self.worth_listing(&f.path) || (f.change == Change::Deleted && is_artifact(&f.path)) {
             return;
         }
         let project = self.route(&f.path);
@@ -791,7 +792,13 @@ impl TurnCtx<'_> {
         if e.message.trim().is_empty() {
             return None;
         }
-        let target = cap(&one_line(&e.target).replace('`', "'"), 70);
+        // A file the call was about reads as the project's other paths do.
+        let target = if e.target.starts_with('/') && self.in_project(&e.target) {
+            self.shown(&e.target)
+        } else {
+            e.target.clone()
+        };
+        let target = cap(&one_line(&target).replace('`', "'"), 70);
         let head = if target.is_empty() {
             format!("{}{} {}", e.tool, w.colon, cap(&e.message, 140))
         } else {
@@ -873,6 +880,34 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// What the answer teaches: knowledge after a turn that changed
+    /// nothing (an explanation, a review), the why of a change otherwise.
+    fn lessons(&self, rec: &mut Record) {
+        let t = self.turn;
+        // A change that was refused or failed and never made: the answer
+        // may still describe it ("I've created a basic CLAUDE.md").
+        let edit = |tool: &str| matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit");
+        let lost_change = t.declined.iter().any(|d| edit(&d.tool))
+            || t.errors.iter().any(|e| !e.resolved && edit(&e.tool));
+        if t.kind == RequestKind::None || t.answer.trim().is_empty() || lost_change {
+            return;
+        }
+        let changed = t.all_files().next().is_some() || !t.actions.is_empty();
+        let kind = if changed {
+            answer::Kind::Work
+        } else {
+            answer::Kind::Informational
+        };
+        for l in answer::lessons(&t.answer, kind) {
+            match kind {
+                answer::Kind::Informational => {
+                    rec.push(&self.primary, |s| &mut s.connaissances, &l)
+                }
+                answer::Kind::Work => rec.push(&self.primary, |s| &mut s.travail, &l),
+            }
+        }
+    }
+
     /// The model's list as the job's last list left it: pending and in
     /// progress are open; completed ones close the to-dos they match.
     fn todos(&self, rec: &mut Record, known: &Known) {
@@ -889,6 +924,39 @@ impl TurnCtx<'_> {
             }
         }
     }
+}
+
+/// What a build or a tool made and a clean removes (`rm -rf .venv dist
+/// *.egg-info`): removing it changes nothing of the project.
+fn is_artifact(path: &str) -> bool {
+    const ARTIFACTS: &[&str] = &[
+        ".venv",
+        "venv",
+        "build",
+        "dist",
+        "node_modules",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".tox",
+        ".next",
+        ".turbo",
+        ".cache",
+        "target",
+        "coverage",
+        ".coverage",
+        "htmlcov",
+    ];
+    let name = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path);
+    name.contains('*')
+        || ARTIFACTS.contains(&name)
+        || name.ends_with(".egg-info")
+        || name.ends_with(".pyc")
 }
 
 /// The program a command line runs, to pair a failing run with a later one.
@@ -1092,8 +1160,10 @@ const ASKING: &[&str] = &[
     "please",
 ];
 
+/// Openings that ask nothing: greetings, the model's name, fillers.
 const GREETING: &[&str] = &[
     "bonjour", "bonsoir", "salut", "coucou", "hello", "hi", "hey", "please", "stp", "svp",
+    "claude", "also", "okay", "ok", "so", "and",
 ];
 
 /// The goal of a request: its first sentence that says something (the
@@ -1201,5 +1271,6 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
     Some(cap(&capitalise(goal.trim_end_matches(':')), MAX_GOAL))
 }
 
+mod answer;
 #[cfg(test)]
 mod tests;

@@ -350,3 +350,56 @@ fn ok_done_only_closes() {
     assert_eq!(s.a_suivre_done, ["Ship"]);
     assert!(s.objectif.is_empty() && s.travail.is_empty());
 }
+
+#[test]
+fn answers_teach_and_cleanups_are_not_work() {
+    // A question answered with nothing changed: its direct answer is knowledge.
+    let mut q = turn("Search if claude -p can use WebSearch. Summarize the findings.");
+    q.answer = "## Summary\n\n### WebSearch in `-p` Mode\n**Yes, WebSearch is available** in `claude -p` (print mode).\n\nThe WebSearch tool provides real-time web access.".into();
+    let s = run(vec![q]);
+    assert_eq!(
+        s.connaissances,
+        vec!["Yes, WebSearch is available in `claude -p` (print mode)."]
+    );
+    // A change's why goes with the work; a clean of build output is no work.
+    let mut w = turn("Hey Claude, can you please add the token totals to the index?");
+    w.files = vec![
+        file("converter.py", Change::Updated),
+        file(".venv", Change::Deleted),
+        file("demo.egg-info", Change::Deleted),
+    ];
+    w.answer = "Perfect! Here's a summary:\n\n- Added token aggregation for each project\n- Used `seen_request_ids` to avoid double-counting tokens from duplicate messages".into();
+    let s = run(vec![w]);
+    assert_eq!(s.objectif, vec!["Add the token totals to the index"]);
+    assert_eq!(
+        s.travail,
+        vec![
+            "Modifié `converter.py`",
+            "Used `seen_request_ids` to avoid double-counting tokens from duplicate messages"
+        ]
+    );
+    // A write that was refused: the answer claiming it is not kept.
+    let mut r = turn("/init");
+    r.kind = RequestKind::Command;
+    r.errors = vec![ToolError {
+        tool: "Write".into(),
+        target: format!("{ROOT}/CLAUDE.md"),
+        message: "permission not granted".into(),
+        resolved: false,
+        fixed_in: vec![],
+        resolved_by: None,
+    }];
+    r.answer = "I've created a basic CLAUDE.md file. Since there are no files to analyze, the file is a foundation that should be updated as the project develops.".into();
+    let s = run(vec![r]);
+    assert!(s.connaissances.is_empty(), "{s:?}");
+    assert_eq!(
+        s.problemes,
+        vec!["`CLAUDE.md` : permission not granted (non résolu)"]
+    );
+    // "I think we should …" asks for something.
+    let mut later = turn("does it only run on main? I think we should run it on all push?");
+    later.first = false;
+    later.files = vec![file("ci.yml", Change::Updated)];
+    let s = run(vec![later]);
+    assert_eq!(s.objectif, vec!["I think we should run it on all push?"]);
+}

@@ -1,0 +1,615 @@
+//! What a final answer teaches someone resuming the work tomorrow.
+//!
+//! Most of an answer retells what the digest already holds (the files, the
+//! commands, the tests) or is filler ("Perfect!", "Let me know…", "clean and
+//! maintainable"). A few of its lines are worth keeping: the direct answer
+//! to a question ("Yes, WebSearch is available in `-p` mode"), a conclusion
+//! ("In short: …"), what a thing is, and why a change was made the way it was
+//! ("… to avoid double-counting", "… instead of …"). Each sentence is scored
+//! on such evidence and only the few that clear a bar are kept: a turn with
+//! nothing worth keeping gives nothing.
+
+use super::super::cues::{self, Cue, Sentence, cap};
+
+/// What the turn was, which decides what its answer can teach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Nothing changed: the answer is the outcome (an explanation, a
+    /// review, an opinion).
+    Informational,
+    /// Files or the world changed: the answer may say why, or how.
+    Work,
+}
+
+/// The longest lesson kept, in characters.
+const MAX_LESSON: usize = 220;
+
+/// Openings of a conclusion, lower case.
+const CONCLUSION: &[&str] = &[
+    "in short",
+    "in summary",
+    "to summarize",
+    "to sum up",
+    "bottom line",
+    "tl;dr",
+    "tldr",
+    "in conclusion",
+    "overall,",
+    "the recommended",
+    "my recommendation",
+    "recommendation:",
+    "the key takeaway",
+    "the takeaway",
+    "a pragmatic middle ground",
+    "the verdict",
+    "en résumé",
+    "en bref",
+    "bref,",
+    "en conclusion",
+    "pour résumer",
+    "ma recommandation",
+    "recommandation :",
+];
+
+/// Section titles whose first sentence is the answer's gist.
+const GIST_SECTIONS: &[&str] = &[
+    "summary",
+    "project summary",
+    "overview",
+    "conclusion",
+    "findings",
+    "key findings",
+    "answer",
+    "short answer",
+    "tl;dr",
+    "root cause",
+    "diagnosis",
+    "verdict",
+    "bottom line",
+    "what i found",
+    "résumé",
+    "synthèse",
+    "conclusion",
+    "diagnostic",
+    "cause",
+    "réponse",
+];
+
+/// Sections that hold nothing to learn: links, instructions the README
+/// already has, the file list the work bullets already say, the to-dos
+/// read elsewhere.
+const SKIP_SECTIONS: &[&str] = &[
+    "source",
+    "reference",
+    "link",
+    "how to use",
+    "usage",
+    "next step",
+    "files modified",
+    "files changed",
+    "files created",
+    "files updated",
+    "modified files",
+    "changed files",
+    "new files",
+    "prochaine",
+    "fichiers modifiés",
+    "fichiers créés",
+    "liens",
+];
+
+/// Words that say why or how: the part of a change a diff does not show.
+const BECAUSE: &[&str] = &[
+    " because ",
+    " so that ",
+    " to avoid ",
+    " to prevent ",
+    " instead of ",
+    " rather than ",
+    " by default",
+    " which means",
+    " which simply",
+    " is still used",
+    " only when ",
+    " unless ",
+    " otherwise ",
+    " the reason ",
+    " parce que ",
+    " afin de ",
+    " afin d'",
+    " pour éviter ",
+    " au lieu de ",
+    " au lieu d'",
+    " plutôt que ",
+    " par défaut",
+    " sinon ",
+    " car ",
+];
+
+/// Praise and padding: a sentence made of it tells nothing.
+const FILLER: &[&str] = &[
+    "comprehensive",
+    "successfully",
+    "maintainable",
+    "cleaner",
+    "user experience",
+    "user-friendly",
+    "seamless",
+    "robust",
+    "as expected",
+    "more efficient",
+    "better performance",
+    "beautifully",
+    "intuitive",
+    "professional",
+    "much more",
+    "ensures",
+    "ensure that",
+    "helpful",
+    "great question",
+    "avec succès",
+    "plus propre",
+];
+
+/// Openings of narration, acknowledgement and offers, lower case.
+const NOT_A_LESSON: &[&str] = &[
+    "perfect",
+    "great",
+    "excellent",
+    "done",
+    "all done",
+    "got it",
+    "looking at",
+    "i can see",
+    "i see ",
+    "i notice",
+    "the changes look good",
+    "sure",
+    "okay",
+    "ok,",
+    "let me",
+    "i'll",
+    "i will",
+    "i'm going",
+    "i am going",
+    "here's",
+    "here is",
+    "here are",
+    "now ",
+    "next, i",
+    "would you like",
+    "do you want",
+    "let me know",
+    "if you want",
+    "if you'd like",
+    "feel free",
+    "is there anything",
+    "is there something",
+    "you can now",
+    "you're welcome",
+    "implementation is complete",
+    "the changes ensure",
+    "both sections are",
+    "voici",
+    "parfait",
+    "je vais",
+    "n'hésite",
+    "n'hésitez",
+    "dis-moi",
+    "dites-moi",
+];
+
+/// Verbs that open a line saying what a change did.
+const CHANGE_VERBS: &[&str] = &[
+    "added",
+    "updated",
+    "fixed",
+    "changed",
+    "switched",
+    "replaced",
+    "removed",
+    "used",
+    "made",
+    "moved",
+    "refactored",
+    "renamed",
+    "configured",
+    "kept",
+    "dropped",
+    "split",
+    "merged",
+    "ajouté",
+    "modifié",
+    "corrigé",
+    "remplacé",
+    "supprimé",
+    "renommé",
+    "déplacé",
+];
+
+struct Candidate {
+    text: String,
+    score: i32,
+    order: usize,
+}
+
+/// The lessons of one answer, best first: at most two for an informational
+/// turn, one for a work turn (two when both are strong).
+pub(super) fn lessons(answer: &str, kind: Kind) -> Vec<String> {
+    if answer.split_whitespace().count() < 12 {
+        return Vec::new();
+    }
+    let sents = cues::sentences(answer);
+    let mut cands = Vec::new();
+    let mut fallback = None;
+    let mut i = 0;
+    let mut seen_section: Option<Option<&str>> = None;
+    while i < sents.len() {
+        let s = &sents[i];
+        let first_in_section = seen_section != Some(s.section.as_deref());
+        seen_section = Some(s.section.as_deref());
+        // A lead-in and its short list say one thing together ("combines
+        // both criteria: least nested path; most recent").
+        if !s.item && s.text.ends_with(':') {
+            let items: Vec<&Sentence> = sents[i + 1..]
+                .iter()
+                .take_while(|t| t.item && t.section == s.section)
+                .collect();
+            let short = items
+                .iter()
+                .all(|t| t.text.split_whitespace().count() <= 12);
+            // Examples and file lists are not a rule.
+            let examples = items.iter().any(|t| t.text.starts_with('`'))
+                || starts_with_any(
+                    &s.text.to_lowercase(),
+                    &[
+                        "this way",
+                        "for example",
+                        "for instance",
+                        "e.g",
+                        "such as",
+                        "like this",
+                        "par exemple",
+                    ],
+                );
+            if (2..=4).contains(&items.len()) && short && !examples {
+                let joined = items
+                    .iter()
+                    .map(|t| t.text.trim_end_matches(['.', ';']))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                let text = format!("{} {joined}", s.text);
+                if let Some(score) = score(&text, s, first_in_section, kind) {
+                    cands.push(Candidate {
+                        text,
+                        score: score + 3,
+                        order: i,
+                    });
+                }
+                i += 1 + items.len();
+                continue;
+            }
+            i += 1;
+            continue;
+        }
+        if let Some(score) = score(&s.text, s, first_in_section, kind) {
+            if fallback.is_none() && !s.item && score >= 0 && s.text.split_whitespace().count() >= 8
+            {
+                fallback = Some(s.text.clone());
+            }
+            cands.push(Candidate {
+                text: s.text.clone(),
+                score,
+                order: i,
+            });
+        }
+        i += 1;
+    }
+    if kind == Kind::Informational {
+        cands.extend(flows(answer));
+    }
+    cands.retain(|c| c.score >= 3);
+    cands.sort_by(|a, b| b.score.cmp(&a.score).then(a.order.cmp(&b.order)));
+    let keep = match kind {
+        Kind::Informational => 2,
+        Kind::Work if cands.get(1).is_some_and(|c| c.score >= 5) => 2,
+        Kind::Work => 1,
+    };
+    cands.truncate(keep);
+    // Read in the answer's order.
+    cands.sort_by_key(|c| c.order);
+    let mut out: Vec<String> = cands
+        .into_iter()
+        .map(|c| cap(&unlink(&c.text), MAX_LESSON))
+        .collect();
+    // An explanation with no strong line still has its opening statement.
+    if out.is_empty()
+        && kind == Kind::Informational
+        && let Some(f) = fallback
+    {
+        out.push(cap(&unlink(&f), MAX_LESSON));
+    }
+    out
+}
+
+/// `[next.config.js](next.config.js:184:8-187:10)` reads `next.config.js`:
+/// an editor's link target is noise in a log.
+fn unlink(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find("](") else { break };
+        let label = &after[..close];
+        let Some(end) = after[close + 2..].find(')') else {
+            break;
+        };
+        if label.contains(['[', ']']) {
+            out.push_str(&rest[..=open]);
+            rest = after;
+            continue;
+        }
+        out.push_str(&rest[..open]);
+        out.push_str(label);
+        rest = &after[close + 2 + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn starts_with_any(lower: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| lower.starts_with(p))
+}
+
+/// The evidence a sentence holds; `None` when it can never be a lesson.
+fn score(text: &str, s: &Sentence, first_in_section: bool, kind: Kind) -> Option<i32> {
+    let words = text.split_whitespace().count();
+    if s.question || text.ends_with('?') || !(5..=70).contains(&words) {
+        return None;
+    }
+    if matches!(s.list_cue, Some(Cue::FollowUp)) {
+        return None;
+    }
+    let lower = text.to_lowercase();
+    if starts_with_any(&lower, NOT_A_LESSON)
+        || lower.contains("http://")
+        || lower.contains("https://")
+    {
+        return None;
+    }
+    let section = s.section.as_deref().map(str::to_lowercase);
+    let section = section.as_deref().map(|t| {
+        t.trim_matches(|c: char| !c.is_alphanumeric())
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
+            .to_owned()
+    });
+    if let Some(t) = &section
+        && SKIP_SECTIONS.iter().any(|k| t.starts_with(k))
+    {
+        return None;
+    }
+    let mut score = 0;
+    if starts_with_any(&lower, CONCLUSION) {
+        score += 4;
+    }
+    if kind == Kind::Informational
+        && ["yes,", "yes ", "no,", "oui,", "non,"]
+            .iter()
+            .any(|p| lower.starts_with(p))
+    {
+        score += 4;
+    }
+    if let Some(t) = &section
+        && GIST_SECTIONS
+            .iter()
+            .any(|k| t == k || t.starts_with(&format!("{k} ")))
+    {
+        score += if first_in_section { 3 } else { 1 };
+    }
+    if matches!(s.list_cue, Some(Cue::Knowledge)) {
+        score += 3;
+    }
+    let padded = format!(" {lower} ");
+    if BECAUSE.iter().any(|b| padded.contains(b)) {
+        score += 2;
+    }
+    if is_definition(&lower) {
+        score += 2;
+    }
+    if [
+        "tests pass",
+        "tests passed",
+        "tests now pass",
+        "all tests",
+        "coverage",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+    {
+        score += 2;
+    }
+    if names_code(text) {
+        score += 1;
+    }
+    if kind == Kind::Work {
+        let first = lower.split_whitespace().next().unwrap_or("");
+        if CHANGE_VERBS.contains(&first) {
+            score += 1;
+        }
+        // A line about a file is what the work bullets already say.
+        if text.starts_with('`') {
+            score -= 2;
+        }
+    }
+    if FILLER.iter().any(|f| lower.contains(f)) {
+        score -= 3;
+    }
+    if ["i ", "i'", "we ", "je ", "j'", "nous "]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        score -= 2;
+    }
+    Some(score)
+}
+
+/// "X is a …", "X are …": a sentence saying what something is. The subject
+/// is short and names something (not "it", "this", "everything").
+fn is_definition(lower: &str) -> bool {
+    const VAGUE: &[&str] = &[
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "everything",
+        "which",
+        "here",
+        "ce",
+        "cela",
+        "ça",
+        "il",
+        "elle",
+    ];
+    // "X is a …", not "X is now passing": the verb and what follows it.
+    const VERBS: &[&str] = &[
+        " is a ",
+        " is an ",
+        " is the ",
+        " are the ",
+        " is not ",
+        " are not ",
+        " is still ",
+        " is only ",
+        " is available",
+        " are available",
+        " is used ",
+        " est un ",
+        " est une ",
+        " est le ",
+        " est la ",
+        " sont des ",
+        " n'est pas ",
+        " est disponible",
+    ];
+    for verb in VERBS {
+        if let Some(at) = lower.find(verb)
+            && at <= 40
+        {
+            let subject = &lower[..at];
+            let first = subject.split_whitespace().next().unwrap_or("");
+            return !subject.trim().is_empty()
+                && !VAGUE.contains(&first)
+                && subject.split_whitespace().count() <= 5;
+        }
+    }
+    false
+}
+
+/// Holds a code identifier in backticks that is not a path.
+fn names_code(text: &str) -> bool {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|c| !c.is_empty() && !c.contains('/') && !c.contains(' ') && c.len() <= 60)
+}
+
+/// Flow lines (`parser.py → factories/ → renderer.py`): an architecture in
+/// one line, usually in a code block the sentence splitter skips.
+fn flows(answer: &str) -> Vec<Candidate> {
+    answer
+        .lines()
+        .enumerate()
+        .filter_map(|(order, l)| {
+            let t = l.trim();
+            let arrows = t.matches('→').count() + t.matches("->").count();
+            (arrows >= 2
+                && t.chars().count() <= 160
+                && t.chars().any(char::is_alphabetic)
+                && !t.starts_with(['$', '#', '|']))
+            .then(|| Candidate {
+                text: t.to_owned(),
+                score: 3,
+                order: 10_000 + order,
+            })
+        })
+        .take(1)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_keeps_its_direct_answers() {
+        let a = "## Summary: `-p` with WebSearch and Task\n\n### WebSearch in `-p` Mode\n**Yes, WebSearch is available** in `claude -p` (print mode). You can pre-approve it with:\n```bash\nclaude -p \"x\" --allowedTools \"WebSearch\"\n```\n\n### Task Tool with Haiku\n**Yes, the Task tool supports Haiku** via the optional `model` parameter:\n- Enum values: sonnet, opus, haiku\n- Default: inherits\n\n### Sources\n- [CLI reference](https://code.claude.com/docs)\n";
+        let l = lessons(a, Kind::Informational);
+        assert_eq!(l.len(), 2, "{l:?}");
+        assert!(l[0].starts_with("Yes, WebSearch is available"), "{l:?}");
+        assert!(l[1].contains("Task tool supports Haiku"), "{l:?}");
+    }
+
+    #[test]
+    fn an_overview_keeps_its_gist_and_its_flow() {
+        let a = "Here's an overview of the **claude-code-log** project:\n\n## Project Summary\n\nA Python CLI/TUI tool that converts Claude Code transcript JSONL files into readable HTML and Markdown formats. It enables browsing.\n\n## Data Pipeline\n\n```\nJSONL File → parser.py → factories/ → renderer.py → html/ or markdown/\n```\n";
+        let l = lessons(a, Kind::Informational);
+        assert!(l[0].starts_with("A Python CLI/TUI tool"), "{l:?}");
+        assert!(l[1].contains("parser.py → factories/"), "{l:?}");
+    }
+
+    #[test]
+    fn a_work_answer_keeps_why_not_praise() {
+        let a = "Perfect! I have successfully updated the index. Here's a summary:\n\n## Changes Made\n\n### 1. Updated `converter.py`:\n- Added token aggregation logic for each project\n- Used `seen_request_ids` to avoid double-counting tokens from duplicate assistant messages\n\n## Features Added\n\n1. **Proper Deduplication**: Avoids double-counting tokens using comprehensive request ID tracking\n\nThe implementation follows the same patterns and is more maintainable.";
+        let l = lessons(a, Kind::Work);
+        assert_eq!(
+            l,
+            vec![
+                "Used `seen_request_ids` to avoid double-counting tokens from duplicate assistant messages"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_lead_in_and_its_short_list_are_one_lesson() {
+        let a = "The implementation now combines both criteria:\n1. **Primary**: Least nested path (fewer path parts)\n2. **Tiebreaker**: Most recent (lower index in the list)\n\nThis way it picks the project root.";
+        let l = lessons(a, Kind::Work);
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert!(
+            l[0].contains("Least nested path") && l[0].contains("Most recent"),
+            "{l:?}"
+        );
+    }
+
+    #[test]
+    fn narration_offers_and_padding_give_nothing() {
+        let a = "Perfect! I've successfully modified the TUI so that it now opens the cached file. The changes ensure that the TUI is faster and cleaner. Would you like me to add tests? Let me know if you want anything else.";
+        assert!(lessons(a, Kind::Work).is_empty());
+        assert!(lessons("Done.", Kind::Informational).is_empty());
+    }
+
+    #[test]
+    fn a_plain_explanation_keeps_its_opening_statement() {
+        let a = "Got it. One idea file — a convention for separating technical reference docs (`dev-docs/`) from work-tracking documents (`work/`) generated during sessions. I notice you also have it as a guideline.\n\nIs there something you'd like to do with this?";
+        let l = lessons(a, Kind::Informational);
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert!(l[0].contains("dev-docs/"), "{l:?}");
+    }
+
+    #[test]
+    fn editor_links_read_as_their_label() {
+        assert_eq!(
+            unlink("in both places: [vercel.json](vercel.json:20:8-23:9) and [a [b]](c)"),
+            "in both places: vercel.json and [a [b]](c)"
+        );
+        assert_eq!(unlink("no [link] here (x)"), "no [link] here (x)");
+    }
+
+    #[test]
+    fn french_conclusions_count() {
+        let a = "J'ai regardé les deux options en détail.\n\nEn bref : le cache par requête suffit, parce que les sessions sont courtes et que le coût reste faible.";
+        let l = lessons(a, Kind::Informational);
+        assert!(l[0].starts_with("En bref"), "{l:?}");
+    }
+}
