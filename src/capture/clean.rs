@@ -533,6 +533,11 @@ fn is_finding_line(t: &str) -> bool {
     if lower.contains("would reformat") || lower.contains("would be reformatted") {
         return true;
     }
+    // ruff's newer layout: the rule and its message, the location below.
+    let mut words = t.split_whitespace();
+    if words.next().is_some_and(is_rule_code) && words.count() >= 2 {
+        return true;
+    }
     // `path:line:col` then the finding; a runner's prefix (`[CI/test] |`)
     // may come first.
     let Some(at) = t.find(|c: char| c == '/' || c.is_alphanumeric()) else {
@@ -552,15 +557,17 @@ fn is_finding_line(t: &str) -> bool {
         _ => rest.split_once(' ').map_or(rest, |(_, r)| r),
     };
     let head = rest.trim_start_matches([' ', '-']).trim_start();
-    let code = head.split_whitespace().next().unwrap_or("");
-    let rule_code = code.len() >= 3
-        && code.bytes().take_while(u8::is_ascii_uppercase).count() >= 1
-        && code
-            .bytes()
-            .skip_while(u8::is_ascii_uppercase)
-            .all(|b| b.is_ascii_digit())
-        && code.bytes().any(|b| b.is_ascii_digit());
-    rule_code || head.to_lowercase().starts_with("error")
+    head.split_whitespace().next().is_some_and(is_rule_code)
+        || head.to_lowercase().starts_with("error")
+}
+
+/// A linter's rule code: `SIM115`, `E501`, `F401` (capitals, then digits).
+fn is_rule_code(code: &str) -> bool {
+    let letters = code.bytes().take_while(u8::is_ascii_uppercase).count();
+    let digits = code.len() - letters;
+    (1..=4).contains(&letters)
+        && (2..=4).contains(&digits)
+        && code.bytes().skip(letters).all(|b| b.is_ascii_digit())
 }
 
 /// Leading acknowledgements, as lower-case phrases; longest first within a
@@ -759,6 +766,14 @@ mod tests {
             "Found 1 error.",
         ];
         assert_eq!(failure_line(&ruff).unwrap(), ruff[0]);
+        let ruff_full = [
+            "SIM115 Use a context manager for opening files",
+            "   --> deep_manifest/deep_manifest.py:191:25",
+            "Found 1 error.",
+        ];
+        assert_eq!(failure_line(&ruff_full).unwrap(), ruff_full[0]);
+        assert!(!is_finding_line("HTTP2 is on"));
+        assert!(!is_finding_line("A1 done"));
         let pyright = [
             "  /p/converter.py:184:17 - error: Type of \"x\" is unknown (reportUnknownVariableType)",
             "1 error, 0 warnings, 0 informations",

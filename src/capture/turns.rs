@@ -26,6 +26,9 @@ struct Call {
     path: Option<String>,
     command: Option<String>,
     description: Option<String>,
+    /// Task: the head of the prompt, which a 1.0.x client's sidechain
+    /// starts with.
+    prompt: Option<String>,
     plan: Option<String>,
     /// TaskCreate's subject; TaskUpdate's task id and new status.
     subject: Option<String>,
@@ -57,7 +60,8 @@ struct Current {
     /// model answered): not a turn.
     local_only: bool,
     saw_assistant: bool,
-    /// Work done by subagents inside the main file (1.0.x clients).
+    /// Work done by subagents inside the main file (1.0.x clients) that no
+    /// Task call claimed.
     sidechain: Subagent,
     /// Every path the turn changed, in order (capped): what changed between
     /// a failure and the success that resolved it.
@@ -80,6 +84,42 @@ impl Current {
             self.change_log.push(path.to_owned());
         }
     }
+}
+
+/// Sidechain threads kept per turn, and the records they are followed by:
+/// bounds a transcript made of subagents.
+const MAX_THREADS: usize = 64;
+const MAX_THREAD_RECORDS: usize = 100_000;
+
+/// A 1.0.x subagent inside the main file.
+struct Thread {
+    prompt: String,
+    /// `None` once its Task call returned and took the work.
+    builder: Option<Builder<'static>>,
+}
+
+/// The head of a subagent's prompt: enough to tell one Task's sidechain
+/// from another's.
+fn prompt_head(prompt: &str) -> String {
+    prompt.trim().chars().take(200).collect()
+}
+
+/// What a subagent's own turns leave: the files it changed and the errors
+/// nothing in its work resolved.
+pub fn subagent_work(turns: Vec<Turn>) -> (Vec<FileChange>, Vec<ToolError>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for t in turns {
+        for f in t.all_files() {
+            note_change(&mut files, &f.path, f.change, f.from.as_deref());
+        }
+        for e in t.errors.into_iter().filter(|e| !e.resolved) {
+            if errors.len() < crate::extract::digest::MAX_ENTRIES {
+                errors.push(e);
+            }
+        }
+    }
+    (files, errors)
 }
 
 /// Reads a subagent's own transcript: its file changes and nothing else.
@@ -128,6 +168,11 @@ pub struct Builder<'s> {
     offset: u64,
     /// Newer clients' task list (TaskCreate / TaskUpdate), by task id.
     tasks: Vec<(String, Todo)>,
+    /// 1.0.x clients' subagents, each a sidechain inside the main file
+    /// from its prompt on, built as a subagent's own file would be.
+    threads: Vec<Thread>,
+    /// Which thread a sidechain record's uuid belongs to.
+    thread_of: HashMap<String, usize>,
 }
 
 impl<'s> Builder<'s> {
@@ -147,6 +192,8 @@ impl<'s> Builder<'s> {
             refused_before: false,
             offset: 0,
             tasks: Vec::new(),
+            threads: Vec::new(),
+            thread_of: HashMap::new(),
         }
     }
 
@@ -294,6 +341,18 @@ impl<'s> Builder<'s> {
         if c.tasks_touched && c.turn.todos.is_empty() {
             c.turn.todos = self.tasks.iter().map(|(_, t)| t.clone()).collect();
         }
+        // Threads no Task result claimed (a call interrupted, a pass that
+        // ends mid-call): their files, with nobody's description.
+        for t in std::mem::take(&mut self.threads) {
+            if let Some(b) = t.builder {
+                let (files, errors) = subagent_work(b.finish());
+                for f in files {
+                    note_change(&mut c.sidechain.files, &f.path, f.change, f.from.as_deref());
+                }
+                c.sidechain.errors.extend(errors);
+            }
+        }
+        self.thread_of.clear();
         if !c.sidechain.files.is_empty() {
             c.sidechain.description = "subagent".into();
             c.turn.subagents.push(std::mem::take(&mut c.sidechain));
@@ -364,6 +423,9 @@ impl<'s> Builder<'s> {
                 .into_iter()
                 .find_map(|s| s.as_deref().map(str::trim).filter(|s| !s.is_empty()))
                 .map(str::to_owned),
+            prompt: (tu.name == "Task" || tu.name == "Agent")
+                .then(|| input.prompt.as_deref().map(prompt_head))
+                .flatten(),
             plan: input.plan.as_deref().map(str::to_owned),
             subject: input.subject.as_deref().map(str::to_owned),
             task_id: input.task_id.as_deref().map(str::to_owned),
@@ -467,7 +529,56 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// A 1.0.x subagent's record: into the thread its parent is in, or a
+    /// new thread when it is a prompt nothing leads to.
     fn sidechain(&mut self, rec: &Record) {
+        let parent = rec
+            .parent_uuid
+            .as_deref()
+            .and_then(|p| self.thread_of.get(p).copied());
+        let at = match parent {
+            Some(at) => at,
+            None if rec.is_user() && self.threads.len() < MAX_THREADS => {
+                let text: Vec<&str> = rec.content().texts().collect();
+                let text = text.join("\n");
+                if text.trim().is_empty() {
+                    return self.unclaimed(rec);
+                }
+                let mut b = Builder::for_subagent();
+                b.record_cwd = self.record_cwd.clone();
+                b.here = self.here.clone();
+                self.threads.push(Thread {
+                    prompt: prompt_head(&text),
+                    builder: Some(b),
+                });
+                self.threads.len() - 1
+            }
+            // The start of the thread was before this pass (or there are
+            // too many): what its calls wrote, at least.
+            None => return self.unclaimed(rec),
+        };
+        if let Some(u) = rec.uuid.as_deref()
+            && self.thread_of.len() < MAX_THREAD_RECORDS
+        {
+            self.thread_of.insert(u.to_owned(), at);
+        }
+        match self.threads[at].builder.as_mut() {
+            Some(b) => b.feed(rec),
+            // Its Task already returned: a straggler.
+            None => self.unclaimed(rec),
+        }
+    }
+
+    /// The work of the thread a Task call started, once its result is in.
+    fn claim_thread(&mut self, prompt: &str) -> Option<(Vec<FileChange>, Vec<ToolError>)> {
+        let t = self
+            .threads
+            .iter_mut()
+            .find(|t| t.builder.is_some() && t.prompt == prompt)?;
+        Some(subagent_work(t.builder.take()?.finish()))
+    }
+
+    fn unclaimed(&mut self, rec: &Record) {
         if !rec.is_assistant() {
             return;
         }
@@ -591,8 +702,12 @@ impl<'s> Builder<'s> {
                 let id = tur
                     .and_then(|t| t.agent_id.as_deref())
                     .filter(|id| safe_agent_id(id));
-                let files = id.map(|id| self.subagents.files(id)).unwrap_or_default();
-                let errors = id.map(|id| self.subagents.errors(id)).unwrap_or_default();
+                let (files, errors) = match (id, call.prompt.as_deref()) {
+                    (Some(id), _) => (self.subagents.files(id), self.subagents.errors(id)),
+                    // 1.0.x: the subagent's records are in this file.
+                    (None, Some(p)) => self.claim_thread(p).unwrap_or_default(),
+                    (None, None) => Default::default(),
+                };
                 let report = text
                     .lines()
                     .map(str::trim)
