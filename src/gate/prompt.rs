@@ -3,9 +3,8 @@
 //! context out, `\`-continued lines joined, `[Image #1]` placeholders out,
 //! nothing left when it was only an acknowledgement or a bare "go ahead",
 //! and the paragraphs that are pastes (fenced blocks, logs, traces, diffs)
-//! marked,
-//! so that the matcher masks them instead of reading them as the user's
-//! sentences. What is taken out is remembered: an IDE selection or open
+//! marked, so that the matcher masks them instead of reading them as the
+//! user's sentences. What is taken out is remembered: an IDE selection or open
 //! file, a screenshot and a paste each show the model what the prompt is
 //! about.
 
