@@ -473,3 +473,27 @@ fn regression_issue_11_the_hook_reads_the_session_from_the_transcript() {
         "{v}"
     );
 }
+
+/// The real 2.1.332 client writes the prompt's record (and attachments)
+/// before UserPromptSubmit: cut where each prompt arrived, its interactive
+/// transcript reads as a new session only at the first one, and as ongoing
+/// after a compaction too.
+#[test]
+fn the_real_client_s_transcript_tells_the_first_prompt_from_the_others() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/transcripts/v2.1.332/interactive/592d55cf-11d7-4a1b-99fa-bf536f8ae9a6.jsonl"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    let dir = tempfile::tempdir().unwrap();
+    let at = |line: usize| {
+        let cut = dir.path().join(format!("{line}.jsonl"));
+        std::fs::write(&cut, lines[..line].concat()).unwrap();
+        Session::of(Some(&cut))
+    };
+    // "Interactive one", "Interactive two", "Interactive three after compact".
+    assert_eq!(at(9), Session::New);
+    assert_eq!(at(68), Session::Ongoing);
+    assert_eq!(at(101), Session::Ongoing);
+}
