@@ -782,3 +782,20 @@ fn issue_keys_and_mentions_anchor_a_request() {
     }
     fires("Implement the cache", Class::Unanchored);
 }
+
+#[test]
+fn a_doubt_about_the_session_is_an_ongoing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(Session::of(None), Session::Ongoing);
+    // Not there yet: older clients create the file after the first prompt.
+    assert_eq!(
+        Session::of(Some(&dir.path().join("new.jsonl"))),
+        Session::New
+    );
+    // A folder, or a FIFO (opened without blocking), cannot be read.
+    assert_eq!(Session::of(Some(dir.path())), Session::Ongoing);
+    let fifo = dir.path().join("t.jsonl");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    assert_eq!(Session::of(Some(&fifo)), Session::Ongoing);
+}
