@@ -799,3 +799,22 @@ fn a_doubt_about_the_session_is_an_ongoing_one() {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     assert_eq!(Session::of(Some(&fifo)), Session::Ongoing);
 }
+
+#[test]
+fn someones_solution_stays_unbound_mid_session() {
+    // `names_someone` reads the patterns' text: exactly the English and the
+    // French person-named solution patterns, so a rewrite shows here.
+    let named: Vec<&str> = lexicon::PATTERNS
+        .iter()
+        .map(|&(_, p)| p)
+        .filter(|p| lexicon::names_someone(p))
+        .collect();
+    assert_eq!(named, ["% s @sol_named_en", "@sol_named_fr de|d ^"]);
+    assert_eq!(mid("Applique la solution de Marc."), ["unlocated-solution"]);
+    // A thing's name is not a person: "the Redis approach" may have been
+    // discussed in this session.
+    assert_eq!(
+        mid("Apply the Redis approach to the session store."),
+        Vec::<&str>::new()
+    );
+}
