@@ -250,7 +250,8 @@ fn on_user_prompt(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     };
     let root = project_root(ctx, payload);
     let config = config::load_or_default(ctx, root.as_deref());
-    Ok(gate::check(prompt, &config.gate)
+    let session = || gate::Session::of(payload.transcript_path.as_deref());
+    Ok(gate::check_in(prompt, session, &config.gate)
         .map(|v| additional_context("UserPromptSubmit", &v.context)))
 }
 

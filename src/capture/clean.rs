@@ -9,6 +9,7 @@
 
 use crate::extract::digest::RequestKind;
 use crate::transcript::text::{is_client_text, starts_with_any, strip_blocks, tag_content};
+use std::borrow::Cow;
 
 /// A user record's text, sorted out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,24 +101,11 @@ pub fn classify(text: &str, has_image: bool) -> UserText {
 pub fn clean_prompt(text: &str) -> Cleaned {
     let mut out = Cleaned::default();
     let text = strip_blocks(text, "<system-reminder>", "</system-reminder>");
-    let mut text = text.trim().to_owned();
+    let text = text.trim();
 
-    // IDE context: out of the request, kept as context. One pass: the
-    // text is rebuilt around the blocks, never shifted in place.
-    if text.contains("<ide_") {
-        let mut rest = text.as_str();
-        let mut kept = String::with_capacity(rest.len());
-        while let Some((start, end, tag, body)) = next_ide_block(rest) {
-            if let Some(line) = ide_line(tag, body) {
-                out.ide.push(line);
-            }
-            kept.push_str(&rest[..start]);
-            kept.push('\n');
-            rest = &rest[end..];
-        }
-        kept.push_str(rest);
-        text = kept;
-    }
+    // IDE context: out of the request, kept as context.
+    let (text, ide) = strip_ide(text);
+    out.ide = ide;
     let text = text.trim();
 
     // `<command-name>/x</command-name>` (with `<command-message>` first on older clients).
@@ -162,6 +150,29 @@ pub fn clean_prompt(text: &str) -> Cleaned {
         RequestKind::Task
     };
     out
+}
+
+/// `text` without its IDE context blocks (`<ide_opened_file>`,
+/// `<ide_selection>`, …), each replaced by a line break, and one line of
+/// context for each (where the user was, not what they selected). One
+/// pass: the text is rebuilt around the blocks, never shifted in place.
+pub fn strip_ide(text: &str) -> (Cow<'_, str>, Vec<String>) {
+    if !text.contains("<ide_") {
+        return (Cow::Borrowed(text), Vec::new());
+    }
+    let mut ide = Vec::new();
+    let mut rest = text;
+    let mut kept = String::with_capacity(rest.len());
+    while let Some((start, end, tag, body)) = next_ide_block(rest) {
+        if let Some(line) = ide_line(tag, body) {
+            ide.push(line);
+        }
+        kept.push_str(&rest[..start]);
+        kept.push('\n');
+        rest = &rest[end..];
+    }
+    kept.push_str(rest);
+    (Cow::Owned(kept), ide)
 }
 
 /// The first `<ide_…>` block: its byte span, tag and body. An unclosed
@@ -232,60 +243,100 @@ fn between<'t>(text: &'t str, start: &str, end: &str) -> Option<&'t str> {
 }
 
 /// Splits a prompt into the user's prose and the telling lines of what they
-/// pasted (fenced blocks, and paragraphs most of whose lines look like a
-/// log, a trace or data). Prose after a paste is kept.
+/// pasted. Prose after a paste is kept.
 fn split_pastes(text: &str) -> (String, Vec<String>) {
     let mut prose: Vec<&str> = Vec::new();
     let mut pasted = Vec::new();
-    let mut para: Vec<&str> = Vec::new();
-    let mut fence: Option<Vec<&str>> = None;
-    fn flush<'t>(para: &mut Vec<&'t str>, prose: &mut Vec<&'t str>, pasted: &mut Vec<String>) {
-        if para.is_empty() {
-            return;
-        }
-        if looks_pasted(para) {
-            if let Some(line) = telling_line(para) {
+    for p in paragraphs(text) {
+        // A line that long has no room in a digest, whoever wrote it.
+        if p.pasted || p.lines.iter().any(|l| l.len() > 2000) {
+            if let Some(line) = telling_line(&p.lines) {
                 pasted.push(line);
             }
         } else {
-            prose.extend(para.iter().copied());
+            prose.extend(p.lines.iter().copied());
             prose.push("");
         }
-        para.clear();
     }
+    pasted.dedup();
+    (prose.join("\n").trim().to_owned(), pasted)
+}
+
+/// One paragraph of a prompt: lines between blank lines, or a fenced block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paragraph<'t> {
+    /// Its lines; a fenced block's without the fences.
+    pub lines: Vec<&'t str>,
+    /// Pasted rather than written: a fenced block, or a paragraph most of
+    /// whose lines look like a log, a trace or data ([`is_log_line`]).
+    pub pasted: bool,
+    pub fenced: bool,
+    /// Byte span in the text (a fenced block's with its fences).
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The paragraphs of `text`, in order. The gate masks the pasted ones where
+/// they are; [`clean_prompt`] keeps the others as the request.
+pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
+    // Lines are slices of `text`: their offsets come from their addresses.
+    fn at(text: &str, line: &str) -> usize {
+        line.as_ptr() as usize - text.as_ptr() as usize
+    }
+    fn flush<'t>(text: &'t str, para: &mut Vec<&'t str>, out: &mut Vec<Paragraph<'t>>) {
+        if let (Some(first), Some(last)) = (para.first(), para.last()) {
+            let (start, end) = (at(text, first), at(text, last) + last.len());
+            let pasted = looks_pasted(para);
+            out.push(Paragraph {
+                lines: std::mem::take(para),
+                pasted,
+                fenced: false,
+                start,
+                end,
+            });
+        }
+    }
+    let mut out = Vec::new();
+    let mut para: Vec<&str> = Vec::new();
+    let mut fence: Option<(usize, Vec<&str>)> = None;
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             match fence.take() {
-                Some(body) => {
-                    if let Some(l) = telling_line(&body) {
-                        pasted.push(l);
-                    }
-                }
+                Some((start, body)) => out.push(Paragraph {
+                    lines: body,
+                    pasted: true,
+                    fenced: true,
+                    start,
+                    end: at(text, line) + line.len(),
+                }),
                 None => {
-                    flush(&mut para, &mut prose, &mut pasted);
-                    fence = Some(Vec::new());
+                    flush(text, &mut para, &mut out);
+                    fence = Some((at(text, line), Vec::new()));
                 }
             }
             continue;
         }
-        if let Some(body) = fence.as_mut() {
+        if let Some((_, body)) = fence.as_mut() {
             body.push(line);
             continue;
         }
         if line.trim().is_empty() {
-            flush(&mut para, &mut prose, &mut pasted);
+            flush(text, &mut para, &mut out);
         } else {
             para.push(line);
         }
     }
-    if let Some(body) = fence
-        && let Some(l) = telling_line(&body)
-    {
-        pasted.push(l);
+    if let Some((start, body)) = fence {
+        out.push(Paragraph {
+            lines: body,
+            pasted: true,
+            fenced: true,
+            start,
+            end: text.len(),
+        });
     }
-    flush(&mut para, &mut prose, &mut pasted);
-    pasted.dedup();
-    (prose.join("\n").trim().to_owned(), pasted)
+    flush(text, &mut para, &mut out);
+    out
 }
 
 fn looks_pasted(lines: &[&str]) -> bool {
@@ -297,7 +348,7 @@ fn looks_pasted(lines: &[&str]) -> bool {
         return true;
     }
     let loggy = lines.iter().filter(|l| is_log_line(l)).count();
-    (n >= 3 && loggy * 2 >= n) || (n >= 2 && loggy == n) || lines.iter().any(|l| l.len() > 2000)
+    (n >= 3 && loggy * 2 >= n) || (n >= 2 && loggy == n)
 }
 
 /// A line that a program wrote rather than a person.
@@ -649,9 +700,9 @@ const BARE_GO: &[&str] = &[
     "on continue",
 ];
 
-/// The prompt without the acknowledgements it starts with; empty when it
-/// was nothing else.
-fn strip_ack(text: &str) -> &str {
+/// The prompt without the acknowledgements it starts with ("Fair enough.",
+/// "yes please,"); empty when it was nothing else, or a bare "go ahead".
+pub fn strip_ack(text: &str) -> &str {
     let mut rest = text;
     loop {
         let lower = rest.to_lowercase();
@@ -703,7 +754,8 @@ fn strip_ack(text: &str) -> &str {
     rest
 }
 
-fn strip_image_tags(text: &str) -> String {
+/// The prompt without the client's `[Image #1]` placeholders.
+pub fn strip_image_tags(text: &str) -> String {
     let mut out = text.to_owned();
     while let Some(at) = out.find("[Image #") {
         match out[at..].find(']') {
@@ -877,6 +929,30 @@ mod tests {
         );
         assert_eq!(c.request, "it crashes:\n\nany idea?");
         assert_eq!(c.pasted, ["ImportError: cannot import name 'x'"]);
+    }
+
+    #[test]
+    fn paragraphs_say_where_the_pastes_are() {
+        let text = "it crashes:\n```\nImportError: x\n```\nok\n\n01:12:38 a\n01:12:39 b";
+        let got: Vec<(bool, &str)> = paragraphs(text)
+            .iter()
+            .map(|p| (p.pasted, &text[p.start..p.end]))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (false, "it crashes:"),
+                (true, "```\nImportError: x\n```"),
+                (false, "ok"),
+                (true, "01:12:38 a\n01:12:39 b"),
+            ]
+        );
+        // An unclosed fence runs to the end.
+        let p = paragraphs("see\n```\nx");
+        assert_eq!(
+            (p[1].pasted, p[1].lines.as_slice(), p[1].end),
+            (true, &["x"][..], 9)
+        );
     }
 
     #[test]

@@ -25,6 +25,11 @@ pub(crate) enum AnchorKind {
     Backticked,
     CodeBlock,
     CodeShaped,
+    /// A paragraph the user pasted (a log, a trace, a diff): see
+    /// `capture::clean::paragraphs`.
+    Paste,
+    /// `@src/x.rs`, `@README.md`: the client's file mention.
+    Mention,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,9 +111,15 @@ const ISSUE_WORDS: &[&str] = &[
     "problème", "pull", "request", "story", "tache", "task", "ticket", "tickets", "tâche",
 ];
 
-/// Masks code spans and anchors. Control characters other than newline and
-/// tab become blanks first, so a `\u{1}` in the prompt cannot fake a mask.
+#[cfg(test)]
 pub(crate) fn scan(prompt: &str) -> Scan {
+    scan_with(prompt, &[])
+}
+
+/// Masks `pastes` (byte ranges), code spans and anchors. Control characters
+/// other than newline and tab become blanks first, so a `\u{1}` in the
+/// prompt cannot fake a mask.
+pub(crate) fn scan_with(prompt: &str, pastes: &[(usize, usize)]) -> Scan {
     let mut bytes: Vec<u8> = prompt
         .bytes()
         .map(|b| {
@@ -120,6 +131,17 @@ pub(crate) fn scan(prompt: &str) -> Scan {
         })
         .collect();
     let mut anchors = Vec::new();
+    for &(start, end) in pastes {
+        let end = end.min(bytes.len());
+        if start < end && prompt.is_char_boundary(start) && prompt.is_char_boundary(end) {
+            anchors.push(Anchor {
+                kind: AnchorKind::Paste,
+                start,
+                end,
+            });
+            fill(&mut bytes, start, end);
+        }
+    }
     mask_code(&mut bytes, &mut anchors);
     // Blanking ASCII bytes and masking whole characters keep UTF-8 valid.
     let code_masked = String::from_utf8(bytes).unwrap_or_default();
@@ -337,6 +359,9 @@ fn classify(w: &str, prev: Option<&str>) -> Option<AnchorKind> {
     if is_issue(w, prev) {
         return Some(AnchorKind::Issue);
     }
+    if is_mention(w) {
+        return Some(AnchorKind::Mention);
+    }
     if let Some(base) = strip_line_suffix(w)
         && (is_path(base) || is_file(base))
     {
@@ -389,6 +414,9 @@ fn is_issue(w: &str, prev: Option<&str>) -> bool {
     {
         return true;
     }
+    if is_beads_id(w) {
+        return true;
+    }
     // "issue 42", "ticket #42", "la PR 12", "n°42"
     let bare = w
         .trim_start_matches('#')
@@ -399,6 +427,44 @@ fn is_issue(w: &str, prev: Option<&str>) -> bool {
             let p = p.to_lowercase();
             ISSUE_WORDS.contains(&p.trim_end_matches(['#', ':']))
         })
+}
+
+/// A beads-style issue id: a lower-case prefix, a dash, and a short hash
+/// (`spotter-gqc`, `bd-a1b2`, `bd-a1b2.3` for a child). The hash tells it
+/// from a hyphenated word ("cross-browser", "re-run"): it has a letter and
+/// either a digit or no vowel at all.
+fn is_beads_id(w: &str) -> bool {
+    let Some((prefix, id)) = w.split_once('-') else {
+        return false;
+    };
+    let hash = id
+        .split_once('.')
+        .map_or(id, |(h, child)| if all_digits(child) { h } else { "" });
+    let lower_alnum = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    prefix.len() >= 2
+        && prefix
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase())
+        && lower_alnum(prefix)
+        && (2..=8).contains(&hash.len())
+        && lower_alnum(hash)
+        && hash.bytes().any(|b| b.is_ascii_lowercase())
+        && (hash.bytes().any(|b| b.is_ascii_digit())
+            || !hash.bytes().any(|b| b"aeiouy".contains(&b)))
+}
+
+/// `@path`: what the client inserts when the user picks a file or folder.
+fn is_mention(w: &str) -> bool {
+    w.strip_prefix('@').is_some_and(|p| {
+        p.len() >= 2
+            && p.chars().any(char::is_alphabetic)
+            && p.chars()
+                .all(|c| c.is_alphanumeric() || "._-/~".contains(c))
+    })
 }
 
 /// `main.rs:12`, `src/x.rs:12:5`, `x.py#L10-L20` → the file part.
@@ -679,7 +745,18 @@ mod tests {
         ] {
             assert_eq!(one(p), Some(AnchorKind::Issue), "{p}");
         }
-        for p in ["UTF-8 text", "SHA-256 sums", "issue of 42 people"] {
+        for p in ["implement spotter-gqc", "close bd-a1b2", "see bd-a1b2.3"] {
+            assert_eq!(one(p), Some(AnchorKind::Issue), "{p}");
+        }
+        for p in [
+            "UTF-8 text",
+            "SHA-256 sums",
+            "issue of 42 people",
+            "make it cross-browser",
+            "a re-run",
+            "the follow-up",
+            "x86-64 builds",
+        ] {
             assert_eq!(one(p), None, "{p}");
         }
     }
@@ -709,6 +786,19 @@ mod tests {
         for p in ["_this_ matters", "a re-run", "HEADER"] {
             assert_eq!(one(p), None, "{p}");
         }
+    }
+
+    #[test]
+    fn mentions_and_pastes() {
+        assert_eq!(one("reuse @src/nav.html"), Some(AnchorKind::Mention));
+        assert_eq!(one("see @Makefile"), Some(AnchorKind::Mention));
+        assert_eq!(one("see @docs"), Some(AnchorKind::Mention));
+        assert_eq!(one("mail me @ noon"), None);
+        let p = "same error:\n\n01:12 the old fix failed\n01:13 x";
+        let s = scan_with(p, &[(13, p.len())]);
+        assert_eq!(s.anchors[0].kind, AnchorKind::Paste);
+        assert!(!s.masked.contains("old fix"));
+        assert!(s.masked.starts_with("same error:"));
     }
 
     #[test]

@@ -403,6 +403,33 @@ const NOT_AFTER_SAME_ERROR_FR: &[&str] = &[
     "classe", "code", "dans", "format", "gestion", "partout", "pour", "que", "type", "variante",
 ];
 
+/// Words that put a referent outside the current session: another day or
+/// session, a meeting or a channel the model never saw, the team's usual
+/// way. Mid-session, a vague phrase is left alone unless its sentence holds
+/// one of these ("like last time", "the approach from the meeting"): the
+/// rest ("the above", "this approach", "the previous fix", "still
+/// broken") points at what the session already shows.
+#[rustfmt::skip]
+pub(crate) const OUTSIDE_SESSION: &[&str] = &[
+    "yesterday", "last+time", "last+week", "last+month", "last+year", "last+night",
+    "last+sprint", "last+session", "last+conversation", "last+chat", "previous+session",
+    "previous+conversation", "another+session", "other+session", "the+other+day",
+    "this+morning", "ago", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+    "sunday", "weekend", "meeting", "standup", "slack", "email", "mail", "huddle", "jira",
+    "confluence", "notion", "wiki", "whiteboard", "retro", "workshop", "usual", "usually",
+    "hier", "avant+hier", "la+veille", "la+derniere+fois", "l+autre+fois", "l+autre+jour",
+    "la+semaine+derniere", "le+mois+dernier", "ce+matin", "derniere+session",
+    "session+precedente", "derniere+conversation", "conversation+precedente", "lundi", "mardi",
+    "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "reunion", "visio", "habitude",
+    "habituel", "habituelle",
+];
+
+/// Patterns that name a person's solution ("Marc's fix", "la solution de
+/// Marc"): whoever it is, the session did not write it.
+pub(crate) fn names_someone(pattern: &str) -> bool {
+    pattern.starts_with("% s ") || pattern.ends_with(" de|d ^")
+}
+
 /// The classes' phrase patterns. Order does not matter.
 #[rustfmt::skip]
 pub(crate) const PATTERNS: &[(Class, &str)] = &[
@@ -773,6 +800,7 @@ pub(crate) const REQUEST_MARKERS: &[&str] = &[
     "vous+pouvez", "vous+pourriez", "on+peut", "on+pourrait", "il+faut", "il+faudrait", "faut",
     "faudrait", "on+doit", "on+devrait", "on+va", "tu+dois", "tu+devrais", "vous+devez", "tu+vas",
     "je+veux", "je+voudrais", "j+aimerais", "merci+de", "merci+d", "essaie+de", "essaye+de",
+    "help+me+to", "help+me", "help+to", "help+us", "aide+moi+a",
     "essayez+de", "pourquoi+ne+pas", "n+oublie+pas+de", "pense+a",
 ];
 
@@ -994,6 +1022,9 @@ pub(crate) fn is_english_subject(w: &str) -> bool {
 
 /// Git references that name one artefact without a hash.
 pub(crate) const GIT_REF_PHRASES: &[&str] = &[
+    "pending+changes",
+    "local+changes",
+    "unstaged+changes",
     "last+commit",
     "latest+commit",
     "previous+commit",

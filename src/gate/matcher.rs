@@ -262,8 +262,7 @@ impl Matcher {
         self.sources.len()
     }
 
-    /// The pattern's text, for test messages.
-    #[cfg(test)]
+    /// The pattern's text (test messages; what a hit points at).
     pub fn source(&self, i: usize) -> &'static str {
         self.sources[i].1
     }

@@ -7,11 +7,26 @@
 //! artefact before acting, or to ask the user one batch of questions. It
 //! never blocks, and on the common case it prints nothing.
 //!
-//! Two stages:
+//! First the prompt is read the way capture reads it (`prompt.rs`, on
+//! `capture::clean`): IDE context, system reminders, image placeholders and
+//! leading acknowledgements out, pastes masked where they are. Text inside
+//! an IDE selection or a paste is never matched as the user's words. Then
+//! two stages:
 //! 1. **Unbound references**, five classes of phrases in English and French
 //!    (`lexicon.rs`), matched on folded words with word boundaries.
 //! 2. **Structural**: a sentence that asks for work ("fix…", "peux-tu
 //!    ajouter…") in a prompt that names no anchor at all (`anchor.rs`).
+//!
+//! Both depend on the [`Session`]: whether earlier turns are there for the
+//! prompt to point at (`transcript::prior_turns`, a bounded tail read).
+//! On the first prompt of a session, or the first after `/clear`, both
+//! stages speak. Later, the structural stage is silent ("yes please, and
+//! make it cross-browser" answers the model's offer) and so is every
+//! phrase that can point at the conversation ("the above status report",
+//! "this approach", "the previous fix", "still broken"): only phrases whose
+//! sentence puts the referent outside the session ("like last time", "the
+//! approach from the meeting", "comme d'habitude") or that name someone's
+//! solution ("Marc's fix") remain.
 //!
 //! Decisions a user may want to know about:
 //! - An anchor binds the vague phrases of its clause: "the previous fix in
@@ -23,7 +38,9 @@
 //!   the other page", "the other page" is still unbound. A sentence ending
 //!   with `:` is bound by an anchor on the next line, and pasted code binds
 //!   the paragraph that introduces it ("Same error again:" + the log), not
-//!   the one after it. Any anchor at all (or "the last commit") silences the
+//!   the one after it. Any anchor at all (an issue key such as `ABC-123`,
+//!   `#12` or `spotter-gqc`, an `@file` mention, a paste, an IDE selection
+//!   or open file, a screenshot, or "the last commit") silences the
 //!   structural stage.
 //! - Questions are left alone (a sentence ending with `?`, or opening with
 //!   what/why/how/pourquoi/comment/est-ce que/explain…): they ask for an
@@ -42,22 +59,31 @@
 //! - A prompt over 32 KiB is read as its first and last 16 KiB (the words
 //!   around a pasted log matter, its middle does not) and gets no
 //!   structural nudge: it carries its own material.
+//! - In doubt about the session (no transcript path, a file that cannot be
+//!   read, a tail longer than the read's budget) the gate takes it as
+//!   ongoing, the quieter answer. A transcript that does not exist yet is
+//!   a new session: older clients create it after the first prompt.
 //!
 //! Hot path: no regex is compiled unless the user configured
 //! `extra_patterns`. The first prompt of a process builds a first-word
 //! index (no pattern is parsed until a prompt contains its first word);
 //! measured in release on the development VM: about 0.1 ms for the index,
-//! 0.2–0.3 ms for the whole first check, then 10–15 µs per prompt.
+//! 0.2–0.3 ms for the whole first check, then 10–15 µs per prompt
+//! (`cargo bench --bench gate`). The session's tail read stops at the
+//! previous answer, a few kilobytes back, and never reads more than
+//! 1 MiB.
 
 mod anchor;
 mod lexicon;
 mod matcher;
+mod prompt;
 mod text;
 
 #[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 use std::sync::OnceLock;
 use text::Text;
 
@@ -223,8 +249,44 @@ const MAX_QUOTES_PER_CLASS: usize = 3;
 const MAX_QUOTES: usize = 6;
 const MAX_QUOTE_CHARS: usize = 60;
 
-/// Looks at one prompt. `None`: print nothing.
+/// Whether the session already holds turns for a prompt to point at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Session {
+    /// The first prompt of a session, or the first after `/clear`.
+    New,
+    /// Earlier turns are there, or it cannot be told.
+    Ongoing,
+}
+
+impl Session {
+    /// From the transcript the payload names (see the module doc for what
+    /// a doubt means).
+    pub fn of(transcript: Option<&Path>) -> Session {
+        use crate::transcript::Prior;
+        let Some(path) = transcript else {
+            return Session::Ongoing;
+        };
+        match crate::transcript::prior_turns(path) {
+            Ok((Prior::Nothing, _)) => Session::New,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Session::New,
+            _ => Session::Ongoing,
+        }
+    }
+}
+
+/// Looks at one prompt as the first of its session. `None`: print nothing.
 pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
+    check_in(prompt, || Session::New, cfg)
+}
+
+/// Looks at one prompt. `session` is asked only when the prompt has
+/// something to say without it, so most prompts never read the
+/// transcript. `None`: print nothing.
+pub fn check_in(
+    prompt: &str,
+    session: impl FnOnce() -> Session,
+    cfg: &GateConfig,
+) -> Option<Verdict> {
     if !cfg.enabled {
         return None;
     }
@@ -237,8 +299,9 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
         return None;
     }
     let (prompt, cut) = head_and_tail(prompt, MAX_SCAN);
-    let prompt: &str = &prompt;
-    let scan = anchor::scan(prompt);
+    let prepared = prompt::prepare(&prompt)?;
+    let prompt: &str = &prepared.text;
+    let scan = anchor::scan_with(prompt, &prepared.pastes);
     let text = text::analyse(&scan.masked);
     if text.word_count() == 0 || is_chitchat(&text) {
         return None;
@@ -252,12 +315,17 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
     }
 
     let mut found: Vec<(Class, usize, usize)> = Vec::new();
+    // Per phrase: does it still need binding mid-session?
+    let mut beyond: Vec<bool> = Vec::new();
     let keep = |tok: usize| {
         let s = &sents[text.toks[tok].sent as usize];
         !s.question && !s.success && !s.bound && !s.clause_bound(tok)
     };
+    let outside = |tok: usize| outside_session(&text, text.toks[tok].sent as usize);
     for hit in matcher().find(&text, &|c| cfg.class_enabled(c)) {
         if keep(hit.first) {
+            beyond
+                .push(lexicon::names_someone(matcher().source(hit.pattern)) || outside(hit.first));
             found.push((
                 hit.class,
                 text.toks[hit.first].start,
@@ -273,6 +341,7 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
                 .iter()
                 .any(|f| f.0 == Class::RepeatFailure && f.1 <= start && start < f.2);
             if keep(first) && !covered && added < matcher::MAX_HITS_PER_CLASS {
+                beyond.push(outside(first));
                 found.push((Class::RepeatFailure, start, text.toks[last].end));
                 added += 1;
             }
@@ -283,6 +352,7 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
             if let Some(tok) = token_at(&text, start)
                 && keep(tok)
             {
+                beyond.push(true);
                 found.push((Class::Custom, start, end));
             }
         }
@@ -291,6 +361,7 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
     // A prompt long enough to be cut carries its own material.
     let unanchored = cfg.structural
         && !cut
+        && !prepared.shown
         && scan.anchors.is_empty()
         && !names_git_ref(&text)
         && !is_continuation(&text, &sents)
@@ -299,6 +370,23 @@ pub fn check(prompt: &str, cfg: &GateConfig) -> Option<Verdict> {
     if found.is_empty() && !unanchored {
         return None;
     }
+    // Only now is the transcript read. After the first prompt, a request
+    // without an anchor continues the conversation (the session is its
+    // anchor), and only what the session cannot hold needs binding.
+    let (mut found, unanchored) = match session() {
+        Session::New => (found, unanchored),
+        Session::Ongoing => {
+            let found: Vec<_> = found
+                .into_iter()
+                .zip(beyond)
+                .filter_map(|(f, b)| b.then_some(f))
+                .collect();
+            if found.is_empty() {
+                return None;
+            }
+            (found, false)
+        }
+    };
     found.sort_by_key(|&(c, s, _)| (c, s));
     let mut classes: Vec<Class> = found.iter().map(|f| f.0).collect();
     if unanchored {
@@ -559,6 +647,20 @@ fn git_refs() -> &'static Phrases {
 /// these to one artefact, so they anchor a work request like a hash does.
 fn names_git_ref(text: &Text) -> bool {
     (0..text.toks.len()).any(|i| git_refs().len_at(text, i, text.toks.len()).is_some())
+}
+
+fn outside_words() -> &'static Phrases {
+    static P: OnceLock<Phrases> = OnceLock::new();
+    P.get_or_init(|| Phrases::new(lexicon::OUTSIDE_SESSION))
+}
+
+/// Does sentence `k` put its referent outside the session ("like last
+/// time", "from the meeting", "comme d'habitude")?
+fn outside_session(text: &Text, k: usize) -> bool {
+    let toks = text.sents[k].toks.clone();
+    let end = toks.end;
+    toks.into_iter()
+        .any(|i| outside_words().len_at(text, i, end).is_some())
 }
 
 fn question_openers() -> &'static Phrases {

@@ -675,3 +675,146 @@ fn timing() {
         t.elapsed() / n
     );
 }
+
+// --- The session around the prompt ------------------------------------------
+
+fn mid(prompt: &str) -> Vec<&'static str> {
+    check_in(prompt, || Session::Ongoing, &on())
+        .map(|v| v.classes.iter().map(|c| c.as_str()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn mid_session_a_reference_to_the_conversation_is_bound() {
+    // The issue's four: each points at the turn before it.
+    for p in [
+        "The above \"status report\" is very interesting and good to keep as milestone information. Please create an empty commit with that content.",
+        "Fair enough. Can you write a balanced opinion on this approach?",
+        "yes please, and let's make it cross-browser",
+        "do it",
+        "The previous fix is still broken, make it work like before.",
+        "Please fix these lint errors",
+    ] {
+        assert_eq!(mid(p), Vec::<&str>::new(), "{p:?}");
+    }
+    // On the first prompt the same words point at nothing.
+    fires(
+        "Can you write a balanced opinion on this approach?",
+        Class::Unanchored,
+    );
+    fires(
+        "The previous fix is still broken, make it work like before.",
+        Class::PriorArtifact,
+    );
+}
+
+#[test]
+fn mid_session_what_lies_outside_it_still_needs_binding() {
+    assert_eq!(
+        mid("Use the approach we discussed yesterday for the retry logic."),
+        ["unlocated-solution"]
+    );
+    assert_eq!(
+        mid("Implement Marc's solution for the cache invalidation."),
+        ["unlocated-solution"]
+    );
+    assert_eq!(
+        mid("Tour cinq : corrige le bug comme la dernière fois."),
+        ["prior-artifact"]
+    );
+    assert_eq!(
+        mid("Refactor the payment module the way we agreed in the meeting."),
+        ["unlocated-solution"]
+    );
+    assert_eq!(mid("Formate-le comme d'habitude."), ["unstated-comparison"]);
+}
+
+#[test]
+fn the_session_is_read_only_when_the_prompt_needs_it() {
+    let asked = std::cell::Cell::new(0);
+    let session = || {
+        asked.set(asked.get() + 1);
+        Session::Ongoing
+    };
+    assert!(check_in("Fix the off-by-one in src/parse.rs:42", session, &on()).is_none());
+    assert!(check_in("thanks!", session, &on()).is_none());
+    assert_eq!(asked.get(), 0);
+    assert!(check_in("make it like the other page", session, &on()).is_none());
+    assert_eq!(asked.get(), 1);
+}
+
+#[test]
+fn ide_context_and_pastes_are_not_the_users_words() {
+    // The selection is the README's own text: "the fixes they propose" is
+    // not the user speaking.
+    silent(
+        "<ide_selection>The user selected the lines 206 to 215 from /p/README.md:\nAre the fixes they propose the correct ones? It is still broken like before.\n\nThis may or may not be related to the current task.</ide_selection>\nWhat does this section do?",
+    );
+    // An open file or a selection is an anchor for the structural stage.
+    silent(
+        "<ide_opened_file>The user opened the file /p/src/nav.ts in the IDE. This may or may not be related to the current task.</ide_opened_file>\nAdd a loading spinner to the checkout button.",
+    );
+    fires(
+        "Add a loading spinner to the checkout button.",
+        Class::Unanchored,
+    );
+    // A screenshot too.
+    silent(
+        "[Image #1] Can you please add margin-bottom to the details element when it's not open?",
+    );
+    // An unfenced log is a paste: it binds the sentence introducing it.
+    silent(
+        "Same error again:\n\n01:12:38.300 Host key verification failed.\n01:12:38.301 fatal: Could not read from remote repository.",
+    );
+}
+
+#[test]
+fn issue_keys_and_mentions_anchor_a_request() {
+    for p in [
+        "Implement spotter-gqc",
+        "Fix ABC-123",
+        "Close #123",
+        "Do GH-12 next",
+        "Update @docs/ARCHITECTURE.md",
+        "Rewrite @Makefile",
+    ] {
+        silent(p);
+    }
+    fires("Implement the cache", Class::Unanchored);
+}
+
+#[test]
+fn a_doubt_about_the_session_is_an_ongoing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(Session::of(None), Session::Ongoing);
+    // Not there yet: older clients create the file after the first prompt.
+    assert_eq!(
+        Session::of(Some(&dir.path().join("new.jsonl"))),
+        Session::New
+    );
+    // A folder, or a FIFO (opened without blocking), cannot be read.
+    assert_eq!(Session::of(Some(dir.path())), Session::Ongoing);
+    let fifo = dir.path().join("t.jsonl");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    assert_eq!(Session::of(Some(&fifo)), Session::Ongoing);
+}
+
+#[test]
+fn someones_solution_stays_unbound_mid_session() {
+    // `names_someone` reads the patterns' text: exactly the English and the
+    // French person-named solution patterns, so a rewrite shows here.
+    let named: Vec<&str> = lexicon::PATTERNS
+        .iter()
+        .map(|&(_, p)| p)
+        .filter(|p| lexicon::names_someone(p))
+        .collect();
+    assert_eq!(named, ["% s @sol_named_en", "@sol_named_fr de|d ^"]);
+    assert_eq!(mid("Applique la solution de Marc."), ["unlocated-solution"]);
+    // A thing's name is not a person: "the Redis approach" may have been
+    // discussed in this session.
+    assert_eq!(
+        mid("Apply the Redis approach to the session store."),
+        Vec::<&str>::new()
+    );
+}

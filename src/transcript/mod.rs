@@ -14,6 +14,7 @@
 //! - **stream** ([`StreamReader`]): forwards from a remembered offset.
 
 mod exchange;
+mod history;
 mod record;
 mod stream;
 mod tail;
@@ -26,6 +27,7 @@ mod tests;
 pub use exchange::{
     MAX_ASSISTANT_CHARS, MAX_DIGEST_ENTRIES, MAX_DIGEST_ENTRY_CHARS, MAX_HUMAN_CHARS,
 };
+pub use history::{PRIOR_MAX_BYTES, Prior, prior_turns, prior_turns_with};
 pub use record::{
     Block, Content, Message, Record, Todo, ToolInput, ToolResult, ToolUse, ToolUseResult,
 };
