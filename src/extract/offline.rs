@@ -578,7 +578,11 @@ impl TurnCtx<'_> {
         for todo in t.todos.iter().filter(|t| t.status == TodoStatus::Completed) {
             // Only when subagents did the work the list describes: a list
             // ticked off with no file changed may claim what did not happen.
-            let subagent_work = t.subagents.iter().any(|s| !s.files.is_empty());
+            // (and not a list whose subagents each say what they did).
+            let subagent_work = t
+                .subagents
+                .iter()
+                .any(|s| !s.files.is_empty() && s.description == "subagent");
             if known.open_todo(&self.primary, &todo.text).is_none()
                 && t.files.is_empty()
                 && subagent_work
