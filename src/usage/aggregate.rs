@@ -154,8 +154,6 @@ pub(crate) struct Updated {
     /// `None` when a report found the session unchanged (it reads only the
     /// summary's file list then).
     pub summary: Option<Summary>,
-    /// Transcript files that no longer exist.
-    pub missing_files: usize,
     /// The deduplicated records and the log's tables, when asked for or read.
     pub records: Option<(Log, Vec<Rec>)>,
     pub day_changes: BTreeMap<String, Option<DayPart>>,
@@ -326,7 +324,6 @@ pub(crate) fn update(
                 && let Some(s) = Summary::load(&paths.summary)
             {
                 return Ok(Updated {
-                    missing_files: s.files.iter().filter(|f| f.missing).count(),
                     summary: Some(s),
                     records: None,
                     day_changes: BTreeMap::new(),
@@ -432,7 +429,6 @@ fn unchanged(
         let recs = std::mem::take(&mut log.recs);
         return Ok(Some(Updated {
             summary: None,
-            missing_files: head.files.iter().filter(|f| f.missing).count(),
             records: Some((log, recs)),
             day_changes: BTreeMap::new(),
             bytes_read: 0,
@@ -455,7 +451,6 @@ fn unchanged(
         let _ = write_summary(&paths.summary, &s);
     }
     Ok(Some(Updated {
-        missing_files: s.files.iter().filter(|f| f.missing).count(),
         summary: Some(s),
         records: None,
         day_changes: BTreeMap::new(),
@@ -647,7 +642,6 @@ fn update_locked(
         }
     }
     Ok(Updated {
-        missing_files: summary.files.iter().filter(|f| f.missing).count(),
         summary: Some(summary),
         records: Some((log, recs)),
         day_changes,
@@ -960,9 +954,11 @@ fn tally(
         all.add(&a.tokens);
         cost += a.cost;
         responses += a.responses;
-        if id.is_empty() {
-            // Several indexes may name the main thread after a table was
-            // rebuilt; they are one agent.
+        // Several indexes may name the main thread after a table was
+        // rebuilt, and the compaction calls work for it: one agent. Decided
+        // here rather than when reading, so ledgers written before count
+        // the same.
+        if id.is_empty() || discover::is_compaction_agent(id) {
             main.tokens.add(&a.tokens);
             main.cost = round_cost(main.cost + a.cost);
             main.responses += a.responses;
