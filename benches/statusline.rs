@@ -224,6 +224,7 @@ fn after_new_turn_dollars_injected(bencher: divan::Bencher) {
         today: Some(TodaySpend {
             total_usd: 2.0,
             memory_usd: 0.0,
+            partial: false,
         }),
     };
     let config = Config::default();

@@ -100,6 +100,7 @@ fn spend() -> Fixed {
         today: Some(TodaySpend {
             total_usd: 3.2,
             memory_usd: 0.0,
+            partial: false,
         }),
     }
 }

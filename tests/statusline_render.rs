@@ -56,6 +56,7 @@ fn full_facts(tokens: u64, window: u64) -> Facts {
         today: Some(TodaySpend {
             total_usd: 12.5,
             memory_usd: 0.02,
+            partial: false,
         }),
         memory: Some(MemoryState {
             pending: 2,

@@ -75,6 +75,9 @@ pub struct TodaySpend {
     /// Every session today plus memory extraction.
     pub total_usd: f64,
     pub memory_usd: f64,
+    /// Some of today's sessions are still being read (a first render on a
+    /// day of long sessions): the figure is a floor (shown with a `+`).
+    pub partial: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -314,13 +317,16 @@ impl SpendSource for Ledger {
         }))
     }
 
-    /// The day index (every session's share of today) plus cairn's own
-    /// memory-extraction calls, which the index keeps apart.
-    fn today(&self, ctx: &Ctx, _config: &Config) -> Result<Option<TodaySpend>, String> {
-        let d = crate::usage::day_totals(&ctx.state_dir, &ctx.today());
+    /// What `cairn usage daily` says of today (every session the client
+    /// wrote today, found and brought up to date incrementally) plus
+    /// cairn's own memory-extraction calls.
+    fn today(&self, ctx: &Ctx, config: &Config) -> Result<Option<TodaySpend>, String> {
+        let prices = crate::usage::PriceTable::from_config(&config.usage);
+        let d = crate::usage::today::today(ctx, &prices).map_err(|e| format!("{e:#}"))?;
         Ok(Some(TodaySpend {
             total_usd: d.cost + d.memory_cost,
             memory_usd: d.memory_cost,
+            partial: !d.complete,
         }))
     }
 }

@@ -171,11 +171,7 @@ struct Stat {
 
 fn stat(path: &Path) -> Option<Stat> {
     let m = fs::metadata(path).ok()?;
-    let mtime_ns = m
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let mtime_ns = discover::mtime_ns(&m);
     #[cfg(unix)]
     let ino = std::os::unix::fs::MetadataExt::ino(&m);
     #[cfg(not(unix))]
@@ -204,7 +200,7 @@ fn dirs_unchanged(dirs: &[DirState]) -> bool {
 }
 
 /// The key that says which time zone the per-day parts were cut in.
-fn tz_key(ctx: &Ctx) -> String {
+pub(crate) fn tz_key(ctx: &Ctx) -> String {
     ctx.env.get("TZ").unwrap_or("").to_string()
 }
 
@@ -243,6 +239,16 @@ pub fn session_totals_with(
     prices: &PriceTable,
     transcript_path: &Path,
 ) -> Result<SessionTotals> {
+    refresh(ctx, prices, transcript_path).map(|(t, _)| t)
+}
+
+/// [`session_totals_with`] and the transcript bytes it read (0 when the
+/// summary was current).
+pub(crate) fn refresh(
+    ctx: &Ctx,
+    prices: &PriceTable,
+    transcript_path: &Path,
+) -> Result<(SessionTotals, u64)> {
     let sid = transcript_path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -258,7 +264,7 @@ pub fn session_totals_with(
         && dirs_unchanged(&s.dirs)
         && s.files.iter().all(file_unchanged)
     {
-        return Ok(s.totals);
+        return Ok((s.totals, 0));
     }
     let files = discover::session_of_transcript(ctx, transcript_path);
     let up = update(
@@ -273,7 +279,10 @@ pub fn session_totals_with(
             known_changed: true,
         },
     )?;
-    Ok(up.summary.map(|s| s.totals).unwrap_or_default())
+    Ok((
+        up.summary.map(|s| s.totals).unwrap_or_default(),
+        up.bytes_read,
+    ))
 }
 
 /// Remembers the context window the status line reported for a session,
