@@ -286,3 +286,40 @@ fn transcript_missing_when_the_main_file_never_existed() {
     assert_eq!(missing(orphan), true);
     assert_eq!(missing(PRINT), false);
 }
+
+#[test]
+fn a_day_of_long_sessions_is_caught_up_over_renders_and_says_so_meanwhile() {
+    let day = Day::new();
+    // Two more sessions of today, each longer than one render may read
+    // (`usage::today::READ_BUDGET`): tool output as filler, then the lab's
+    // responses under new ids.
+    let src = day.transcript("-tmp-cclab-proj-print", FAILED_READ);
+    let filler = format!(
+        "{{\"type\":\"user\",\"timestamp\":\"2026-11-30T04:00:00.000Z\",\"message\":{{\"role\":\"user\",\"content\":\"{}\"}}}}\n",
+        "x".repeat(64 * 1024)
+    );
+    for (i, sid) in [
+        "3c0f0000-0000-4000-8000-000000000001",
+        "3c0f0000-0000-4000-8000-000000000002",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = day.transcript("-tmp-cclab-proj-print", sid);
+        let n = (cairn::usage::today::READ_BUDGET as usize) / filler.len() + 1;
+        std::fs::write(&path, filler.repeat(n)).unwrap();
+        append_copy_of_responses(&src, &path, &format!("long{i}"));
+    }
+    let first = day.render("-tmp-cclab-proj-print", FAILED_READ);
+    let partial = segment(&first, "today ").unwrap();
+    assert!(partial.ends_with('+'), "a floor until all is read: {first}");
+    let mut last = first.clone();
+    for _ in 0..3 {
+        last = day.render("-tmp-cclab-proj-print", FAILED_READ);
+    }
+    assert_eq!(
+        segment(&last, "today "),
+        Some(format!("today {}", day.daily_today()).as_str()),
+        "{last}"
+    );
+}
