@@ -334,6 +334,9 @@ impl SpendSource for Ledger {
     fn today(&self, ctx: &Ctx, config: &Config) -> Result<Option<TodaySpend>, String> {
         let prices = crate::usage::PriceTable::from_config(&config.usage);
         let d = crate::usage::today::today(ctx, &prices).map_err(|e| format!("{e:#}"))?;
+        for p in &d.problems {
+            super::cache::log_once(ctx, p);
+        }
         Ok(Some(TodaySpend {
             total_usd: d.cost + d.memory_cost,
             memory_usd: d.memory_cost,

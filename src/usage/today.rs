@@ -51,6 +51,9 @@ pub struct Today {
     /// Every session written today was read to its end; `false`: the
     /// figure is a floor (the read budget ran out, or a session failed).
     pub complete: bool,
+    /// Sessions left out and why, for the caller to log (once: this runs
+    /// on every render).
+    pub problems: Vec<String>,
 }
 
 /// The figure and what it was computed from.
@@ -81,7 +84,8 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
         .map(|z| z.timestamp().as_nanosecond())
         .unwrap_or(0);
     let since = u64::try_from(midnight).unwrap_or(0);
-    let mut complete = catch_up(ctx, prices, since);
+    let mut problems = Vec::new();
+    let mut complete = catch_up(ctx, prices, since, &mut problems);
 
     let index = ledger::read_day(&ctx.state_dir, &date);
     let logs: Vec<(String, u64)> = index
@@ -107,7 +111,7 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
     let figure = match cached {
         Some(c) => c,
         None => {
-            let (c, all_read) = compute(ctx, prices, day, key)?;
+            let (c, all_read) = compute(ctx, prices, day, key, &mut problems)?;
             complete &= all_read;
             // A cache: a lost write costs the next render a recount.
             if let Ok(b) = serde_json::to_vec(&c) {
@@ -124,34 +128,33 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
         sessions: figure.sessions,
         memory_cost: ledger::memory_spend_on(&ctx.state_dir, &date),
         complete,
+        problems,
     })
 }
 
 /// Brings every session written since `since_ns` up to date, newest
 /// first, until [`READ_BUDGET`] bytes were read. `false` when some were
 /// left for later or failed.
-fn catch_up(ctx: &Ctx, prices: &PriceTable, since_ns: u64) -> bool {
+fn catch_up(ctx: &Ctx, prices: &PriceTable, since_ns: u64, problems: &mut Vec<String>) -> bool {
     let dirs = discover::config_dirs(ctx);
     let mut mains = discover::main_files_written_since(&dirs, since_ns);
     mains.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let mut read = 0u64;
+    let mut complete = true;
     for (path, _) in mains {
         if read >= READ_BUDGET {
             return false;
         }
         match aggregate::refresh(ctx, prices, &path) {
             Ok((_, n)) => read += n,
+            // One unreadable session must not hide the others.
             Err(e) => {
-                ctx.diag(
-                    crate::diag::Level::Warn,
-                    "usage",
-                    &format!("today's spend without {}: {e:#}", path.display()),
-                );
-                return false;
+                problems.push(format!("today's spend without {}: {e:#}", path.display()));
+                complete = false;
             }
         }
     }
-    true
+    complete
 }
 
 /// The report's figure for `day`, from the record logs `key` names.
@@ -160,6 +163,7 @@ fn compute(
     prices: &PriceTable,
     day: jiff::civil::Date,
     key: Cached,
+    problems: &mut Vec<String>,
 ) -> Result<(Cached, bool)> {
     let mut dedup = Dedup::new();
     let mut models: Vec<String> = Vec::new();
@@ -170,11 +174,7 @@ fn compute(
         let log = match Log::load(&path) {
             Ok(l) => l,
             Err(e) => {
-                ctx.diag(
-                    crate::diag::Level::Warn,
-                    "usage",
-                    &format!("today's spend without session {sid}: {e:#}"),
-                );
+                problems.push(format!("today's spend without session {sid}: {e:#}"));
                 all_read = false;
                 continue;
             }
