@@ -113,8 +113,10 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
         None => {
             let (c, all_read) = compute(ctx, prices, day, key, &mut problems)?;
             complete &= all_read;
-            // A cache: a lost write costs the next render a recount.
-            if let Ok(b) = serde_json::to_vec(&c) {
+            // A cache: a lost write costs the next render a recount. A
+            // figure missing a session is not kept, so it is not taken for
+            // a whole one later.
+            if all_read && let Ok(b) = serde_json::to_vec(&c) {
                 let _ = crate::fsutil::atomic_write_unsynced(&cache_path(ctx), &b);
             }
             c
