@@ -323,3 +323,34 @@ fn a_day_of_long_sessions_is_caught_up_over_renders_and_says_so_meanwhile() {
         "{last}"
     );
 }
+
+#[test]
+fn a_response_copied_into_a_fork_counts_once_then_new_turns_count() {
+    let day = Day::new();
+    // A fork: a new session file holding the same responses (same message
+    // and request ids), as the client copies history into it.
+    let src = day.transcript("-tmp-cclab-proj-print", PRINT);
+    let fork = day.transcript(
+        "-tmp-cclab-proj-print",
+        "f0f00000-0000-4000-8000-000000000001",
+    );
+    std::fs::copy(&src, &fork).unwrap();
+    let line = day.render("-tmp-cclab-proj-print", FAILED_READ);
+    assert_eq!(
+        segment(&line, "today "),
+        Some(format!("today {}", day.daily_today()).as_str()),
+        "{line}"
+    );
+    // The fork goes on with turns of its own: they count, the copy still once.
+    append_copy_of_responses(
+        &day.transcript("-tmp-cclab-proj-print", FAILED_READ),
+        &fork,
+        "f1",
+    );
+    let line = day.render("-tmp-cclab-proj-print", FAILED_READ);
+    assert_eq!(
+        segment(&line, "today "),
+        Some(format!("today {}", day.daily_today()).as_str()),
+        "{line}"
+    );
+}

@@ -12,12 +12,16 @@
 //! Whatever is left waits for the next render, and the figure says it is a
 //! floor meanwhile.
 //!
-//! The figure itself is what the report computes for today's row: the
-//! records of every session the index lists for today, merged across
-//! sessions (a response copied into a fork counts once), kept when their
-//! local date is today, priced. It is remembered beside the lengths of the
-//! record logs it came from, so a render where no log grew reads one small
-//! file instead of the logs.
+//! The figure is what the report computes for today's row: the records of
+//! every session the index lists for today, merged across sessions (a
+//! response copied into a fork counts once), kept when their local date is
+//! today, priced. Counting that from the record logs costs milliseconds on
+//! a long session, so it is done when the set of today's sessions changes
+//! (a copy arrives with the session that holds it: a fork, a resumed 1.0
+//! session) and kept as the difference between the sessions' own day parts
+//! (each session deduplicated alone, kept current by the aggregate) and
+//! the merged count. Renders in between add the index's parts and take
+//! that difference off: one small file read.
 
 use super::aggregate::{self, LocalDates};
 use super::dedupe::Dedup;
@@ -62,12 +66,20 @@ struct Cached {
     date: String,
     tz: String,
     prices: u64,
-    /// Session id → length of its record log.
-    logs: Vec<(String, u64)>,
+    /// Today's sessions when the merged count was made.
+    sessions_seen: Vec<String>,
+    /// What the sessions' own parts count twice: their sum minus the
+    /// merged figure.
+    twice: Figure,
+    /// Sessions with a response today, after the merge.
+    sessions: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+struct Figure {
     cost: f64,
     tokens: u64,
     responses: u64,
-    sessions: usize,
 }
 
 fn cache_path(ctx: &Ctx) -> PathBuf {
@@ -88,33 +100,43 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
     let mut complete = catch_up(ctx, prices, since, &mut problems);
 
     let index = ledger::read_day(&ctx.state_dir, &date);
-    let logs: Vec<(String, u64)> = index
-        .keys()
-        .map(|sid| {
-            let log = store::session_paths(&ctx.state_dir, sid).log;
-            (sid.clone(), std::fs::metadata(log).map_or(0, |m| m.len()))
-        })
-        .collect();
-    let key = Cached {
-        date: date.clone(),
-        tz: aggregate::tz_key(ctx),
-        prices: prices.fingerprint(),
-        logs,
-        ..Cached::default()
-    };
+    let sum = index.values().fold(Figure::default(), |mut f, p| {
+        f.cost += p.cost;
+        f.tokens += p.tokens;
+        f.responses += p.responses;
+        f
+    });
+    let sessions_seen: Vec<String> = index.keys().cloned().collect();
+    let tz = aggregate::tz_key(ctx);
     let cached = std::fs::read(cache_path(ctx))
         .ok()
         .and_then(|b| serde_json::from_slice::<Cached>(&b).ok())
         .filter(|c| {
-            c.date == key.date && c.tz == key.tz && c.prices == key.prices && c.logs == key.logs
+            c.date == date
+                && c.tz == tz
+                && c.prices == prices.fingerprint()
+                && c.sessions_seen == sessions_seen
         });
-    let figure = match cached {
+    let c = match cached {
         Some(c) => c,
         None => {
-            let (c, all_read) = compute(ctx, prices, day, key, &mut problems)?;
+            let (merged, sessions, all_read) =
+                merged(ctx, prices, day, &sessions_seen, &mut problems);
             complete &= all_read;
+            let c = Cached {
+                date: date.clone(),
+                tz,
+                prices: prices.fingerprint(),
+                sessions_seen,
+                twice: Figure {
+                    cost: sum.cost - merged.cost,
+                    tokens: sum.tokens.saturating_sub(merged.tokens),
+                    responses: sum.responses.saturating_sub(merged.responses),
+                },
+                sessions,
+            };
             // A cache: a lost write costs the next render a recount. A
-            // figure missing a session is not kept, so it is not taken for
+            // count missing a session is not kept, so it is not taken for
             // a whole one later.
             if all_read && let Ok(b) = serde_json::to_vec(&c) {
                 let _ = crate::fsutil::atomic_write_unsynced(&cache_path(ctx), &b);
@@ -122,12 +144,17 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
             c
         }
     };
+    let figure = Figure {
+        cost: aggregate::round_cost((sum.cost - c.twice.cost).max(0.0)),
+        tokens: sum.tokens.saturating_sub(c.twice.tokens),
+        responses: sum.responses.saturating_sub(c.twice.responses),
+    };
     Ok(Today {
         date: date.clone(),
         cost: figure.cost,
         tokens: figure.tokens,
         responses: figure.responses,
-        sessions: figure.sessions,
+        sessions: c.sessions,
         memory_cost: ledger::memory_spend_on(&ctx.state_dir, &date),
         complete,
         problems,
@@ -159,19 +186,21 @@ fn catch_up(ctx: &Ctx, prices: &PriceTable, since_ns: u64, problems: &mut Vec<St
     complete
 }
 
-/// The report's figure for `day`, from the record logs `key` names.
-fn compute(
+/// The report's figure for `day` over `sessions`, from their record
+/// logs; with the number of sessions it counts and whether every log was
+/// read.
+fn merged(
     ctx: &Ctx,
     prices: &PriceTable,
     day: jiff::civil::Date,
-    key: Cached,
+    sessions: &[String],
     problems: &mut Vec<String>,
-) -> Result<(Cached, bool)> {
+) -> (Figure, usize, bool) {
     let mut dedup = Dedup::new();
     let mut models: Vec<String> = Vec::new();
     let mut model_index: HashMap<String, u16> = HashMap::new();
     let mut all_read = true;
-    for (owner, (sid, _)) in key.logs.iter().enumerate() {
+    for (owner, sid) in sessions.iter().enumerate() {
         let path = store::session_paths(&ctx.state_dir, sid).log;
         let log = match Log::load(&path) {
             Ok(l) => l,
@@ -201,8 +230,7 @@ fn compute(
     let mut dates = LocalDates::new(ctx);
     let mut rates: Vec<Option<Option<Rates>>> = vec![None; models.len()];
     let mut owners = std::collections::BTreeSet::new();
-    let mut out = key;
-    let mut cost = 0.0;
+    let mut out = Figure::default();
     for (r, owner) in dedup.recs.iter().zip(&dedup.owners) {
         if dates.date(r.ts_ms) != day {
             continue;
@@ -211,7 +239,7 @@ fn compute(
         if let Some(slot) = rates.get_mut(i)
             && let Some(rt) = slot.get_or_insert_with(|| prices.rates(&models[i]))
         {
-            cost += super::pricing::price_with(
+            out.cost += super::pricing::price_with(
                 rt,
                 &r.usage(),
                 Some(r.ts_ms.div_euclid(1000)),
@@ -223,7 +251,5 @@ fn compute(
         out.responses += 1;
         owners.insert(*owner);
     }
-    out.cost = aggregate::round_cost(cost);
-    out.sessions = owners.len();
-    Ok((out, all_read))
+    (out, owners.len(), all_read)
 }
