@@ -5,6 +5,10 @@
 //! bytes). Then what of the latter is not the status line's own: the usage
 //! aggregate alone, the line with dollars injected, `render()` alone.
 //!
+//! The config folder also holds what a working machine has beside the
+//! session: `OTHER_TODAY` small sessions written today (which "today" must
+//! count) and `OLD_SESSIONS` from earlier days (which it must only `stat`).
+//!
 //! Run: `cargo bench --bench statusline` (writes 100 MB to a temp dir once;
 //! the first-render case reads it all per sample: a few minutes in all).
 
@@ -20,6 +24,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 const SID: &str = "11111111-2222-3333-4444-555555555555";
 const TARGET_BYTES: u64 = 100 * 1024 * 1024;
+const OTHER_TODAY: u64 = 3;
+const OLD_SESSIONS: u64 = 500;
 
 fn main() {
     divan::main();
@@ -58,9 +64,11 @@ struct Fixture {
 
 impl Fixture {
     fn ctx(&self, state: &Path) -> Ctx {
+        let config = self.dir.join("claude");
         Ctx::new(
             Env::from_pairs([
                 ("CAIRN_STATE_DIR", state.to_str().unwrap()),
+                ("CLAUDE_CONFIG_DIR", config.to_str().unwrap()),
                 ("TZ", "UTC"),
                 ("COLUMNS", "160"),
             ]),
@@ -98,6 +106,7 @@ fn fixture() -> &'static Fixture {
             f.flush().unwrap();
         }
         drop(f);
+        other_sessions(&dir.join("claude/projects"));
 
         let repo = dir.join("proj");
         std::fs::create_dir_all(repo.join(".git")).unwrap();
@@ -127,6 +136,24 @@ fn fixture() -> &'static Fixture {
             turns: AtomicU64::new(n),
         }
     })
+}
+
+/// Small sessions in ten other project folders: `OTHER_TODAY` of them
+/// written today, `OLD_SESSIONS` last written the day before.
+fn other_sessions(projects: &Path) {
+    let yesterday = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000 - 86_400);
+    for i in 0..OTHER_TODAY + OLD_SESSIONS {
+        let project = projects.join(format!("-tmp-other-{}", i % 10));
+        std::fs::create_dir_all(&project).unwrap();
+        let path = project.join(format!("00000000-0000-4000-8000-{i:012}.jsonl"));
+        let mut f = std::fs::File::create(&path).unwrap();
+        for n in 0..20 {
+            write_turn(&mut f, 1_000_000 * (i + 1) + n).unwrap();
+        }
+        if i >= OTHER_TODAY {
+            f.set_modified(yesterday).unwrap();
+        }
+    }
 }
 
 /// One turn as the client writes it: a user prompt, a tool result of a few
@@ -224,6 +251,7 @@ fn after_new_turn_dollars_injected(bencher: divan::Bencher) {
         today: Some(TodaySpend {
             total_usd: 2.0,
             memory_usd: 0.0,
+            partial: false,
         }),
     };
     let config = Config::default();

@@ -100,6 +100,7 @@ fn spend() -> Fixed {
         today: Some(TodaySpend {
             total_usd: 3.2,
             memory_usd: 0.0,
+            partial: false,
         }),
     }
 }
@@ -190,6 +191,10 @@ fn golden_lines_for_the_lab_payloads() {
         lines[10]
     );
     assert!(lines[13].contains("| ctx 2% 22k/1M |"), "{}", lines[13]);
+    // The lab's payloads carry `prompt_cache` from the second render on;
+    // on the fixed clock (hours later) every one of them has lapsed.
+    assert!(!lines[0].contains("cache"), "{}", lines[0]);
+    assert!(lines[1..].iter().all(|l| l.contains("| cache cold |")));
 }
 
 #[test]
@@ -204,7 +209,7 @@ fn the_example_payload_in_colour() {
         line,
         "\x1b[1mOpus 5.5\x1b[0m | \x1b[34mproj-interactive\x1b[0m | \x1b[35mmain\x1b[0m | \
          \x1b[32mctx 2% 22k/1M\x1b[0m | session $0.42 | agents 2 $0.12 | today $3.20 | \
-         \x1b[2mnotes 3 queued 1\x1b[0m"
+         \x1b[33mcache cold\x1b[0m | \x1b[2mnotes 3 queued 1\x1b[0m"
     );
 }
 
@@ -348,7 +353,7 @@ fn a_failed_fact_prefers_the_recent_good_line_then_a_labelled_degraded_one() {
     assert_eq!(
         degraded,
         "Opus 5.5 | proj-interactive | main | ctx 2% 22k/1M | session $0.13 (client est.) \
-         | notes 3 queued 1",
+         | cache cold | notes 3 queued 1",
     );
     // A session never rendered well: degraded at once.
     let mut other = w.localise(example());
@@ -483,7 +488,7 @@ fn fault_matrix() {
     assert_eq!(
         line,
         "Opus 5.5 | proj-interactive | main | ctx 2% 22k/1M | session $0.42 | agents 2 $0.12 \
-         | today $3.20 | notes 3 state folder not writable"
+         | today $3.20 | cache cold | notes 3 state folder not writable"
     );
     assert_eq!(run(&ro, b"garbage", &spend()), MINIMAL_LINE);
 }

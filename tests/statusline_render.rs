@@ -44,6 +44,7 @@ fn full_facts(tokens: u64, window: u64) -> Facts {
             window: Some(window),
             warn,
             hard,
+            client_percent: None,
         }),
         spend: Some(SessionSpend {
             total_usd: 1.234,
@@ -56,12 +57,14 @@ fn full_facts(tokens: u64, window: u64) -> Facts {
         today: Some(TodaySpend {
             total_usd: 12.5,
             memory_usd: 0.02,
+            partial: false,
         }),
         memory: Some(MemoryState {
             pending: 2,
             bullets_today: 14,
             state_unwritable: false,
         }),
+        now: 1_796_040_000,
         errors: Vec::new(),
     }
 }
@@ -139,6 +142,7 @@ fn unknown_window_shows_tokens_without_percent_and_unstyled() {
         window: None,
         warn: 0,
         hard: 0,
+        client_percent: None,
     });
     let coloured = render(&input, &f, &StatuslineConfig::default(), 200, true);
     assert!(coloured.contains(" | ctx 5k | "), "{coloured:?}");

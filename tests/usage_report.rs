@@ -281,3 +281,107 @@ fn project_report_sums_its_sessions() {
         &run(&f, ReportKind::Project, false, None, None),
     );
 }
+
+/// Where a report means what ccusage's `--json` means, a script written for
+/// ccusage reads it: the same keys, nesting and types (ccusage's shapes
+/// from its source, `rust/crates/ccusage/src/{output,blocks}.rs`).
+#[test]
+fn json_reads_like_ccusage() {
+    let f = fx();
+    let json = |kind| -> Value { serde_json::from_str(&run(&f, kind, true, None, None)).unwrap() };
+    let is_ts = |v: &Value| {
+        v.as_str()
+            .is_some_and(|s| s.ends_with('Z') && s.parse::<jiff::Timestamp>().is_ok())
+    };
+    let counts = [
+        "inputTokens",
+        "outputTokens",
+        "cacheCreationTokens",
+        "cacheReadTokens",
+        "totalTokens",
+    ];
+    for (kind, key, period) in [
+        (ReportKind::Daily, "daily", "date"),
+        (ReportKind::Monthly, "monthly", "month"),
+    ] {
+        let v = json(kind);
+        for row in v[key].as_array().unwrap() {
+            assert!(row[period].is_string(), "{row}");
+            for c in counts {
+                assert!(row[c].is_u64(), "{key}.{c}: {row}");
+            }
+            assert!(row["totalCost"].is_f64() || row["totalCost"].is_u64());
+            assert!(row["modelsUsed"].is_array());
+            for b in row["modelBreakdowns"].as_array().unwrap() {
+                assert!(b["modelName"].is_string() && b["cost"].is_number(), "{b}");
+            }
+        }
+        for c in counts {
+            assert!(v["totals"][c].is_u64(), "totals.{c}");
+        }
+    }
+    let v = json(ReportKind::Session);
+    for s in v["sessions"].as_array().unwrap() {
+        assert!(s["sessionId"].is_string() && s["projectPath"].is_string());
+        // Both ends of a session are instants, not one a date.
+        assert!(is_ts(&s["firstActivity"]), "{}", s["firstActivity"]);
+        assert!(is_ts(&s["lastActivity"]), "{}", s["lastActivity"]);
+        assert!(s["firstActivity"].as_str() <= s["lastActivity"].as_str());
+    }
+    let beta = v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["sessionId"] == "s-beta")
+        .unwrap();
+    assert_eq!(beta["lastActivity"], "2026-11-30T08:15:00.000Z");
+
+    // Blocks: counts under `tokenCounts` with the API's names; a block
+    // still running has a burn rate and a projection with integer counts.
+    let mut o = ReportOptions::new(ReportKind::Blocks);
+    o.json = true;
+    let ctx = Ctx::new(
+        f.ctx.env.clone(),
+        Clock::Fixed("2026-11-29T12:00:00Z".parse().unwrap()),
+    );
+    let v: Value = serde_json::from_str(&report_with(&ctx, &o).unwrap()).unwrap();
+    let blocks = v["blocks"].as_array().unwrap();
+    for b in blocks.iter().filter(|b| b["isGap"] == false) {
+        let t = &b["tokenCounts"];
+        let mut keys: Vec<&String> = t.as_object().unwrap().keys().collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "cacheCreationInputTokens",
+                "cacheReadInputTokens",
+                "inputTokens",
+                "outputTokens"
+            ],
+            "{b}"
+        );
+        let sum: u64 = t
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(b["totalTokens"].as_u64(), Some(sum));
+        assert!(b.get("inputTokens").is_none(), "counts are nested: {b}");
+        assert!(is_ts(&b["startTime"]) && is_ts(&b["endTime"]) && is_ts(&b["actualEndTime"]));
+        assert!(b["costUSD"].is_number() && b["models"].is_array());
+    }
+    let active = blocks
+        .iter()
+        .find(|b| b["isActive"] == true)
+        .expect("a block running at 12:00 on 11-29");
+    let rate = &active["burnRate"];
+    assert!(rate["tokensPerMinute"].as_f64().unwrap() > 0.0, "{active}");
+    assert!(rate["tokensPerMinuteForIndicator"].as_f64().unwrap() > 0.0);
+    assert!(rate["costPerHour"].is_number());
+    let p = &active["projection"];
+    assert!(p["totalTokens"].is_u64(), "{p}");
+    assert!(p["remainingMinutes"].is_u64(), "{p}");
+    assert_eq!(p["remainingMinutes"], 180, "block 10:00-15:00 at 12:00");
+    assert!(p["totalCost"].is_number());
+}

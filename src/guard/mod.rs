@@ -677,7 +677,11 @@ fn count_subagent_transcripts(transcript: &Path) -> usize {
             let Ok(kind) = e.file_type() else { continue };
             if kind.is_dir() && depth < 3 {
                 n += walk(&e.path(), depth + 1);
-            } else if kind.is_file() && name.starts_with("agent-") && name.ends_with(".jsonl") {
+            } else if kind.is_file()
+                && name.starts_with("agent-")
+                && name.ends_with(".jsonl")
+                && !crate::usage::discover::is_compaction_file(&name)
+            {
                 n += 1;
             }
         }

@@ -3,8 +3,8 @@
 
 use super::segments::{
     SegmentName, branch::BranchConfig, context::ContextConfig, cost::CostConfig,
-    memory::MemoryConfig, model::ModelConfig, project::ProjectConfig, subagents::SubagentsConfig,
-    today::TodayConfig,
+    memory::MemoryConfig, model::ModelConfig, project::ProjectConfig, prompt_cache::CacheConfig,
+    rate_limits::RateLimitConfig, subagents::SubagentsConfig, today::TodayConfig,
 };
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -35,9 +35,12 @@ pub struct StatuslineConfig {
     pub project: ProjectConfig,
     pub branch: BranchConfig,
     pub context: ContextConfig,
+    pub five_hour: RateLimitConfig,
+    pub seven_day: RateLimitConfig,
     pub cost: CostConfig,
     pub subagents: SubagentsConfig,
     pub today: TodayConfig,
+    pub cache: CacheConfig,
     pub memory: MemoryConfig,
 }
 
@@ -54,9 +57,12 @@ impl Default for StatuslineConfig {
             project: ProjectConfig::default(),
             branch: BranchConfig::default(),
             context: ContextConfig::default(),
+            five_hour: RateLimitConfig::default(),
+            seven_day: RateLimitConfig::default(),
             cost: CostConfig::default(),
             subagents: SubagentsConfig::default(),
             today: TodayConfig::default(),
+            cache: CacheConfig::default(),
             memory: MemoryConfig::default(),
         }
     }
@@ -74,6 +80,9 @@ impl StatuslineConfig {
             SegmentName::Project => self.project.disabled,
             SegmentName::Branch => self.branch.disabled,
             SegmentName::Context => self.context.disabled,
+            SegmentName::FiveHour => self.five_hour.disabled,
+            SegmentName::SevenDay => self.seven_day.disabled,
+            SegmentName::Cache => self.cache.disabled,
             SegmentName::Cost => self.cost.disabled,
             SegmentName::Subagents => self.subagents.disabled,
             SegmentName::Today => self.today.disabled,

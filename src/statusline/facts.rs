@@ -29,12 +29,16 @@ pub struct Facts {
     pub spend_failed: bool,
     pub today: Option<TodaySpend>,
     pub memory: Option<MemoryState>,
+    /// The clock, in seconds since the epoch, for the times left until a
+    /// rate limit resets or the prompt cache lapses; 0: unknown (those
+    /// times are then left out).
+    pub now: i64,
     /// What went wrong; empty for a good render.
     pub errors: Vec<FactError>,
 }
 
 /// The main thread's context against the guard's view of the model.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ContextFill {
     pub tokens: u64,
     /// `None`: nothing says how big this model's window is.
@@ -42,6 +46,9 @@ pub struct ContextFill {
     /// The guard's thresholds in tokens; 0 means that level is off.
     pub warn: u64,
     pub hard: u64,
+    /// The client's own figure (`context_window.used_percentage`), to
+    /// cross-check cairn's.
+    pub client_percent: Option<f64>,
 }
 
 impl ContextFill {
@@ -75,6 +82,9 @@ pub struct TodaySpend {
     /// Every session today plus memory extraction.
     pub total_usd: f64,
     pub memory_usd: f64,
+    /// Some of today's sessions are still being read (a first render on a
+    /// day of long sessions): the figure is a floor (shown with a `+`).
+    pub partial: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -108,7 +118,10 @@ pub fn gather(
     input: &Input,
     spend: &dyn SpendSource,
 ) -> Facts {
-    let mut facts = Facts::default();
+    let mut facts = Facts {
+        now: ctx.clock.now().as_second(),
+        ..Facts::default()
+    };
     let on = |s| cfg.enabled(s);
     let fail = |fact: &'static str, message: String| FactError { fact, message };
     let mut errors = Vec::new();
@@ -183,6 +196,7 @@ fn context_fill(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Cont
         window,
         warn,
         hard,
+        client_percent: input.client_used_percentage,
     }))
 }
 
@@ -314,13 +328,19 @@ impl SpendSource for Ledger {
         }))
     }
 
-    /// The day index (every session's share of today) plus cairn's own
-    /// memory-extraction calls, which the index keeps apart.
-    fn today(&self, ctx: &Ctx, _config: &Config) -> Result<Option<TodaySpend>, String> {
-        let d = crate::usage::day_totals(&ctx.state_dir, &ctx.today());
+    /// What `cairn usage daily` says of today (every session the client
+    /// wrote today, found and brought up to date incrementally) plus
+    /// cairn's own memory-extraction calls.
+    fn today(&self, ctx: &Ctx, config: &Config) -> Result<Option<TodaySpend>, String> {
+        let prices = crate::usage::PriceTable::from_config(&config.usage);
+        let d = crate::usage::today::today(ctx, &prices).map_err(|e| format!("{e:#}"))?;
+        for p in &d.problems {
+            super::cache::log_once(ctx, p);
+        }
         Ok(Some(TodaySpend {
             total_usd: d.cost + d.memory_cost,
             memory_usd: d.memory_cost,
+            partial: !d.complete,
         }))
     }
 }

@@ -30,6 +30,35 @@ pub struct Input {
     /// `context_window.current_usage`: `None` when absent or `null` (before
     /// the first request); all zeros right after `/compact`.
     pub current_usage: Option<CurrentUsage>,
+    /// `context_window.used_percentage`: the client's own fill, 0–100.
+    pub client_used_percentage: Option<f64>,
+    /// `rate_limits.five_hour` and `rate_limits.seven_day`: sent to Claude.ai
+    /// subscribers once the session's first response came back (2.1.80+);
+    /// absent for API-key users.
+    pub five_hour: Option<RateWindow>,
+    pub seven_day: Option<RateWindow>,
+    /// `prompt_cache` (absent before the first response).
+    pub prompt_cache: Option<PromptCache>,
+}
+
+/// One of the plan's rate-limit windows.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RateWindow {
+    /// `used_percentage`, 0–100 (a little over 100 when the limit was
+    /// passed).
+    pub used_percentage: f64,
+    /// `resets_at` in seconds since the epoch.
+    pub resets_at: Option<i64>,
+}
+
+/// What the client knows of its prompt cache.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PromptCache {
+    /// `warm`: the last request read from the cache.
+    pub warm: bool,
+    /// `expires_at` in seconds since the epoch: when the cached prefix
+    /// lapses without another request.
+    pub expires_at: Option<i64>,
 }
 
 /// The latest main-thread request's usage, as the client reports it.
@@ -95,6 +124,17 @@ impl Input {
                 .and_then(Value::as_u64)
                 .filter(|w| *w > 0),
             current_usage,
+            client_used_percentage: cw("used_percentage")
+                .and_then(Value::as_f64)
+                .filter(|p| p.is_finite() && *p >= 0.0),
+            five_hour: rate_window(at(&v, &["rate_limits", "five_hour"])),
+            seven_day: rate_window(at(&v, &["rate_limits", "seven_day"])),
+            prompt_cache: at(&v, &["prompt_cache"])
+                .filter(|c| c.is_object())
+                .map(|c| PromptCache {
+                    warm: c.get("warm").and_then(Value::as_bool).unwrap_or(false),
+                    expires_at: c.get("expires_at").and_then(epoch_seconds),
+                }),
         })
     }
 
@@ -123,6 +163,40 @@ impl Input {
 
 fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, k| v.get(k))
+}
+
+fn rate_window(v: Option<&Value>) -> Option<RateWindow> {
+    let v = v.filter(|v| v.is_object())?;
+    let used = v.get("used_percentage").and_then(|p| match p {
+        Value::String(s) => s.trim().trim_end_matches('%').parse::<f64>().ok(),
+        other => other.as_f64(),
+    })?;
+    (used.is_finite() && used >= 0.0).then(|| RateWindow {
+        used_percentage: used,
+        resets_at: v.get("resets_at").and_then(epoch_seconds),
+    })
+}
+
+/// An instant the client sends: epoch seconds (what 2.1.x sends), epoch
+/// milliseconds, or an RFC 3339 string (what some early write-ups
+/// described), each taken as what it is.
+fn epoch_seconds(v: &Value) -> Option<i64> {
+    let secs = |n: f64| {
+        // Past the year 33658 in seconds means milliseconds.
+        let s = if n.abs() >= 1e12 { n / 1000.0 } else { n };
+        s.is_finite().then_some(s as i64)
+    };
+    match v {
+        Value::Number(n) => n.as_f64().and_then(secs),
+        Value::String(s) => {
+            let s = s.trim();
+            match s.parse::<f64>() {
+                Ok(n) => secs(n),
+                Err(_) => s.parse::<jiff::Timestamp>().ok().map(|t| t.as_second()),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// A token count; floats and negatives from a confused client become sane.
@@ -163,6 +237,37 @@ mod tests {
         assert_eq!(i.current_usage, None);
         assert_eq!(i.context_window_size, None);
         assert_eq!(i.client_cost_usd, None);
+
+        assert_eq!(i.client_used_percentage, None);
+        assert_eq!((i.five_hour, i.prompt_cache), (None, None));
+
+        // The documented shape (2.1.80+, Claude.ai plans) and the lab's
+        // `prompt_cache` (2.1.332), then the lenient readings: ISO and
+        // millisecond instants, a percentage as text.
+        let rl = br#"{"context_window":{"used_percentage":52},
+            "rate_limits":{"five_hour":{"used_percentage":23.5,"resets_at":1738425600},
+              "seven_day":{"used_percentage":"41%","resets_at":"2025-02-06T16:00:00Z"}},
+            "prompt_cache":{"warm":true,"ttl":"5m","expires_at":1796012874000}}"#;
+        let i = Input::parse(rl).unwrap();
+        assert_eq!(i.client_used_percentage, Some(52.0));
+        let w = |used_percentage, at| {
+            Some(RateWindow {
+                used_percentage,
+                resets_at: Some(at),
+            })
+        };
+        assert_eq!(i.five_hour, w(23.5, 1_738_425_600));
+        assert_eq!(i.seven_day, w(41.0, 1_738_857_600));
+        assert_eq!(
+            i.prompt_cache,
+            Some(PromptCache {
+                warm: true,
+                expires_at: Some(1_796_012_874)
+            })
+        );
+        let none = br#"{"rate_limits":{"five_hour":{"resets_at":1},"seven_day":null}}"#;
+        let i = Input::parse(none).unwrap();
+        assert_eq!((i.five_hour, i.seven_day), (None, None));
 
         assert!(matches!(Input::parse(b"[1]"), Err(InputError::NotObject)));
         assert!(matches!(

@@ -154,8 +154,6 @@ pub(crate) struct Updated {
     /// `None` when a report found the session unchanged (it reads only the
     /// summary's file list then).
     pub summary: Option<Summary>,
-    /// Transcript files that no longer exist.
-    pub missing_files: usize,
     /// The deduplicated records and the log's tables, when asked for or read.
     pub records: Option<(Log, Vec<Rec>)>,
     pub day_changes: BTreeMap<String, Option<DayPart>>,
@@ -173,11 +171,7 @@ struct Stat {
 
 fn stat(path: &Path) -> Option<Stat> {
     let m = fs::metadata(path).ok()?;
-    let mtime_ns = m
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let mtime_ns = discover::mtime_ns(&m);
     #[cfg(unix)]
     let ino = std::os::unix::fs::MetadataExt::ino(&m);
     #[cfg(not(unix))]
@@ -206,7 +200,7 @@ fn dirs_unchanged(dirs: &[DirState]) -> bool {
 }
 
 /// The key that says which time zone the per-day parts were cut in.
-fn tz_key(ctx: &Ctx) -> String {
+pub(crate) fn tz_key(ctx: &Ctx) -> String {
     ctx.env.get("TZ").unwrap_or("").to_string()
 }
 
@@ -245,6 +239,16 @@ pub fn session_totals_with(
     prices: &PriceTable,
     transcript_path: &Path,
 ) -> Result<SessionTotals> {
+    refresh(ctx, prices, transcript_path).map(|(t, _)| t)
+}
+
+/// [`session_totals_with`] and the transcript bytes it read (0 when the
+/// summary was current).
+pub(crate) fn refresh(
+    ctx: &Ctx,
+    prices: &PriceTable,
+    transcript_path: &Path,
+) -> Result<(SessionTotals, u64)> {
     let sid = transcript_path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -260,7 +264,7 @@ pub fn session_totals_with(
         && dirs_unchanged(&s.dirs)
         && s.files.iter().all(file_unchanged)
     {
-        return Ok(s.totals);
+        return Ok((s.totals, 0));
     }
     let files = discover::session_of_transcript(ctx, transcript_path);
     let up = update(
@@ -275,7 +279,10 @@ pub fn session_totals_with(
             known_changed: true,
         },
     )?;
-    Ok(up.summary.map(|s| s.totals).unwrap_or_default())
+    Ok((
+        up.summary.map(|s| s.totals).unwrap_or_default(),
+        up.bytes_read,
+    ))
 }
 
 /// Remembers the context window the status line reported for a session,
@@ -326,7 +333,6 @@ pub(crate) fn update(
                 && let Some(s) = Summary::load(&paths.summary)
             {
                 return Ok(Updated {
-                    missing_files: s.files.iter().filter(|f| f.missing).count(),
                     summary: Some(s),
                     records: None,
                     day_changes: BTreeMap::new(),
@@ -432,7 +438,6 @@ fn unchanged(
         let recs = std::mem::take(&mut log.recs);
         return Ok(Some(Updated {
             summary: None,
-            missing_files: head.files.iter().filter(|f| f.missing).count(),
             records: Some((log, recs)),
             day_changes: BTreeMap::new(),
             bytes_read: 0,
@@ -455,7 +460,6 @@ fn unchanged(
         let _ = write_summary(&paths.summary, &s);
     }
     Ok(Some(Updated {
-        missing_files: s.files.iter().filter(|f| f.missing).count(),
         summary: Some(s),
         records: None,
         day_changes: BTreeMap::new(),
@@ -647,7 +651,6 @@ fn update_locked(
         }
     }
     Ok(Updated {
-        missing_files: summary.files.iter().filter(|f| f.missing).count(),
         summary: Some(summary),
         records: Some((log, recs)),
         day_changes,
@@ -960,9 +963,11 @@ fn tally(
         all.add(&a.tokens);
         cost += a.cost;
         responses += a.responses;
-        if id.is_empty() {
-            // Several indexes may name the main thread after a table was
-            // rebuilt; they are one agent.
+        // Several indexes may name the main thread after a table was
+        // rebuilt, and the compaction calls work for it: one agent. Decided
+        // here rather than when reading, so ledgers written before count
+        // the same.
+        if id.is_empty() || discover::is_compaction_agent(id) {
             main.tokens.add(&a.tokens);
             main.cost = round_cost(main.cost + a.cost);
             main.responses += a.responses;

@@ -92,6 +92,50 @@ pub fn config_dirs(ctx: &Ctx) -> Vec<PathBuf> {
     out
 }
 
+/// Main transcripts (`<config>/projects/<project>/<session>.jsonl`) last
+/// written at or after `since_ns` (nanoseconds since the epoch), with
+/// their mtimes: a `readdir` per project folder and a `stat` per main
+/// file. A session's subagents write while its main file does (the
+/// client records their progress there), so the main file's time stands
+/// for the session's.
+pub fn main_files_written_since(config_dirs: &[PathBuf], since_ns: u64) -> Vec<(PathBuf, u64)> {
+    let mut out = Vec::new();
+    for c in config_dirs {
+        let Ok(projects) = fs::read_dir(c.join("projects")) else {
+            continue;
+        };
+        for p in projects.filter_map(Result::ok) {
+            if !p.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let Ok(files) = fs::read_dir(p.path()) else {
+                continue;
+            };
+            for f in files.filter_map(Result::ok) {
+                let name = f.file_name();
+                let Some(name) = name.to_str() else { continue };
+                if !name.ends_with(".jsonl") || name.starts_with("agent-") {
+                    continue;
+                }
+                let Ok(m) = f.metadata() else { continue };
+                let mtime = mtime_ns(&m);
+                if m.is_file() && mtime >= since_ns {
+                    out.push((f.path(), mtime));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A file's mtime in nanoseconds since the epoch (0 when unknown).
+pub(crate) fn mtime_ns(m: &fs::Metadata) -> u64 {
+    m.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
 /// What the folders in a config list would be, for messages when none exist.
 pub fn config_dirs_hint(ctx: &Ctx) -> String {
     match ctx
@@ -357,6 +401,20 @@ pub fn session_of_transcript(ctx: &Ctx, main: &Path) -> SessionFiles {
         files,
         dirs,
     }
+}
+
+/// The client's compaction call keeps its transcript beside the session's
+/// subagents (`agent-acompact-<hex>.jsonl`, an empty `agentType`): its
+/// tokens are the main thread's, and it is no agent the user started.
+pub fn is_compaction_agent(agent_id: &str) -> bool {
+    agent_id.starts_with("acompact")
+}
+
+/// [`is_compaction_agent`] for a transcript's file name.
+pub fn is_compaction_file(file_name: &str) -> bool {
+    file_name
+        .strip_prefix("agent-")
+        .is_some_and(is_compaction_agent)
 }
 
 /// `agentType` from a subagent's `.meta.json` sidecar, if any.

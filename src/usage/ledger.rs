@@ -146,9 +146,9 @@ fn day_path(state_dir: &Path, date: &str) -> PathBuf {
     days_dir(state_dir).join(format!("{date}.json"))
 }
 
-type DayFile = BTreeMap<String, DayPart>;
+pub(crate) type DayFile = BTreeMap<String, DayPart>;
 
-fn read_day(state_dir: &Path, date: &str) -> DayFile {
+pub(crate) fn read_day(state_dir: &Path, date: &str) -> DayFile {
     std::fs::read(day_path(state_dir, date))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())

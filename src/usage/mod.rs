@@ -9,6 +9,7 @@
 //! - [`ledger`]: cairn's own memory-extraction spend and the day index.
 //! - [`report`]: `cairn usage daily|monthly|session|blocks`.
 //! - [`discover`]: the client's config folders and a session's files.
+//! - [`today`]: today's spend for the status line, equal to the report's.
 
 pub mod aggregate;
 pub mod config;
@@ -18,6 +19,7 @@ pub mod ledger;
 pub mod pricing;
 pub mod report;
 pub mod store;
+pub mod today;
 
 pub use aggregate::{
     AgentTotals, SessionTotals, Tokens, note_context_window, session_totals, session_totals_with,

@@ -274,8 +274,12 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
                 .cloned()
                 .unwrap_or(files.project.clone()),
             cwd: log.meta.get("cwd").cloned().unwrap_or_default(),
-            ledger_only: up.missing_files > 0
-                && files.files.first().is_none_or(|f| !f.path.exists()),
+            // The main file is what a session's transcript is: gone, or never
+            // written (a folder holding only subagents' files).
+            ledger_only: !files
+                .files
+                .iter()
+                .any(|f| f.agent.is_empty() && f.path.exists()),
             agents: log.agents.clone(),
         };
         add(&mut data, info, &log, &recs);
@@ -554,7 +558,7 @@ pub fn report_with(ctx: &Ctx, opts: &ReportOptions) -> Result<String> {
         let s = &data.sessions[data.recs.owners[i] as usize];
         s.agents
             .get(usize::from(r.agent))
-            .is_none_or(String::is_empty)
+            .is_none_or(|a| a.is_empty() || discover::is_compaction_agent(a))
     };
     let out = match opts.kind {
         ReportKind::Daily | ReportKind::Monthly => {
@@ -972,9 +976,11 @@ fn render_sessions(
                     "firstActivity".into(),
                     json!(g.first_ms.map(aggregate::ts_string).unwrap_or_default()),
                 );
+                // ccusage's types: both ends are RFC 3339 timestamps (the
+                // table shows the local date; a script does its own zones).
                 m.insert(
                     "lastActivity".into(),
-                    json!(g.last_ms.map(|ms| ms_date(ctx, ms)).unwrap_or_default()),
+                    json!(g.last_ms.map(aggregate::ts_string).unwrap_or_default()),
                 );
                 m.insert("mainCost".into(), json!(usd(g.main_cost)));
                 m.insert("subagents".into(), json!(g.subagents.len()));
@@ -1121,7 +1127,7 @@ fn render_projects(
                 m.insert("responses".into(), json!(g.responses));
                 m.insert(
                     "lastActivity".into(),
-                    json!(g.last_ms.map(|ms| ms_date(ctx, ms)).unwrap_or_default()),
+                    json!(g.last_ms.map(aggregate::ts_string).unwrap_or_default()),
                 );
                 m.insert("subagents".into(), json!(p.subagents));
                 m.insert("subagentCost".into(), json!(usd(p.subagent_cost)));
@@ -1260,9 +1266,14 @@ fn render_blocks(
         (b.active && mins > 0.0).then(|| {
             let tpm = b.group.tokens.total() as f64 / mins;
             let cph = b.group.cost / mins * 60.0;
-            let remaining = ((b.end_ms - now) as f64 / 60_000.0).max(0.0);
+            let remaining = ((b.end_ms - now) as f64 / 60_000.0).max(0.0).round();
             (tpm, cph, remaining)
         })
+    };
+    // What ccusage's indicator rates: tokens that are not cache traffic.
+    let fresh_rate = |b: &Block| -> f64 {
+        let mins = (b.last_ms - b.first_ms) as f64 / 60_000.0;
+        (b.group.tokens.input + b.group.tokens.output) as f64 / mins
     };
     if json {
         let rows: Vec<Value> = blocks
@@ -1283,21 +1294,37 @@ fn render_blocks(
                 m.insert("isActive".into(), json!(b.active));
                 m.insert("isGap".into(), json!(b.gap));
                 m.insert("entries".into(), json!(b.group.responses));
-                m.extend(token_fields(&b.group.tokens));
+                // ccusage nests a block's counts, under the API's own names.
+                let t = &b.group.tokens;
+                m.insert(
+                    "tokenCounts".into(),
+                    json!({
+                        "inputTokens": t.input,
+                        "outputTokens": t.output,
+                        "cacheCreationInputTokens": t.cache_write(),
+                        "cacheReadInputTokens": t.cache_read,
+                    }),
+                );
+                m.insert("totalTokens".into(), json!(t.total()));
                 m.insert("costUSD".into(), json!(usd(b.group.cost)));
                 m.insert("models".into(), json!(models_used(&b.group, models)));
                 match rate(b) {
                     Some((tpm, cph, remaining)) => {
                         m.insert(
                             "burnRate".into(),
-                            json!({"tokensPerMinute": tpm.round(), "costPerHour": usd(cph)}),
+                            json!({
+                                "tokensPerMinute": tpm,
+                                "tokensPerMinuteForIndicator": fresh_rate(b),
+                                "costPerHour": usd(cph),
+                            }),
                         );
+                        // Counts and minutes are integers in ccusage's JSON.
                         m.insert(
                             "projection".into(),
                             json!({
-                                "totalTokens": (b.group.tokens.total() as f64 + tpm * remaining).round(),
+                                "totalTokens": (b.group.tokens.total() as f64 + tpm * remaining).round() as u64,
                                 "totalCost": usd(b.group.cost + cph * remaining / 60.0),
-                                "remainingMinutes": remaining.round(),
+                                "remainingMinutes": remaining as u64,
                             }),
                         );
                     }

@@ -12,6 +12,8 @@ pub mod cost;
 pub mod memory;
 pub mod model;
 pub mod project;
+pub mod prompt_cache;
+pub mod rate_limits;
 pub mod subagents;
 pub mod today;
 
@@ -30,23 +32,36 @@ pub enum SegmentName {
     Project,
     Branch,
     Context,
+    /// `rate_limits.five_hour`.
+    #[serde(rename = "five_hour")]
+    FiveHour,
+    /// `rate_limits.seven_day`.
+    #[serde(rename = "seven_day")]
+    SevenDay,
     Cost,
     Subagents,
     Today,
+    /// `prompt_cache`.
+    Cache,
     Memory,
 }
 
 impl SegmentName {
-    /// Every segment, in the default order: identity first, then what the
-    /// session is costing, then memory.
-    pub const ALL: [SegmentName; 8] = [
+    /// Every segment, in the default order: identity first, then the
+    /// limits that stop a session (context, the plan's windows), then what
+    /// it is costing, then the cache and memory. The ones with nothing to
+    /// say (no rate limits for an API key) are left out of the line.
+    pub const ALL: [SegmentName; 11] = [
         SegmentName::Model,
         SegmentName::Project,
         SegmentName::Branch,
         SegmentName::Context,
+        SegmentName::FiveHour,
+        SegmentName::SevenDay,
         SegmentName::Cost,
         SegmentName::Subagents,
         SegmentName::Today,
+        SegmentName::Cache,
         SegmentName::Memory,
     ];
 
@@ -56,6 +71,9 @@ impl SegmentName {
             SegmentName::Project => "project",
             SegmentName::Branch => "branch",
             SegmentName::Context => "context",
+            SegmentName::FiveHour => "five_hour",
+            SegmentName::SevenDay => "seven_day",
+            SegmentName::Cache => "cache",
             SegmentName::Cost => "cost",
             SegmentName::Subagents => "subagents",
             SegmentName::Today => "today",
@@ -76,6 +94,13 @@ pub fn render(
         SegmentName::Project => project::render(&cfg.project, input),
         SegmentName::Branch => branch::render(&cfg.branch, facts),
         SegmentName::Context => context::render(&cfg.context, facts),
+        SegmentName::FiveHour => {
+            rate_limits::render(&cfg.five_hour, rate_limits::Window::FiveHour, input, facts)
+        }
+        SegmentName::SevenDay => {
+            rate_limits::render(&cfg.seven_day, rate_limits::Window::SevenDay, input, facts)
+        }
+        SegmentName::Cache => prompt_cache::render(&cfg.cache, input, facts),
         SegmentName::Cost => cost::render(&cfg.cost, input, facts),
         SegmentName::Subagents => subagents::render(&cfg.subagents, facts),
         SegmentName::Today => today::render(&cfg.today, facts),
@@ -113,6 +138,22 @@ fn tenths(t: u64, unit: &str) -> String {
         format!("{}{unit}", t / 10)
     } else {
         format!("{}.{}{unit}", t / 10, t % 10)
+    }
+}
+
+/// Time left the way a countdown reads at a glance, the two largest units,
+/// rounded down: `3d4h`, `2h10m`, `3m`, `45s`.
+pub fn human_duration(secs: i64) -> String {
+    let s = secs.max(0);
+    let (d, h, m) = (s / 86_400, s % 86_400 / 3_600, s % 3_600 / 60);
+    if d > 0 {
+        format!("{d}d{h}h")
+    } else if h > 0 {
+        format!("{h}h{m}m")
+    } else if m > 0 {
+        format!("{m}m")
+    } else {
+        format!("{s}s")
     }
 }
 
@@ -164,6 +205,11 @@ mod tests {
         assert_eq!(human_usd(std::iter::empty::<f64>().sum()), "$0.00");
         assert_eq!(human_usd(-1e-12), "$0.00");
         assert_eq!(human_usd(-3.0), "$?");
+        assert_eq!(human_duration(2 * 3600 + 10 * 60 + 59), "2h10m");
+        assert_eq!(human_duration(3 * 86_400 + 4 * 3600 + 59 * 60), "3d4h");
+        assert_eq!(human_duration(180), "3m");
+        assert_eq!(human_duration(45), "45s");
+        assert_eq!(human_duration(-5), "0s");
     }
 
     #[test]

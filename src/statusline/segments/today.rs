@@ -1,13 +1,14 @@
 //! `today`: what today has cost across every session, from the ledger —
 //! including cairn's own memory-extraction calls.
 
-use super::{Facts, Piece, human_usd, piece, var};
+use super::{Facts, Piece, human_usd, piece, usd, var};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TodayConfig {
-    /// Variables: `$cost` (sessions and memory extraction), `$memory`
+    /// Variables: `$cost` (sessions and memory extraction; ends in `+`
+    /// while some of today's sessions are still being read), `$memory`
     /// (memory extraction alone, empty when nothing was spent on it).
     pub format: String,
     pub style: String,
@@ -27,7 +28,7 @@ impl Default for TodayConfig {
 pub fn render(cfg: &TodayConfig, facts: &Facts) -> Option<Piece> {
     let t = facts.today.as_ref()?;
     piece(&cfg.format, &cfg.style, &|v| match v {
-        "cost" => var(human_usd(t.total_usd)),
+        "cost" => var(usd(t.total_usd, t.partial)),
         "memory" => Some((t.memory_usd > 0.0).then(|| human_usd(t.memory_usd))),
         _ => None,
     })
