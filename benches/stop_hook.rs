@@ -7,6 +7,12 @@
 //! cursor (a session's first Stop, cairn installed mid-session): the pass
 //! reads the tail.
 //!
+//! `stop_hook_late_answer` is a Stop that comes before its answer's line
+//! (the TUI's 85–170 ms), far from the guard's thresholds: capture takes the
+//! answer from the payload and the guard cannot be moved by the late line,
+//! so the hook does not wait for it (issue 11; it used to poll up to the
+//! settle cap, 500 ms, here where the line never lands).
+//!
 //! Run: `cargo bench --bench stop_hook`.
 
 use cairn::context::{Clock, Ctx, Env};
@@ -141,6 +147,33 @@ fn stop_hook_first_stop(bencher: divan::Bencher, bytes: usize) {
         })
         .bench_local_values(|()| {
             let out = cairn::hook::run(&s.ctx, &s.payload).unwrap();
+            divan::black_box(out);
+        });
+    assert_spooled(&s);
+}
+
+#[divan::bench(args = [1usize << 20], sample_count = 50)]
+fn stop_hook_late_answer(bencher: divan::Bencher, bytes: usize) {
+    let s = setup(bytes);
+    // The last turn without its final line: its prompt and tool result are
+    // in the file, the answer only in the payload.
+    let path = s.cursor.transcript.clone();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let cut = text.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+    std::fs::write(&path, &text[..cut]).unwrap();
+    let payload = String::from_utf8(s.payload.clone())
+        .unwrap()
+        .replace(
+            "Fixed the parser. Next step: add a test.",
+            "The answer still on its way.",
+        )
+        .into_bytes();
+    bencher
+        .with_inputs(|| {
+            cairn::capture::pass::save_cursor(&s.ctx.state_dir, "bench", &s.cursor).unwrap();
+        })
+        .bench_local_values(|()| {
+            let out = cairn::hook::run(&s.ctx, &payload).unwrap();
             divan::black_box(out);
         });
     assert_spooled(&s);

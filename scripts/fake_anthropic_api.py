@@ -44,10 +44,17 @@ are unescaped).
                        E2E_USAGE='{"cache_read_input_tokens":130000}'
   E2E_CONTENT=<text>   content for E2E_WRITE (default: a short Markdown plan)
   E2E_SAY=<text>       the final answer's text (default: see below)
+  E2E_END=<form>       the form of the final reply instead of one text block:
+                       "empty" (no content block at all), "blank" (one text
+                       block holding ""), "thinking" (one thinking block),
+                       "tool" (a Bash tool_use of `true` with stop_reason
+                       end_turn); each with stop_reason end_turn. What the
+                       client makes of these (does Stop name an answer?) is
+                       in tests/e2e/README.md.
 
 Step directives run in the order they appear, one tool_use per model turn.
-The step to play is the number of tool_result-only user messages after the
-prompt, so a plan survives the client's tool round trips. Once the plan is
+The step to play is the number of user messages carrying a tool_result after
+the prompt, so a plan survives the client's tool round trips. Once the plan is
 done the model answers with the final text and stop_reason "end_turn".
 Default final texts (French, the shape a user of cairn's default language
 would see; they carry the cues cairn's offline extractor looks for):
@@ -137,6 +144,10 @@ def human_text(msg):
 def is_tool_result_only(msg):
     bl = blocks_of(msg.get("content"))
     return bool(bl) and all(b.get("type") == "tool_result" for b in bl)
+
+
+def has_tool_result(msg):
+    return any(b.get("type") == "tool_result" for b in blocks_of(msg.get("content")))
 
 
 def plain_text(content):
@@ -258,8 +269,12 @@ def plan_reply(body, n):
     directives = parse_directives(prompt)
     steps = [(k, v) for k, v in directives if k in STEP_NAMES]
     opts = {k: v for k, v in directives if k not in STEP_NAMES}
+    # A step is done once a user message carries its tool_result, alone or
+    # with a reminder the client merged into it (after a reply with no
+    # visible output the client adds "[Your previous response had no
+    # visible output…]" to the tool_result message and asks again).
     done = 0 if idx is None else sum(
-        1 for m in msgs[idx + 1:] if m.get("role") == "user" and is_tool_result_only(m))
+        1 for m in msgs[idx + 1:] if m.get("role") == "user" and has_tool_result(m))
 
     if done < len(steps):
         kind, val = steps[done]
@@ -285,10 +300,24 @@ def plan_reply(body, n):
                     "input": {"file_path": resolve(val, cwd)}}
         return [{"type": "text", "text": pre}, tool], "tool_use", "step:%s" % kind.lower()
 
+    end = opts.get("END")
+    if end in END_FORMS:
+        return END_FORMS[end](n), "end_turn", "final"
     if kind_is_tool_only(steps):
         return [{"type": "text", "text": opts.get("SAY") or "C'est fait."}], "end_turn", "final"
     text = opts.get("SAY") or default_final(steps)
     return [{"type": "text", "text": text}], "end_turn", "final"
+
+
+# Final replies without answer text (E2E_END), keyed by form.
+END_FORMS = {
+    "empty": lambda n: [],
+    "blank": lambda n: [{"type": "text", "text": ""}],
+    "thinking": lambda n: [{"type": "thinking", "thinking": "Rien à ajouter (requête %d)." % n,
+                            "signature": "e2e-signature-%04d" % n}],
+    "tool": lambda n: [{"type": "tool_use", "id": "toolu_e2e_%04d" % n, "name": "Bash",
+                        "input": {"command": "true", "description": "Nothing to add"}}],
+}
 
 
 def kind_is_tool_only(steps):
@@ -409,6 +438,16 @@ class Handler(BaseHTTPRequestHandler):
                 for part in (t[:len(t) // 2], t[len(t) // 2:]):
                     chunk(sse("content_block_delta", {"type": "content_block_delta", "index": i,
                                                       "delta": {"type": "text_delta", "text": part}}))
+            elif b["type"] == "thinking":
+                chunk(sse("content_block_start", {"type": "content_block_start", "index": i,
+                                                  "content_block": {"type": "thinking", "thinking": "",
+                                                                    "signature": ""}}))
+                chunk(sse("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                  "delta": {"type": "thinking_delta",
+                                                            "thinking": b["thinking"]}}))
+                chunk(sse("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                  "delta": {"type": "signature_delta",
+                                                            "signature": b["signature"]}}))
             elif b["type"] == "tool_use":
                 chunk(sse("content_block_start", {"type": "content_block_start", "index": i,
                                                   "content_block": {"type": "tool_use", "id": b["id"],

@@ -174,28 +174,12 @@ fn logged<T>(ctx: &Ctx, scope: &str, r: Result<T>) -> Option<T> {
 fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let root =
         project_root(ctx, payload).context("no project root (no CLAUDE_PROJECT_DIR and no cwd)")?;
-    // Wait (bounded) for the client to finish writing this turn, so that
-    // capture and guard both read it rather than the previous one (or no
-    // file at all, on a session's first turn). Only a Stop that starts a
-    // capture or a guard check needs it.
-    if !payload.stop_hook_active
-        && let Some(t) = payload.transcript_path.as_deref()
-    {
-        let waited = std::time::Instant::now();
-        match transcript::settle_at_stop(t, payload.last_assistant_message.as_deref()) {
-            Ok(c) if c.timed_out => ctx.diag(
-                Level::Info,
-                "hook",
-                &format!(
-                    "the turn this Stop names was not in {} after {} ms; reading what is there",
-                    t.display(),
-                    waited.elapsed().as_millis()
-                ),
-            ),
-            // A missing file is reported just below, other errors by the
-            // readers themselves.
-            _ => {}
-        }
+    // Neither capture nor guard waits for the client to finish the turn:
+    // capture has the answer from the payload, and the guard waits itself
+    // only when the answer's late line could cross a threshold. Only a file
+    // that does not exist yet (a session's first turn) is waited for.
+    if let Some(t) = payload.transcript_path.as_deref() {
+        transcript::await_file(t);
     }
     // Both capabilities read the transcript: one missing file is one error.
     match payload.transcript_path.as_deref() {

@@ -11,7 +11,10 @@
 #   4. 171 200 tokens: one block at hard;
 #   5. after /compact the guard is armed again: 131 200 tokens block again;
 #   6. a vague prompt gets the refine gate's context in the request body, an
-#      anchored one does not.
+#      anchored one does not;
+#   7. a turn that ends on a tool call with no text (a Read, then a reply
+#      with no content) is not blocked, and its Stop, like every other, is
+#      timed by scripts/e2e.sh from the client's debug log.
 # The fake API's E2E_USAGE directive sets the usage of every reply to a
 # prompt (scripts/fake_anthropic_api.py).
 
@@ -111,8 +114,12 @@ sleep 2
 blocks_are 1 || fail "interactive: same level twice" "still 1 Stop-hook block" \
   "$("${INSPECT[@]}" stop-blocks "$TUI_REQ")"
 
-# 3. Hard level: one more block.
-turn "Tour trois" "Tour trois : vérifie README.md. E2E_USAGE={\"cache_read_input_tokens\":170000} E2E_SAY=\"README vérifié.\""
+# 3. Hard level: one more block. The jump of 35 000 tokens comes with the
+#    turn's first call (a Read), as a real one would come with what the
+#    turn adds: the guard waits for a late answer only when the answer's
+#    call could cross a level from what the file shows (src/guard/late.rs),
+#    and a tiny prompt cannot carry 35 000 tokens.
+turn "Tour trois" "Tour trois : vérifie README.md. E2E_READ=README.md E2E_USAGE={\"cache_read_input_tokens\":170000} E2E_SAY=\"README vérifié.\""
 wait_for "a second Stop-hook block, at hard" 30 blocks_are 2
 log "guard block 2 (hard): $("${INSPECT[@]}" stop-blocks "$TUI_REQ" | sed -n 2p)"
 
@@ -137,6 +144,14 @@ gate_anchored="$("${INSPECT[@]}" prompt-context "$TUI_REQ" "Tour un")"
   "no gate context after 'Tour un' (it names README.md)" "$gate_anchored"
 blocks_are 3 || fail "interactive: no block at low fill" "still 3 blocks" "$("${INSPECT[@]}" stop-blocks "$TUI_REQ")"
 
+# 6. A turn that ends on a tool call with no text: the client fires Stop
+#    without last_assistant_message and writes no answer line.
+turn "Tour six" "Tour six : relis README.md. E2E_READ=README.md E2E_END=empty"
+ended="$("${INSPECT[@]}" ends-without-text "$W/home/.claude/projects" "Tour six")" ||
+  fail "interactive: the turn's shape" "a turn ending on a tool call with no text" "$ended"
+log "interactive: $ended"
+blocks_are 3 || fail "interactive: no block on a turn with no text" "still 3 blocks" "$("${INSPECT[@]}" stop-blocks "$TUI_REQ")"
+
 tui_type "/exit"
 wait_for "the client to exit" 30 sh -c "tmux -S '$TUI_SOCK' capture-pane -p -t cc | grep -q CLAUDE_EXITED"
 tui_save exit
@@ -144,4 +159,4 @@ tui_cleanup
 
 errs="$(cat "$W/state/diagnostics.log.1" "$W/state/diagnostics.log" 2>/dev/null | awk '$2 == "ERROR"' || true)"
 [ -z "$errs" ] || fail "interactive: cairn diagnostics log" "no ERROR line" "$errs"
-log "interactive: status line, 3 guard blocks (warn, hard, warn after /compact), gate on the vague prompt only (${n_before} requests before /compact)"
+log "interactive: status line, 3 guard blocks (warn, hard, warn after /compact), gate on the vague prompt only, a turn with no text (${n_before} requests before /compact)"

@@ -29,7 +29,7 @@ use crate::config::Config;
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::extract::digest::{Digest, RequestKind};
-use crate::transcript::ContextUsage;
+use crate::transcript::StopContext;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -47,8 +47,8 @@ pub struct StopInput {
 #[derive(Debug)]
 pub struct Captured {
     pub outcome: StopOutcome,
-    /// `Some(None)`: a compaction came last; `None`: the pass saw no usage.
-    pub context: Option<Option<ContextUsage>>,
+    /// `None`: the pass saw no usage.
+    pub context: Option<StopContext>,
 }
 
 /// The Stop hook's work: one pass, one job. Never calls a backend unless

@@ -13,7 +13,7 @@
 use super::turns::{Builder, SubagentFiles, note_change};
 use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
 use crate::fsutil::atomic_write_private_unsynced;
-use crate::transcript::{ContextUsage, StreamReader};
+use crate::transcript::{StopContext, StopTracker, StreamReader};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::ControlFlow;
@@ -53,9 +53,10 @@ pub struct Cursor {
 #[derive(Debug, Default)]
 pub struct Pass {
     pub turns: Vec<Turn>,
-    /// The main thread's context as the pass left it: `Some(None)` after a
-    /// compaction, `None` when the pass saw no usage at all.
-    pub context: Option<Option<ContextUsage>>,
+    /// The main thread's context as the pass left it, for the guard (its
+    /// `usage` is `None` after a compaction); `None` when the pass saw no
+    /// usage at all.
+    pub context: Option<StopContext>,
     /// Where the next pass starts.
     pub cursor: Cursor,
     pub lines_skipped: u64,
@@ -364,14 +365,16 @@ fn read_from(
         b = b.starts_session();
     }
     let mut start = reader.offset();
+    let mut stop = StopTracker::default();
     reader.for_each_record(|end, rec| {
         b.feed_at(start, &rec);
+        stop.feed(end, &rec);
         start = end;
         ControlFlow::Continue(())
     })?;
-    let context = b.context().map(|c| c.cloned());
     let refused = b.ends_refused();
     let end = reader.offset();
+    let context = stop.finish(end, b.context().flatten().cloned());
     // A call of the last turn still without its result: the next pass
     // starts at it (within reason), so the result finds its call.
     let next = b
@@ -449,6 +452,67 @@ mod tests {
         // Nothing pending any more: the next pass reads nothing again.
         let p3 = run(&t, Some(&p2.cursor), "s", None).unwrap();
         assert!(p3.turns.is_empty(), "{:?}", p3.turns);
+    }
+
+    fn answer(id: &str, text: &str, fill: u64) -> serde_json::Value {
+        json!({"type":"assistant","requestId":format!("r{id}"),"message":{"id":format!("m{id}"),"model":"claude-sonnet-4-5",
+            "content":[{"type":"text","text":text}],
+            "usage":{"input_tokens":10,"cache_read_input_tokens":fill,"output_tokens":60}}})
+    }
+
+    /// Issue 11: capture does not wait for the final answer's line; the
+    /// Stop hands the answer over in its payload. When that line lands
+    /// after the pass, the next pass reads it before the next prompt: it is
+    /// neither a turn of its own, nor the next turn's answer, and nothing
+    /// of either turn is lost.
+    #[test]
+    fn regression_issue_11_an_answer_written_after_the_pass_is_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        append(
+            &t,
+            &[
+                prompt("fix a.rs"),
+                answer("0", "On it.", 20_000),
+                edit("1", "/p/a.rs"),
+                done("1"),
+            ],
+        );
+        let p1 = run(&t, None, "s", None).unwrap();
+        assert_eq!(p1.turns.len(), 1);
+        assert_eq!(p1.turns[0].request, "fix a.rs");
+        assert_eq!(p1.turns[0].files[0].path, "/p/a.rs");
+        let seen = p1.context.as_ref().unwrap();
+        assert!(
+            seen.answer_pending,
+            "the tool result follows the last usage"
+        );
+        assert_eq!(seen.usage.as_ref().unwrap().cache_read_input_tokens, 20_000);
+        let after = [edit("1", "/p/a.rs"), done("1")];
+        let after: usize = after.iter().map(|l| l.to_string().len() + 1).sum();
+        assert_eq!(seen.bytes_after, after as u64);
+
+        append(
+            &t,
+            &[
+                answer("2", "Fixed a.rs.", 20_500),
+                prompt("fix b.rs too"),
+                edit("3", "/p/b.rs"),
+                done("3"),
+                answer("4", "Fixed b.rs.", 21_000),
+            ],
+        );
+        let p2 = run(&t, Some(&p1.cursor), "s", None).unwrap();
+        let kept: Vec<_> = p2.turns.iter().filter(|t| !t.is_empty()).collect();
+        assert_eq!(kept.len(), 1, "{:?}", p2.turns);
+        assert_eq!(kept[0].request, "fix b.rs too");
+        assert_eq!(kept[0].answer, "Fixed b.rs.");
+        let files: Vec<&str> = kept[0].files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(files, ["/p/b.rs"]);
+        let seen = p2.context.unwrap();
+        assert!(!seen.answer_pending);
+        assert_eq!(seen.bytes_after, 0);
+        assert_eq!(seen.usage.unwrap().text, "Fixed b.rs.");
     }
 
     #[test]

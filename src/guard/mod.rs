@@ -19,9 +19,12 @@
 //! # How one Stop is judged
 //!
 //! 1. Fill = input + cache creation + cache read of the main thread's last
-//!    usage, from the transcript's tail ([`crate::transcript::last_context_usage`]:
-//!    sidechain, `<synthetic>` and API-error records skipped, `None` after a
-//!    compaction). No usage yet: silent.
+//!    usage, from the capture's pass or the transcript's tail
+//!    ([`crate::transcript::context_at_stop`]: sidechain, `<synthetic>` and
+//!    API-error records skipped, `None` after a compaction). When the Stop
+//!    names an answer whose call is not in the file yet, the guard waits for
+//!    it (at most [`crate::transcript::SETTLE_WAIT`]) only if that call could
+//!    reach a level the seen fill does not (`late`). No usage: silent.
 //! 2. Window and thresholds: [`GuardConfig::limits`]. Unknown model: silent.
 //! 3. The ratchet ([`Ratchet`]): each level fires once; when the fill has
 //!    dropped below every threshold (a compaction happened) or a
@@ -35,6 +38,7 @@
 //! Errors are `Err` and never a block: the dispatcher logs them and exits 0.
 
 mod git;
+mod late;
 mod limits;
 mod note;
 mod scan;
@@ -70,8 +74,8 @@ pub struct StopInfo {
     /// The final assistant text: the transcript may not hold it yet at Stop.
     pub last_assistant_message: Option<String>,
     /// The main thread's context as the capture's pass of this Stop left
-    /// it (`Some(None)`: a compaction came last); `None`: read the tail.
-    pub context: Option<Option<crate::transcript::ContextUsage>>,
+    /// it; `None`: read the tail.
+    pub context: Option<crate::transcript::StopContext>,
 }
 
 /// What the guard reads from a `SubagentStop` payload.
@@ -323,32 +327,75 @@ pub fn check(
     let Some(transcript) = info.transcript_path.as_deref() else {
         return Ok(Outcome::Silent(Quiet::NoTranscript));
     };
-    // `cairn hook` has already waited for the client to write this turn
-    // (`transcript::settle_at_stop`, shared with capture): read it once.
-    let usage = match &info.context {
+    let cannot_read = || format!("guard: cannot read the transcript {}", transcript.display());
+    // The capture's pass read this turn already: the file is read again only
+    // when that pass saw no usage, or to wait for a late answer.
+    let seen = match &info.context {
         Some(known) => known.clone(),
-        None => crate::transcript::last_context_usage(transcript).with_context(|| {
-            format!("guard: cannot read the transcript {}", transcript.display())
-        })?,
+        None => crate::transcript::context_at_stop(transcript).with_context(cannot_read)?,
+    };
+    let recorded = state::read_window(ctx, &id)?;
+    let limits_of = |u: &crate::transcript::ContextUsage| {
+        cfg.limits(
+            u.model.as_deref(),
+            recorded.as_ref().map(|r| (r.window, r.model.as_deref())),
+            disable_1m(ctx),
+        )
+    };
+    // Most turns change nothing: decide on a lock-free read (files are
+    // replaced atomically) and take the lock only to change something.
+    let fired = state::read_ratchet(ctx, &id)?;
+    let usage = match info
+        .last_assistant_message
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+    {
+        // The call that wrote the answer is not in the file yet: a prompt or
+        // tool result follows the last usage, or that usage's text is not
+        // the answer. Without a usage to start from (a session's first
+        // call, the first after a compaction) nothing bounds its fill.
+        Some(answer)
+            if seen.answer_pending
+                || !crate::transcript::names_answer(seen.usage.as_ref(), answer) =>
+        {
+            let near = seen.usage.as_ref().is_none_or(|u| {
+                limits_of(u).is_some_and(|l| {
+                    let bound = late::late_fill_bound(u, seen.bytes_after);
+                    late::could_cross(&l, fired.level, u.fill(), bound)
+                })
+            });
+            if near {
+                let settled = crate::transcript::settle_at_stop(transcript, Some(answer))
+                    .with_context(cannot_read)?;
+                if settled.timed_out {
+                    ctx.diag(
+                        crate::diag::Level::Info,
+                        "guard",
+                        &format!(
+                            "the answer this Stop names was not in {} after {} ms; judged what is there",
+                            transcript.display(),
+                            crate::transcript::SETTLE_WAIT.as_millis()
+                        ),
+                    );
+                }
+                settled.usage
+            } else {
+                seen.usage
+            }
+        }
+        _ => seen.usage,
     };
     let Some(usage) = usage else {
         return Ok(Outcome::Silent(Quiet::NoUsage));
     };
-    let recorded = state::read_window(ctx, &id)?;
-    let Some(limits) = cfg.limits(
-        usage.model.as_deref(),
-        recorded.as_ref().map(|r| (r.window, r.model.as_deref())),
-        disable_1m(ctx),
-    ) else {
+    let Some(limits) = limits_of(&usage) else {
         return Ok(Outcome::Silent(Quiet::UnknownModel));
     };
     let fill = usage.fill();
     let message_id = usage.message_id.as_deref();
 
-    // Most turns change nothing: decide on a lock-free read (files are
-    // replaced atomically) and take the lock only to change something.
-    let seen = state::read_ratchet(ctx, &id)?;
-    if let Action::Nothing(q) = decide(&seen, &limits, fill, message_id) {
+    if let Action::Nothing(q) = decide(&fired, &limits, fill, message_id) {
         return Ok(Outcome::Silent(q));
     }
     let _lock = state::lock(ctx)?;

@@ -193,17 +193,34 @@ pub fn last_context_usage_with(
 }
 
 /// What the guard reads at a `Stop`: the main thread's last usage, and
-/// whether a main-thread user record (a prompt or a tool result) comes
-/// after it. The client writes the transcript asynchronously, so the hook
-/// can run before the answer it is about reaches the file; a user record
-/// after the last usage is the sign of that.
+/// what follows it. The client writes the transcript asynchronously, so the
+/// hook can run before the answer it is about reaches the file; a user
+/// record after the last usage is the sign of that.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StopContext {
+    /// `None`: no usage within reach, or a compaction after the last one.
     pub usage: Option<ContextUsage>,
+    /// A main-thread prompt or tool result follows that usage: the call
+    /// that answers it is not in the file (yet).
     pub answer_pending: bool,
+    /// Bytes of the complete lines after the usage's line (a lower bound
+    /// when a line was too long to read): what the next call's input holds
+    /// beyond the usage's own context and output.
+    pub bytes_after: u64,
     /// [`settle_at_stop`] gave up waiting: what it returns may be the
     /// previous turn.
     pub timed_out: bool,
+}
+
+/// A record that makes a Stop's answer pending: a main-thread prompt or
+/// tool result (hook feedback, the client's own nudges, compaction
+/// summaries and transcript-only records are not sent as the user's turn).
+fn is_main_user_turn(rec: &Record) -> bool {
+    rec.is_user()
+        && !rec.is_sidechain
+        && !rec.is_meta
+        && !rec.is_compact_summary
+        && !rec.is_visible_in_transcript_only
 }
 
 /// Tail-reads `path` for [`StopContext`], within the default limits.
@@ -213,76 +230,104 @@ pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
     let mut out = StopContext::default();
     tail::for_each_line_rev(&mut file, &TailOptions::default(), &mut stats, |line| {
         let Some(rec) = Record::parse(line) else {
+            out.bytes_after += line.len() as u64 + 1;
             return ControlFlow::Continue(());
         };
-        if rec.is_user()
-            && !rec.is_sidechain
-            && !rec.is_meta
-            && !rec.is_compact_summary
-            && !rec.is_visible_in_transcript_only
-        {
-            out.answer_pending = true;
-            return ControlFlow::Continue(());
-        }
         match usage::context_event(&rec) {
             Some(ContextEvent::Usage(u)) => {
                 out.usage = Some(u);
-                ControlFlow::Break(())
+                return ControlFlow::Break(());
             }
-            Some(ContextEvent::Reset) => ControlFlow::Break(()),
-            None => ControlFlow::Continue(()),
+            Some(ContextEvent::Reset) => return ControlFlow::Break(()),
+            None => {}
         }
+        out.answer_pending |= is_main_user_turn(&rec);
+        out.bytes_after += line.len() as u64 + 1;
+        ControlFlow::Continue(())
     })?;
+    // The reader skips lines over MAX_LINE without handing them over; each
+    // is at least that long.
+    out.bytes_after += stats.lines_skipped * MAX_LINE as u64;
     Ok(out)
 }
 
-/// How long a Stop waits for the client to write the answer it names (or,
-/// with no answer named, for the file itself on a session's first turn).
-/// Late answers land 85–170 ms after the hook starts with the real client;
-/// only a Stop whose turn is not in the file yet pays the wait.
+/// [`StopContext`] built forwards, from the records a reader goes through
+/// anyway (capture's pass): no second read of the file.
+#[derive(Debug, Clone, Default)]
+pub struct StopTracker {
+    /// Offset just past the last usage (or compaction) line, once one was fed.
+    after_usage: Option<u64>,
+    answer_pending: bool,
+}
+
+impl StopTracker {
+    /// `end`: the offset just past `rec`'s line.
+    pub fn feed(&mut self, end: u64, rec: &Record) {
+        if usage::says_context(rec) {
+            self.after_usage = Some(end);
+            self.answer_pending = false;
+        } else if self.after_usage.is_some() && is_main_user_turn(rec) {
+            self.answer_pending = true;
+        }
+    }
+
+    /// What was fed up to `end`, with `usage` (the same reader's
+    /// [`context_change`] fold). `None` when no usage or compaction was fed.
+    pub fn finish(&self, end: u64, usage: Option<ContextUsage>) -> Option<StopContext> {
+        let after = self.after_usage?;
+        Some(StopContext {
+            usage,
+            answer_pending: self.answer_pending,
+            bytes_after: end.saturating_sub(after),
+            timed_out: false,
+        })
+    }
+}
+
+/// Whether `usage`'s line is the answer a Stop names (`answer`, the
+/// payload's `last_assistant_message`). A line without text (thinking, a
+/// tool call) says nothing either way.
+pub fn names_answer(usage: Option<&ContextUsage>, answer: &str) -> bool {
+    let answer = answer.trim();
+    match usage.map(|u| u.text.trim()) {
+        Some(t) if !t.is_empty() => answer.contains(t) || t.contains(answer),
+        _ => true,
+    }
+}
+
+/// How long a Stop waits for the client to write what it needs: the file
+/// itself on a session's first turn, or the answer the guard needs to see.
+/// Late answers land 85–170 ms after the hook starts with the real client.
 pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
 
-/// [`context_at_stop`] once the file holds the turn a Stop is about. The
-/// client writes transcripts asynchronously and a Stop can come a few
-/// milliseconds before the final answer's line (or the prompt's, or, on a
-/// session's first turn, before the file exists): read
-/// then, the memory would log the previous prompt and the guard judge the
-/// previous call's fill. So this polls (at most [`SETTLE_WAIT`]) while a
-/// user record follows the last usage, or while `answer` (the payload's
-/// `last_assistant_message`) is not the text of that usage's line. Past the
-/// limit it returns what the file holds.
-pub fn settle_at_stop(path: &Path, answer: Option<&str>) -> io::Result<StopContext> {
-    let answer = answer.map(str::trim).filter(|a| !a.is_empty());
-    // No text to wait for: the client ended the turn on a tool call and
-    // never writes an answer line for it (issue 11), so waiting would only
-    // ever run to the limit.
-    if answer.is_none() {
-        // Only the file itself may still be missing (a session's first
-        // turn): that, and nothing else, is worth the bounded wait.
-        let deadline = std::time::Instant::now() + SETTLE_WAIT;
-        loop {
-            match context_at_stop(path) {
-                Err(e)
-                    if e.kind() == io::ErrorKind::NotFound
-                        && std::time::Instant::now() < deadline =>
-                {
-                    std::thread::sleep(SETTLE_POLL)
-                }
-                other => return other,
-            }
+/// Waits (at most [`SETTLE_WAIT`]) while `path` does not exist: on a
+/// session's first turn the client may fire Stop before it creates the
+/// file. Returns at once when it exists, or for any other answer.
+pub fn await_file(path: &Path) {
+    let deadline = std::time::Instant::now() + SETTLE_WAIT;
+    while std::time::Instant::now() < deadline {
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => std::thread::sleep(SETTLE_POLL),
+            _ => return,
         }
     }
-    let settled = |c: &StopContext| {
-        if c.answer_pending {
-            return false;
-        }
-        match (answer, c.usage.as_ref().map(|u| u.text.trim())) {
-            // A tool call or thinking line says nothing about the text.
-            (Some(a), Some(t)) if !t.is_empty() => a.contains(t) || t.contains(a),
-            _ => true,
-        }
+}
+
+/// [`context_at_stop`] once the file holds the answer a Stop names. The
+/// client writes transcripts asynchronously and a Stop can come a few
+/// milliseconds before the final answer's line: read then, the guard would
+/// judge the previous call's fill. So this polls (at most [`SETTLE_WAIT`])
+/// while a user record follows the last usage, or while `answer` (the
+/// payload's `last_assistant_message`) is not the text of that usage's
+/// line. Past the limit it returns what the file holds. No answer named:
+/// one read, no wait (the turn ended on a tool call, for which the client
+/// never writes an answer line, so waiting would only run to the limit).
+pub fn settle_at_stop(path: &Path, answer: Option<&str>) -> io::Result<StopContext> {
+    let Some(answer) = answer.map(str::trim).filter(|a| !a.is_empty()) else {
+        return context_at_stop(path);
     };
+    let settled = |c: &StopContext| !c.answer_pending && names_answer(c.usage.as_ref(), answer);
     let deadline = std::time::Instant::now() + SETTLE_WAIT;
     loop {
         let seen = context_at_stop(path);
@@ -352,5 +397,119 @@ pub fn context_change(rec: &Record) -> Option<Option<ContextUsage>> {
     match usage::context_event(rec)? {
         ContextEvent::Reset => Some(None),
         ContextEvent::Usage(u) => Some(Some(u)),
+    }
+}
+
+#[cfg(test)]
+mod stop_tests {
+    use super::*;
+    use std::io::Write;
+
+    fn write(lines: &[String]) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.jsonl");
+        let mut f = std::fs::File::create(&p).unwrap();
+        for l in lines {
+            writeln!(f, "{l}").unwrap();
+        }
+        (dir, p)
+    }
+
+    fn usage_line(id: &str, text: &str, fill: u64) -> String {
+        serde_json::json!({"type":"assistant","message":{"id":id,"model":"claude-sonnet-4-5",
+            "content":[{"type":"text","text":text}],
+            "usage":{"input_tokens":0,"cache_read_input_tokens":fill,"output_tokens":40}}})
+        .to_string()
+    }
+
+    fn user_line(text: &str) -> String {
+        serde_json::json!({"type":"user","message":{"role":"user","content":text}}).to_string()
+    }
+
+    fn meta_line(text: &str) -> String {
+        serde_json::json!({"type":"user","isMeta":true,"message":{"role":"user","content":text}})
+            .to_string()
+    }
+
+    fn forward(path: &Path) -> Option<StopContext> {
+        let mut reader = StreamReader::open(path, 0).unwrap();
+        let mut t = StopTracker::default();
+        let mut last = None;
+        reader
+            .for_each_record(|end, rec| {
+                t.feed(end, &rec);
+                if let Some(c) = context_change(&rec) {
+                    last = Some(c);
+                }
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        t.finish(reader.offset(), last.flatten())
+    }
+
+    /// The capture's pass (forwards) and the guard's own tail read
+    /// (backwards) must tell the guard the same thing.
+    #[test]
+    fn the_forward_tracker_agrees_with_the_tail_read() {
+        let compact = serde_json::json!({"type":"system","subtype":"compact_boundary"}).to_string();
+        let cases: Vec<Vec<String>> = vec![
+            vec![user_line("a"), usage_line("m1", "done", 1000)],
+            vec![
+                usage_line("m1", "done", 1000),
+                user_line("next"),
+                "not json".into(),
+            ],
+            vec![
+                usage_line("m1", "done", 1000),
+                meta_line("[Your previous response had no visible output.]"),
+            ],
+            vec![usage_line("m1", "done", 1000), compact, user_line("after")],
+        ];
+        for lines in cases {
+            let (_d, p) = write(&lines);
+            let back = context_at_stop(&p).unwrap();
+            assert_eq!(forward(&p), Some(back), "{lines:?}");
+        }
+        let (_d, p) = write(&[user_line("only a prompt")]);
+        assert_eq!(forward(&p), None, "nothing said the fill");
+        assert!(context_at_stop(&p).unwrap().answer_pending);
+    }
+
+    #[test]
+    fn bytes_after_count_the_lines_after_the_usage() {
+        let next = user_line("next");
+        let (_d, p) = write(&[usage_line("m1", "done", 1000), next.clone()]);
+        let c = context_at_stop(&p).unwrap();
+        assert!(c.answer_pending);
+        assert_eq!(c.bytes_after, next.len() as u64 + 1);
+        // A line too long to read counts for at least its limit.
+        let huge = user_line(&"x".repeat(MAX_LINE + 10));
+        let (_d, p) = write(&[usage_line("m1", "done", 1000), huge]);
+        assert!(context_at_stop(&p).unwrap().bytes_after >= MAX_LINE as u64);
+    }
+
+    #[test]
+    fn a_text_line_names_the_answer_only_when_the_texts_agree() {
+        let u = |t: &str| ContextUsage {
+            text: t.into(),
+            ..Default::default()
+        };
+        assert!(names_answer(Some(&u("Fixed.")), " Fixed. "));
+        assert!(names_answer(
+            Some(&u("Part two.")),
+            "Part one.\n\nPart two."
+        ));
+        assert!(!names_answer(Some(&u("Something else.")), "Fixed."));
+        assert!(names_answer(Some(&u("")), "Fixed."), "a tool call line");
+        assert!(names_answer(None, "Fixed."));
+    }
+
+    #[test]
+    fn no_answer_named_is_one_read_and_no_wait() {
+        let (_d, p) = write(&[usage_line("m1", "Using Bash.", 1000), user_line("result")]);
+        let c = settle_at_stop(&p, None).unwrap();
+        assert!(c.answer_pending && !c.timed_out);
+        let c = settle_at_stop(&p, Some("  ")).unwrap();
+        assert!(!c.timed_out);
     }
 }

@@ -68,13 +68,28 @@ pub(super) enum ContextEvent {
     Usage(ContextUsage),
 }
 
+/// Whether `rec` is a main-thread usage line: subagents have their own
+/// context; the client's placeholder records (`<synthetic>`, API errors)
+/// carry zeros that say nothing about it.
+fn is_context_usage(rec: &Record) -> bool {
+    rec.is_assistant()
+        && !rec.is_sidechain
+        && !rec.is_synthetic()
+        && !rec.is_api_error_message
+        && rec.usage().is_some()
+}
+
+/// Whether [`context_event`] has something to say about `rec`, without
+/// building the usage.
+pub(super) fn says_context(rec: &Record) -> bool {
+    rec.is_compact_boundary() || is_context_usage(rec)
+}
+
 pub(super) fn context_event(rec: &Record) -> Option<ContextEvent> {
     if rec.is_compact_boundary() {
         return Some(ContextEvent::Reset);
     }
-    // Subagents have their own context; the client's placeholder records
-    // (`<synthetic>`, API errors) carry zeros that say nothing about it.
-    if !rec.is_assistant() || rec.is_sidechain || rec.is_synthetic() || rec.is_api_error_message {
+    if !is_context_usage(rec) {
         return None;
     }
     let u = rec.usage()?;

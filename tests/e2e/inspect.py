@@ -33,6 +33,20 @@ failed" and the message on stdout says what was expected and what was found.
   dump-hooks HOOK_LOG
       (--client-only self-check) print "Event detail" per payload dumped by
       tests/e2e/dump_hook.sh.
+  stop-times LIMIT_MS CMD_SUBSTRING DEBUG_LOG...
+      Every Stop hook run whose command contains CMD_SUBSTRING, with the
+      wall time the client measured (its --debug-file line "Hooks: Stop
+      [cmd] finished with status S (N ms)"): one line per run, then
+      "stop hook wall time: n=N p50=X ms p95=Y ms max=Z ms". Exit 1 when a
+      run took LIMIT_MS or more, a run has no time, or there is no run.
+  ends-without-text TRANSCRIPT_DIR NEEDLE
+      The main-thread turn whose prompt holds NEEDLE ended on a tool call
+      with no text: its last assistant line is a tool_use (nothing the
+      client wrote after the last tool result). Prints what it found.
+  stop-payloads HOOK_LOG NEEDLE
+      (--client-only) the Stop payload of the turn whose prompt holds
+      NEEDLE: prints "no answer" when it has no last_assistant_message (or
+      an empty one), else the answer; exit 1 when there is no such Stop.
 """
 import json
 import os
@@ -234,7 +248,123 @@ def cmd_prompt_context(requests, needle):
     return 1
 
 
+# "[DEBUG] Hooks: Stop [cairn hook] finished with status 0 (49ms)"; plugin
+# hooks add "(plugin cairn@cairn)" between the command and "finished".
+STOP_RUN_RE = re.compile(r"\] (?:Hooks: )?Stop \[(.*)\].*? (?:finished|completed) with status (-?\d+)(?: \((\d+)ms\))?")
+
+
+def percentile(sorted_values, q):
+    """Nearest-rank percentile of an ascending list."""
+    if not sorted_values:
+        return 0
+    k = max(0, min(len(sorted_values) - 1, -(-len(sorted_values) * q // 100) - 1))
+    return sorted_values[int(k)]
+
+
+def cmd_stop_times(limit_ms, substring, *debug_logs):
+    limit = int(limit_ms)
+    times, untimed, slow = [], [], []
+    for path in debug_logs:
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = STOP_RUN_RE.search(line)
+                if not m or substring not in m.group(1):
+                    continue
+                where = "%s: %s" % (os.path.basename(path), line.strip()[:200])
+                if m.group(3) is None:
+                    untimed.append(where)
+                    continue
+                ms = int(m.group(3))
+                times.append(ms)
+                print("%6d ms  %s" % (ms, os.path.basename(path)))
+                if ms >= limit:
+                    slow.append(where)
+    if not times:
+        print("expected: Stop hook runs of commands containing %r with their time; found none" % substring)
+        return 1
+    t = sorted(times)
+    print("stop hook wall time: n=%d p50=%d ms p95=%d ms max=%d ms" % (
+        len(t), percentile(t, 50), percentile(t, 95), t[-1]))
+    for w in untimed:
+        print("NO TIME " + w)
+    for w in slow:
+        print("SLOW (>= %d ms) %s" % (limit, w))
+    return 1 if untimed or slow else 0
+
+
+def prompt_text(content):
+    """The text of a user record's prompt: a string, or its text blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and content and all(
+            isinstance(b, dict) and b.get("type") == "text" for b in content):
+        return "\n".join(b.get("text", "") for b in content)
+    return None
+
+
+def turn_records(transcript_dir, needle):
+    """The main-thread records of the last turn whose prompt holds needle."""
+    best = None
+    for root, _dirs, files in os.walk(transcript_dir):
+        if "subagents" in root:
+            continue
+        for name in sorted(files):
+            if not name.endswith(".jsonl"):
+                continue
+            cur = None
+            for r in load_jsonl(os.path.join(root, name)):
+                if r.get("isSidechain"):
+                    continue
+                text = prompt_text((r.get("message") or {}).get("content"))
+                if r.get("type") == "user" and not r.get("isMeta") and text is not None:
+                    cur = [] if needle in text else None
+                    if cur is not None:
+                        best = cur
+                    continue
+                if cur is not None:
+                    cur.append(r)
+    return best
+
+
+def cmd_ends_without_text(transcript_dir, needle):
+    recs = turn_records(transcript_dir, needle)
+    if recs is None:
+        print("expected: a turn whose prompt holds %r; found none" % needle)
+        return 1
+    last = None
+    for r in recs:
+        if r.get("type") == "assistant":
+            last = r
+    content = [b for b in ((last or {}).get("message") or {}).get("content") or [] if isinstance(b, dict)]
+    blocks = [b.get("type") for b in content]
+    texts = [b.get("text", "") for b in content if b.get("type") == "text"]
+    if "tool_use" in blocks and not any(t.strip() for t in texts):
+        print("turn %r ends on a tool call with no text after it (last assistant line: %s)" % (needle, blocks))
+        return 0
+    print("expected: the turn %r ends on a tool call with no text; its last assistant line: %s %r" % (
+        needle, blocks, texts))
+    return 1
+
+
+def cmd_stop_payloads(hook_log, needle):
+    seen = False
+    for p in load_jsonl(hook_log):
+        if p.get("hook_event_name") == "UserPromptSubmit":
+            seen = needle in (p.get("prompt") or "")
+        elif p.get("hook_event_name") == "Stop" and seen:
+            answer = (p.get("last_assistant_message") or "").strip()
+            print(answer if answer else "no answer")
+            return 0
+    print("expected: a Stop payload after the prompt holding %r; found none" % needle)
+    return 1
+
+
 COMMANDS = {
+    "stop-times": (cmd_stop_times, None),
+    "ends-without-text": (cmd_ends_without_text, 2),
+    "stop-payloads": (cmd_stop_payloads, 2),
     "stop-blocks": (cmd_stop_blocks, 1),
     "prompt-context": (cmd_prompt_context, 2),
     "seed": (cmd_seed, 3),
@@ -247,7 +377,11 @@ COMMANDS = {
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] not in COMMANDS or len(argv) - 2 != COMMANDS[argv[1]][1]:
+    if len(argv) < 2 or argv[1] not in COMMANDS:
+        sys.stderr.write(__doc__)
+        return 2
+    arity = COMMANDS[argv[1]][1]
+    if (arity is None and len(argv) < 5) or (arity is not None and len(argv) - 2 != arity):
         sys.stderr.write(__doc__)
         return 2
     fn, _ = COMMANDS[argv[1]]

@@ -109,6 +109,24 @@ class PlanTest(unittest.TestCase):
         content, stop, _ = self.reply(history + [user("<system-reminder>\nStop hook feedback:\nE2E_BASH=rm\n</system-reminder>")])
         self.assertEqual(stop, "end_turn")
 
+    def test_final_replies_without_text(self):
+        prompt = user('Relance. E2E_BASH="git status --short" E2E_END=empty')
+        content, stop, kind = self.reply([prompt, ENV_MSG])
+        self.assertEqual((stop, kind), ("tool_use", "step:bash"))
+        done = [prompt, ENV_MSG, assistant_tool("Bash"), tool_result()]
+        self.assertEqual(self.reply(done), ([], "end_turn", "final"))
+        # The client's nudge after a reply with no visible output comes
+        # merged into the tool_result message: the step is still done.
+        nudged = done[:-1] + [{"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
+            {"type": "text", "text": "<system-reminder>\n[Your previous response had no visible output. "
+                                     "Please continue and produce a user-visible response.]\n</system-reminder>"}]}]
+        self.assertEqual(self.reply(nudged), ([], "end_turn", "final"))
+        for form, types in (("blank", ["text"]), ("thinking", ["thinking"])):
+            content, stop, kind = self.reply([user("Rien. E2E_END=%s" % form)])
+            self.assertEqual(([b["type"] for b in content], stop, kind), (types, "end_turn", "final"))
+        self.assertEqual(self.reply([user("Rien. E2E_END=blank")])[0][0]["text"], "")
+
     def test_side_query_and_compaction(self):
         _, _, kind = api.plan_reply({"messages": [user("title?")]}, 1)
         self.assertEqual(kind, "side")
@@ -172,6 +190,14 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(last["path"], "/v1/messages?beta=true")
         self.assertNotIn("sk-secret", json.dumps(last))
 
+    def test_thinking_block_streams_with_its_signature(self):
+        _, raw = self.post({"stream": True, "tools": TOOLS, "messages": [user("Rien. E2E_END=thinking")]})
+        datas = [json.loads(e.split("\n")[1][len("data: "):]) for e in raw.strip().split("\n\n")]
+        start = [d for d in datas if d["type"] == "content_block_start"]
+        self.assertEqual([d["content_block"]["type"] for d in start], ["thinking"])
+        deltas = [d["delta"]["type"] for d in datas if d["type"] == "content_block_delta"]
+        self.assertEqual(deltas, ["thinking_delta", "signature_delta"])
+
     def test_head_root(self):
         req = urllib.request.Request("http://127.0.0.1:%d/" % self.port, method="HEAD")
         with urllib.request.urlopen(req, timeout=5) as r:
@@ -221,6 +247,64 @@ class InspectTest(unittest.TestCase):
             self.assertEqual(rc, 1)
             self.assertIn("status 1", out)
             self.assertIn("hook_non_blocking_error Stop: boom", out)
+
+    def test_stop_times(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.debug.log"), os.path.join(d, "b.debug.log")
+            with open(a, "w") as f:
+                for ms in (40, 20, 30):
+                    f.write("T [DEBUG] Hooks: Stop [/b/cairn hook] finished with status 0 (%dms)\n" % ms)
+                f.write("T [DEBUG] Hooks: Stop [other hook] finished with status 0 (5000ms)\n")
+                f.write("T [DEBUG] Hooks: SessionStart:startup [/b/cairn hook] finished with status 0 (3000ms)\n")
+            with open(b, "w") as f:
+                f.write('T [DEBUG] Hooks: Stop ["/p/bin/cairn" hook] (plugin cairn@cairn) finished with status 0 (10ms)\n')
+            rc, out = self.run_inspect("stop-times", "1000", "cairn", a, b)
+            self.assertEqual(rc, 0, out)
+            self.assertIn("stop hook wall time: n=4 p50=20 ms p95=40 ms max=40 ms", out)
+            with open(b, "a") as f:
+                f.write("T [DEBUG] Hooks: Stop [/b/cairn hook] finished with status 0 (1000ms)\n")
+            rc, out = self.run_inspect("stop-times", "1000", "cairn", a, b)
+            self.assertEqual(rc, 1)
+            self.assertIn("SLOW (>= 1000 ms)", out)
+            with open(b, "w") as f:
+                f.write("T [DEBUG] Hooks: Stop [/b/cairn hook] finished with status 0\n")
+            rc, out = self.run_inspect("stop-times", "1000", "cairn", a, b)
+            self.assertEqual(rc, 1)
+            self.assertIn("NO TIME", out)
+            self.assertEqual(self.run_inspect("stop-times", "1000", "nothing", a)[0], 1)
+
+    def test_ends_without_text(self):
+        def rec(kind, content, **kw):
+            return dict({"type": kind, "message": {"role": kind, "content": content}}, **kw)
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "proj"))
+            t = os.path.join(d, "proj", "s.jsonl")
+            turn = [rec("user", "Tour six : relis"),
+                    rec("assistant", [{"type": "text", "text": "Je lis."}]),
+                    rec("assistant", [{"type": "tool_use", "id": "t1", "name": "Read", "input": {}}]),
+                    rec("user", [{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]),
+                    rec("user", "[Your previous response had no visible output.]", isMeta=True)]
+            with open(t, "w") as f:
+                f.write("".join(json.dumps(r) + "\n" for r in turn))
+            rc, out = self.run_inspect("ends-without-text", d, "Tour six")
+            self.assertEqual(rc, 0, out)
+            with open(t, "a") as f:
+                f.write(json.dumps(rec("assistant", [{"type": "text", "text": "Lu."}])) + "\n")
+            self.assertEqual(self.run_inspect("ends-without-text", d, "Tour six")[0], 1)
+            self.assertEqual(self.run_inspect("ends-without-text", d, "Tour sept")[0], 1)
+
+    def test_stop_payloads(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "h.jsonl")
+            with open(log, "w") as f:
+                for p in ({"hook_event_name": "UserPromptSubmit", "prompt": "un"},
+                          {"hook_event_name": "Stop", "last_assistant_message": "Fait."},
+                          {"hook_event_name": "UserPromptSubmit", "prompt": "deux"},
+                          {"hook_event_name": "Stop"}):
+                    f.write(json.dumps(p) + "\n")
+            self.assertEqual(self.run_inspect("stop-payloads", log, "un"), (0, "Fait.\n"))
+            self.assertEqual(self.run_inspect("stop-payloads", log, "deux"), (0, "no answer\n"))
+            self.assertEqual(self.run_inspect("stop-payloads", log, "trois")[0], 1)
 
     def test_settings_hooks_and_seed(self):
         with tempfile.TemporaryDirectory() as d:
