@@ -22,8 +22,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Sessions replayed at once. Most of a replay is waiting on processes (and
-/// on the hook's settle wait for interrupted turns), so more than the cores.
+/// Sessions replayed at once. Most of a replay is waiting on processes, so
+/// more than the cores.
 const PARALLEL: usize = 6;
 
 fn out_dir() -> PathBuf {
@@ -312,7 +312,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
     let _ = writeln!(
         r,
         "\nReplay: {:.1} s wall ({PARALLEL} sessions at a time); {hooks} Stop hooks, {:.1} s in \
-         hooks, slowest {:.2} s, {slow} over 1 s (the hook's settle wait); longest session: \
+         hooks, slowest {:.2} s, {slow} over 1 s; longest session: \
          {longest}.",
         wall.as_secs_f64(),
         hook_time.as_secs_f64(),

@@ -438,6 +438,8 @@ pub fn is_log_line(line: &str) -> bool {
 
 /// `TypeError: …`, `ImportError: …`, `java.lang.NullPointerException`.
 fn is_exception_line(t: &str) -> bool {
+    // Next.js prints `[TypeError: generate is not a function]`.
+    let t = t.trim_start_matches(['[', '(']);
     let first = t.split([':', ' ']).next().unwrap_or("");
     let name = first.rsplit('.').next().unwrap_or(first);
     (name.ends_with("Error") || name.ends_with("Exception"))
@@ -825,6 +827,12 @@ mod tests {
         ];
         assert_eq!(failure_line(&ruff_full).unwrap(), ruff_full[0]);
         assert!(!is_finding_line("HTTP2 is on"));
+        let next = [
+            "> Build error occurred",
+            "[TypeError: generate is not a function]",
+            "> next build",
+        ];
+        assert_eq!(failure_line(&next).unwrap(), next[1]);
         assert!(!is_finding_line("A1 done"));
         let pyright = [
             "  /p/converter.py:184:17 - error: Type of \"x\" is unknown (reportUnknownVariableType)",

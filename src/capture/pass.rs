@@ -10,7 +10,7 @@
 //! file), the pass reads the last [`FIRST_PASS_BYTES`] and keeps only the
 //! last turn: what came before happened before cairn was there.
 
-use super::turns::{Builder, SubagentFiles, note_change};
+use super::turns::{Builder, SubagentFiles};
 use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
 use crate::fsutil::atomic_write_private_unsynced;
 use crate::transcript::{StopContext, StopTracker, StreamReader};
@@ -229,18 +229,8 @@ fn subagent_files(
         b.feed(&rec);
         ControlFlow::Continue(())
     })?;
-    let mut work = Work::default();
-    for t in b.finish() {
-        for f in t.all_files() {
-            note_change(&mut work.files, &f.path, f.change, f.from.as_deref());
-        }
-        for e in t.errors.into_iter().filter(|e| !e.resolved) {
-            if work.errors.len() < crate::extract::digest::MAX_ENTRIES {
-                work.errors.push(e);
-            }
-        }
-    }
-    Ok(work)
+    let (files, errors) = super::turns::subagent_work(b.finish());
+    Ok(Work { files, errors })
 }
 
 /// Reads `path` from the session's cursor (or, without one, its tail) to

@@ -37,7 +37,8 @@ pub enum StopOutcome {
 pub const REGISTERED_HOOK_TIMEOUT_SECS: u64 = 30;
 
 /// What the Stop hook keeps for itself out of the registered timeout: the
-/// settle wait (at most 500 ms), the guard, process start, a slow disk.
+/// wait for a transcript not yet created or for a late answer near a guard
+/// level (each at most 500 ms), the guard, process start, a slow disk.
 const HOOK_MARGIN_SECS: u64 = 10;
 
 /// How long inline work (sync mode, or the fallback when the spool cannot be

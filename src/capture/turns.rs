@@ -113,8 +113,35 @@ pub fn subagent_work(turns: Vec<Turn>) -> (Vec<FileChange>, Vec<ToolError>) {
         for f in t.all_files() {
             note_change(&mut files, &f.path, f.change, f.from.as_deref());
         }
-        for e in t.errors.into_iter().filter(|e| !e.resolved) {
-            if errors.len() < crate::extract::digest::MAX_ENTRIES {
+        // A build or test run that failed and never passed afterwards is
+        // what the subagent could not get past, as an error would be.
+        let stuck = t.checks.iter().enumerate().filter(|(i, c)| {
+            !c.ok
+                && !t.checks[i + 1..]
+                    .iter()
+                    .any(|l| l.ok && l.command == c.command)
+        });
+        let mut stuck_errors: Vec<ToolError> = Vec::new();
+        for (_, c) in stuck {
+            if stuck_errors.iter().any(|e| e.target == c.command) {
+                continue;
+            }
+            stuck_errors.push(ToolError {
+                tool: "Bash".into(),
+                target: c.command.clone(),
+                message: c.summary.clone(),
+                resolved: false,
+                fixed_in: Vec::new(),
+                resolved_by: None,
+            });
+        }
+        let unresolved = t.errors.into_iter().filter(|e| !e.resolved);
+        for e in unresolved.chain(stuck_errors) {
+            if errors.len() < crate::extract::digest::MAX_ENTRIES
+                && !errors
+                    .iter()
+                    .any(|x: &ToolError| x.target == e.target && x.message == e.message)
+            {
                 errors.push(e);
             }
         }

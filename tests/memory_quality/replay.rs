@@ -264,7 +264,7 @@ pub struct Replay {
     pub violations: Vec<String>,
     pub hook_time: Duration,
     pub slowest_hook: Duration,
-    /// Hooks that took more than a second (the settle wait).
+    /// Hooks that took more than a second.
     pub slow_hooks: usize,
 }
 

@@ -387,3 +387,83 @@ fn newer_clients_task_lists_are_the_turns_todos() {
         ]
     );
 }
+
+#[test]
+fn a_1_0_client_s_sidechains_are_each_their_task_s_work() {
+    let side = |uuid: &str, parent: Option<&str>, mut v: serde_json::Value| {
+        v["isSidechain"] = json!(true);
+        v["uuid"] = json!(uuid);
+        v["parentUuid"] = json!(parent);
+        v
+    };
+    let lines = vec![
+        user("Build the app"),
+        calls(&[
+            (
+                "t1",
+                "Task",
+                json!({"description":"Setup","prompt":"Create the project"}),
+            ),
+            (
+                "t2",
+                "Task",
+                json!({"description":"Hooks","prompt":"Write the hooks"}),
+            ),
+        ]),
+        // Two subagents running at once: their records interleave.
+        side("a1", None, user("Create the project")),
+        side("b1", None, user("Write the hooks")),
+        side(
+            "a2",
+            Some("a1"),
+            calls(&[("w1", "Write", json!({"file_path":"/p/app/page.tsx"}))]),
+        ),
+        side(
+            "b2",
+            Some("b1"),
+            calls(&[("w2", "Write", json!({"file_path":"/p/hooks/useTodos.ts"}))]),
+        ),
+        side(
+            "a3",
+            Some("a2"),
+            result("w1", "ok", false, json!({"type":"create"})),
+        ),
+        side(
+            "b3",
+            Some("b2"),
+            result("w2", "ok", false, json!({"type":"create"})),
+        ),
+        side(
+            "b4",
+            Some("b3"),
+            calls(&[("x", "Bash", json!({"command":"npm run build"}))]),
+        ),
+        side(
+            "b5",
+            Some("b4"),
+            result(
+                "x",
+                "TypeError: generate is not a function",
+                true,
+                json!(null),
+            ),
+        ),
+        result("t1", "Project created", false, json!({})),
+        result("t2", "Hooks written", false, json!({})),
+        // A sidechain whose start this pass never saw: its writes, unclaimed.
+        side(
+            "z2",
+            Some("gone"),
+            calls(&[("w3", "Write", json!({"file_path":"/p/late.ts"}))]),
+        ),
+        say("Done."),
+    ];
+    let t = &build(&lines)[0];
+    let by = |d: &str| t.subagents.iter().find(|s| s.description == d).unwrap();
+    assert_eq!(by("Setup").files.len(), 1);
+    assert_eq!(by("Setup").files[0].path, "/p/app/page.tsx");
+    assert_eq!(by("Hooks").files[0].path, "/p/hooks/useTodos.ts");
+    assert_eq!(by("Hooks").errors.len(), 1, "{:?}", by("Hooks"));
+    assert!(by("Setup").errors.is_empty());
+    assert_eq!(by("subagent").files[0].path, "/p/late.ts");
+}
