@@ -347,6 +347,13 @@ Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de qu
                         "On hésite entre SQLite et Postgres pour le stockage des sessions. Qu'est-ce que tu recommandes ?"
                     ]
                 ),
+                // What the answer teaches, in its own words.
+                (
+                    "connaissances",
+                    &[
+                        "Il faut savoir que SQLite verrouille toute la base en écriture : au-delà de quelques centaines d'écritures par seconde, Postgres devient préférable."
+                    ]
+                ),
                 (
                     "decisions",
                     &["Choix : Quel stockage pour les sessions ? → SQLite avec le mode WAL"]

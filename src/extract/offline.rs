@@ -902,7 +902,16 @@ impl TurnCtx<'_> {
         } else {
             answer::Kind::Informational
         };
-        for l in answer::lessons(&t.answer, kind) {
+        // The cause the problems already carry is not said twice.
+        let cause = cause_sentence(&t.answer).map(|c| normalise(&c));
+        let opening = t.checks.is_empty();
+        for l in answer::lessons(&t.answer, kind, opening) {
+            if cause
+                .as_ref()
+                .is_some_and(|c| normalise(&l).contains(c.as_str()))
+            {
+                continue;
+            }
             match kind {
                 answer::Kind::Informational => {
                     rec.push(&self.primary, |s| &mut s.connaissances, &l)

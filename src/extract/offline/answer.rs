@@ -233,9 +233,11 @@ struct Candidate {
     order: usize,
 }
 
-/// The lessons of one answer, best first: at most two for an informational
-/// turn, one for a work turn (two when both are strong).
-pub(super) fn lessons(answer: &str, kind: Kind) -> Vec<String> {
+/// The lessons of one answer, in its order: at most two for an
+/// informational turn, one for a work turn (two when both are strong).
+/// `opening`: with no strong line, an informational answer's opening
+/// statement is kept (an explanation, not a run the checks already tell).
+pub(super) fn lessons(answer: &str, kind: Kind, opening: bool) -> Vec<String> {
     if answer.split_whitespace().count() < 12 {
         return Vec::new();
     }
@@ -325,6 +327,7 @@ pub(super) fn lessons(answer: &str, kind: Kind) -> Vec<String> {
     // An explanation with no strong line still has its opening statement.
     if out.is_empty()
         && kind == Kind::Informational
+        && opening
         && let Some(f) = fallback
     {
         out.push(cap(&unlink(&f), MAX_LESSON));
@@ -545,7 +548,7 @@ mod tests {
     #[test]
     fn a_question_keeps_its_direct_answers() {
         let a = "## Summary: `-p` with WebSearch and Task\n\n### WebSearch in `-p` Mode\n**Yes, WebSearch is available** in `claude -p` (print mode). You can pre-approve it with:\n```bash\nclaude -p \"x\" --allowedTools \"WebSearch\"\n```\n\n### Task Tool with Haiku\n**Yes, the Task tool supports Haiku** via the optional `model` parameter:\n- Enum values: sonnet, opus, haiku\n- Default: inherits\n\n### Sources\n- [CLI reference](https://code.claude.com/docs)\n";
-        let l = lessons(a, Kind::Informational);
+        let l = lessons(a, Kind::Informational, true);
         assert_eq!(l.len(), 2, "{l:?}");
         assert!(l[0].starts_with("Yes, WebSearch is available"), "{l:?}");
         assert!(l[1].contains("Task tool supports Haiku"), "{l:?}");
@@ -554,7 +557,7 @@ mod tests {
     #[test]
     fn an_overview_keeps_its_gist_and_its_flow() {
         let a = "Here's an overview of the **claude-code-log** project:\n\n## Project Summary\n\nA Python CLI/TUI tool that converts Claude Code transcript JSONL files into readable HTML and Markdown formats. It enables browsing.\n\n## Data Pipeline\n\n```\nJSONL File → parser.py → factories/ → renderer.py → html/ or markdown/\n```\n";
-        let l = lessons(a, Kind::Informational);
+        let l = lessons(a, Kind::Informational, true);
         assert!(l[0].starts_with("A Python CLI/TUI tool"), "{l:?}");
         assert!(l[1].contains("parser.py → factories/"), "{l:?}");
     }
@@ -562,7 +565,7 @@ mod tests {
     #[test]
     fn a_work_answer_keeps_why_not_praise() {
         let a = "Perfect! I have successfully updated the index. Here's a summary:\n\n## Changes Made\n\n### 1. Updated `converter.py`:\n- Added token aggregation logic for each project\n- Used `seen_request_ids` to avoid double-counting tokens from duplicate assistant messages\n\n## Features Added\n\n1. **Proper Deduplication**: Avoids double-counting tokens using comprehensive request ID tracking\n\nThe implementation follows the same patterns and is more maintainable.";
-        let l = lessons(a, Kind::Work);
+        let l = lessons(a, Kind::Work, true);
         assert_eq!(
             l,
             vec![
@@ -574,7 +577,7 @@ mod tests {
     #[test]
     fn a_lead_in_and_its_short_list_are_one_lesson() {
         let a = "The implementation now combines both criteria:\n1. **Primary**: Least nested path (fewer path parts)\n2. **Tiebreaker**: Most recent (lower index in the list)\n\nThis way it picks the project root.";
-        let l = lessons(a, Kind::Work);
+        let l = lessons(a, Kind::Work, true);
         assert_eq!(l.len(), 1, "{l:?}");
         assert!(
             l[0].contains("Least nested path") && l[0].contains("Most recent"),
@@ -585,14 +588,14 @@ mod tests {
     #[test]
     fn narration_offers_and_padding_give_nothing() {
         let a = "Perfect! I've successfully modified the TUI so that it now opens the cached file. The changes ensure that the TUI is faster and cleaner. Would you like me to add tests? Let me know if you want anything else.";
-        assert!(lessons(a, Kind::Work).is_empty());
-        assert!(lessons("Done.", Kind::Informational).is_empty());
+        assert!(lessons(a, Kind::Work, true).is_empty());
+        assert!(lessons("Done.", Kind::Informational, true).is_empty());
     }
 
     #[test]
     fn a_plain_explanation_keeps_its_opening_statement() {
         let a = "Got it. One idea file — a convention for separating technical reference docs (`dev-docs/`) from work-tracking documents (`work/`) generated during sessions. I notice you also have it as a guideline.\n\nIs there something you'd like to do with this?";
-        let l = lessons(a, Kind::Informational);
+        let l = lessons(a, Kind::Informational, true);
         assert_eq!(l.len(), 1, "{l:?}");
         assert!(l[0].contains("dev-docs/"), "{l:?}");
     }
@@ -609,7 +612,7 @@ mod tests {
     #[test]
     fn french_conclusions_count() {
         let a = "J'ai regardé les deux options en détail.\n\nEn bref : le cache par requête suffit, parce que les sessions sont courtes et que le coût reste faible.";
-        let l = lessons(a, Kind::Informational);
+        let l = lessons(a, Kind::Informational, true);
         assert!(l[0].starts_with("En bref"), "{l:?}");
     }
 }
