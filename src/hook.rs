@@ -177,8 +177,15 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     // Neither capture nor guard waits for the client to finish the turn:
     // capture has the answer from the payload, and the guard waits itself
     // only when the answer's late line could cross a threshold. Only a file
-    // that does not exist yet (a session's first turn) is waited for.
-    if let Some(t) = payload.transcript_path.as_deref() {
+    // that does not exist yet (a session's first turn) is waited for, and
+    // only when the Stop names an answer: a turn ending on a tool call
+    // waits for nothing (issue 11); the next Stop's pass reads that turn.
+    if let Some(t) = payload.transcript_path.as_deref()
+        && payload
+            .last_assistant_message
+            .as_deref()
+            .is_some_and(|a| !a.trim().is_empty())
+    {
         transcript::await_file(t);
     }
     // Both capabilities read the transcript: one missing file is one error.

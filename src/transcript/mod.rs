@@ -223,11 +223,21 @@ fn is_main_user_turn(rec: &Record) -> bool {
         && !rec.is_visible_in_transcript_only
 }
 
+/// An assistant record of the main thread the client wrote itself in place
+/// of the model's answer (an API error, a synthetic reply).
+fn is_synthetic_answer(rec: &Record) -> bool {
+    rec.is_assistant() && !rec.is_sidechain && (rec.is_synthetic() || rec.is_api_error_message)
+}
+
 /// Tail-reads `path` for [`StopContext`], within the default limits.
 pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
     let mut file = crate::fsutil::confine::open_regular(path)?;
     let mut stats = TailStats::default();
     let mut out = StopContext::default();
+    // A synthetic reply (an API error the client shows as the answer) after
+    // the last prompt is that prompt's answer: it carries no usage, and no
+    // usage line will follow it.
+    let mut answered = false;
     tail::for_each_line_rev(&mut file, &TailOptions::default(), &mut stats, |line| {
         let Some(rec) = Record::parse(line) else {
             out.bytes_after += line.len() as u64 + 1;
@@ -241,7 +251,10 @@ pub fn context_at_stop(path: &Path) -> io::Result<StopContext> {
             Some(ContextEvent::Reset) => return ControlFlow::Break(()),
             None => {}
         }
-        out.answer_pending |= is_main_user_turn(&rec);
+        if !out.answer_pending && is_synthetic_answer(&rec) {
+            answered = true;
+        }
+        out.answer_pending |= is_main_user_turn(&rec) && !answered;
         out.bytes_after += line.len() as u64 + 1;
         ControlFlow::Continue(())
     })?;
@@ -268,6 +281,8 @@ impl StopTracker {
             self.answer_pending = false;
         } else if self.after_usage.is_some() && is_main_user_turn(rec) {
             self.answer_pending = true;
+        } else if is_synthetic_answer(rec) {
+            self.answer_pending = false;
         }
     }
 
@@ -305,6 +320,12 @@ const SETTLE_POLL: std::time::Duration = std::time::Duration::from_millis(10);
 /// session's first turn the client may fire Stop before it creates the
 /// file. Returns at once when it exists, or for any other answer.
 pub fn await_file(path: &Path) {
+    // No folder for it: the client is not writing this session at all
+    // (`--no-session-persistence`, a stale path), and waiting would only
+    // ever run to the limit.
+    if !path.parent().is_some_and(Path::is_dir) {
+        return;
+    }
     let deadline = std::time::Instant::now() + SETTLE_WAIT;
     while std::time::Instant::now() < deadline {
         match std::fs::symlink_metadata(path) {
@@ -464,6 +485,12 @@ mod stop_tests {
                 meta_line("[Your previous response had no visible output.]"),
             ],
             vec![usage_line("m1", "done", 1000), compact, user_line("after")],
+            // An API error the client wrote as the answer: nothing to wait for.
+            vec![
+                usage_line("m1", "done", 1000),
+                user_line("next"),
+                synthetic_line("API Error: 401"),
+            ],
         ];
         for lines in cases {
             let (_d, p) = write(&lines);
@@ -473,6 +500,17 @@ mod stop_tests {
         let (_d, p) = write(&[user_line("only a prompt")]);
         assert_eq!(forward(&p), None, "nothing said the fill");
         assert!(context_at_stop(&p).unwrap().answer_pending);
+        let (_d, p) = write(&[user_line("a prompt"), synthetic_line("API Error: 401")]);
+        assert!(!context_at_stop(&p).unwrap().answer_pending);
+        let (_d, p) = write(&[synthetic_line("API Error: 401"), user_line("again")]);
+        assert!(context_at_stop(&p).unwrap().answer_pending);
+    }
+
+    fn synthetic_line(text: &str) -> String {
+        serde_json::json!({"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>",
+            "content":[{"type":"text","text":text}],
+            "usage":{"input_tokens":0,"output_tokens":0}}})
+        .to_string()
     }
 
     #[test]

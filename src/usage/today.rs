@@ -162,8 +162,9 @@ pub fn today(ctx: &Ctx, prices: &PriceTable) -> Result<Today> {
 }
 
 /// Brings every session written since `since_ns` up to date, newest
-/// first, until [`READ_BUDGET`] bytes were read. `false` when some were
-/// left for later or failed.
+/// first, starting no new session once [`READ_BUDGET`] bytes were read (a
+/// session is read to its end: its aggregate saves one offset per file).
+/// `false` when some were left for later or failed.
 fn catch_up(ctx: &Ctx, prices: &PriceTable, since_ns: u64, problems: &mut Vec<String>) -> bool {
     let dirs = discover::config_dirs(ctx);
     let mut mains = discover::main_files_written_since(&dirs, since_ns);
