@@ -557,9 +557,7 @@ impl TurnCtx<'_> {
             }
         }
         // The turn's last test run, when it passed: the state the work left.
-        if let Some(c) = t.checks.iter().rev().find(|c| c.passed.is_some())
-            && c.ok
-        {
+        if let Some(c) = passing_tests(t) {
             rec.push(
                 &self.primary,
                 |s| &mut s.travail,
@@ -904,8 +902,12 @@ impl TurnCtx<'_> {
         };
         // The cause the problems already carry is not said twice.
         let cause = cause_sentence(&t.answer).map(|c| normalise(&c));
-        let opening = t.checks.is_empty();
-        for l in answer::lessons(&t.answer, kind, opening) {
+        let turn = answer::Turn {
+            kind,
+            opening: t.checks.is_empty(),
+            tests_counted: passing_tests(t).is_some(),
+        };
+        for l in answer::lessons(&t.answer, turn) {
             if cause
                 .as_ref()
                 .is_some_and(|c| normalise(&l).contains(c.as_str()))
@@ -937,6 +939,15 @@ impl TurnCtx<'_> {
             }
         }
     }
+}
+
+/// The turn's last counted test run, when it passed.
+fn passing_tests(t: &Turn) -> Option<&Check> {
+    t.checks
+        .iter()
+        .rev()
+        .find(|c| c.passed.is_some())
+        .filter(|c| c.ok)
 }
 
 /// What a build or a tool made and a clean removes (`rm -rf .venv dist

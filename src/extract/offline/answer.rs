@@ -21,6 +21,18 @@ pub(super) enum Kind {
     Work,
 }
 
+/// What the rest of the digest already says about the turn.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Turn {
+    pub kind: Kind,
+    /// With no strong line, an informational answer's opening statement
+    /// is kept (an explanation, not a run the checks already tell).
+    pub opening: bool,
+    /// A passing test run with its counts is already a work bullet: the
+    /// answer saying "66 tests pass" again is no lesson.
+    pub tests_counted: bool,
+}
+
 /// The longest lesson kept, in characters.
 const MAX_LESSON: usize = 220;
 
@@ -235,9 +247,8 @@ struct Candidate {
 
 /// The lessons of one answer, in its order: at most two for an
 /// informational turn, one for a work turn (two when both are strong).
-/// `opening`: with no strong line, an informational answer's opening
-/// statement is kept (an explanation, not a run the checks already tell).
-pub(super) fn lessons(answer: &str, kind: Kind, opening: bool) -> Vec<String> {
+pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
+    let kind = turn.kind;
     if answer.split_whitespace().count() < 12 {
         return Vec::new();
     }
@@ -281,7 +292,7 @@ pub(super) fn lessons(answer: &str, kind: Kind, opening: bool) -> Vec<String> {
                     .collect::<Vec<_>>()
                     .join("; ");
                 let text = format!("{} {joined}", s.text);
-                if let Some(score) = score(&text, s, first_in_section, kind) {
+                if let Some(score) = score(&text, s, first_in_section, turn) {
                     cands.push(Candidate {
                         text,
                         score: score + 3,
@@ -294,7 +305,7 @@ pub(super) fn lessons(answer: &str, kind: Kind, opening: bool) -> Vec<String> {
             i += 1;
             continue;
         }
-        if let Some(score) = score(&s.text, s, first_in_section, kind) {
+        if let Some(score) = score(&s.text, s, first_in_section, turn) {
             if fallback.is_none() && !s.item && score >= 0 && s.text.split_whitespace().count() >= 8
             {
                 fallback = Some(s.text.clone());
@@ -327,7 +338,7 @@ pub(super) fn lessons(answer: &str, kind: Kind, opening: bool) -> Vec<String> {
     // An explanation with no strong line still has its opening statement.
     if out.is_empty()
         && kind == Kind::Informational
-        && opening
+        && turn.opening
         && let Some(f) = fallback
     {
         out.push(cap(&unlink(&f), MAX_LESSON));
@@ -365,7 +376,8 @@ fn starts_with_any(lower: &str, phrases: &[&str]) -> bool {
 }
 
 /// The evidence a sentence holds; `None` when it can never be a lesson.
-fn score(text: &str, s: &Sentence, first_in_section: bool, kind: Kind) -> Option<i32> {
+fn score(text: &str, s: &Sentence, first_in_section: bool, turn: Turn) -> Option<i32> {
+    let kind = turn.kind;
     let words = text.split_whitespace().count();
     if s.question || text.ends_with('?') || !(5..=70).contains(&words) {
         return None;
@@ -419,7 +431,7 @@ fn score(text: &str, s: &Sentence, first_in_section: bool, kind: Kind) -> Option
     if is_definition(&lower) {
         score += 2;
     }
-    if [
+    let outcome = [
         "tests pass",
         "tests passed",
         "tests now pass",
@@ -427,8 +439,11 @@ fn score(text: &str, s: &Sentence, first_in_section: bool, kind: Kind) -> Option
         "coverage",
     ]
     .iter()
-    .any(|p| lower.contains(p))
-    {
+    .any(|p| lower.contains(p));
+    if outcome {
+        if turn.tests_counted {
+            return None;
+        }
         score += 2;
     }
     if names_code(text) {
@@ -545,10 +560,37 @@ fn flows(answer: &str) -> Vec<Candidate> {
 mod tests {
     use super::*;
 
+    fn informational() -> Turn {
+        Turn {
+            kind: Kind::Informational,
+            opening: true,
+            tests_counted: false,
+        }
+    }
+
+    fn work(tests_counted: bool) -> Turn {
+        Turn {
+            kind: Kind::Work,
+            opening: true,
+            tests_counted,
+        }
+    }
+
+    #[test]
+    fn a_test_count_already_in_the_work_is_not_said_again() {
+        let a = "## Summary\n\n**Test Results:**\n- 66 tests pass (26 new tests added)\n- 100% branch coverage maintained";
+        assert!(
+            lessons(a, work(true)).is_empty(),
+            "{:?}",
+            lessons(a, work(true))
+        );
+        assert!(!lessons(a, work(false)).is_empty());
+    }
+
     #[test]
     fn a_question_keeps_its_direct_answers() {
         let a = "## Summary: `-p` with WebSearch and Task\n\n### WebSearch in `-p` Mode\n**Yes, WebSearch is available** in `claude -p` (print mode). You can pre-approve it with:\n```bash\nclaude -p \"x\" --allowedTools \"WebSearch\"\n```\n\n### Task Tool with Haiku\n**Yes, the Task tool supports Haiku** via the optional `model` parameter:\n- Enum values: sonnet, opus, haiku\n- Default: inherits\n\n### Sources\n- [CLI reference](https://code.claude.com/docs)\n";
-        let l = lessons(a, Kind::Informational, true);
+        let l = lessons(a, informational());
         assert_eq!(l.len(), 2, "{l:?}");
         assert!(l[0].starts_with("Yes, WebSearch is available"), "{l:?}");
         assert!(l[1].contains("Task tool supports Haiku"), "{l:?}");
@@ -557,7 +599,7 @@ mod tests {
     #[test]
     fn an_overview_keeps_its_gist_and_its_flow() {
         let a = "Here's an overview of the **claude-code-log** project:\n\n## Project Summary\n\nA Python CLI/TUI tool that converts Claude Code transcript JSONL files into readable HTML and Markdown formats. It enables browsing.\n\n## Data Pipeline\n\n```\nJSONL File → parser.py → factories/ → renderer.py → html/ or markdown/\n```\n";
-        let l = lessons(a, Kind::Informational, true);
+        let l = lessons(a, informational());
         assert!(l[0].starts_with("A Python CLI/TUI tool"), "{l:?}");
         assert!(l[1].contains("parser.py → factories/"), "{l:?}");
     }
@@ -565,7 +607,7 @@ mod tests {
     #[test]
     fn a_work_answer_keeps_why_not_praise() {
         let a = "Perfect! I have successfully updated the index. Here's a summary:\n\n## Changes Made\n\n### 1. Updated `converter.py`:\n- Added token aggregation logic for each project\n- Used `seen_request_ids` to avoid double-counting tokens from duplicate assistant messages\n\n## Features Added\n\n1. **Proper Deduplication**: Avoids double-counting tokens using comprehensive request ID tracking\n\nThe implementation follows the same patterns and is more maintainable.";
-        let l = lessons(a, Kind::Work, true);
+        let l = lessons(a, work(false));
         assert_eq!(
             l,
             vec![
@@ -577,7 +619,7 @@ mod tests {
     #[test]
     fn a_lead_in_and_its_short_list_are_one_lesson() {
         let a = "The implementation now combines both criteria:\n1. **Primary**: Least nested path (fewer path parts)\n2. **Tiebreaker**: Most recent (lower index in the list)\n\nThis way it picks the project root.";
-        let l = lessons(a, Kind::Work, true);
+        let l = lessons(a, work(false));
         assert_eq!(l.len(), 1, "{l:?}");
         assert!(
             l[0].contains("Least nested path") && l[0].contains("Most recent"),
@@ -588,14 +630,14 @@ mod tests {
     #[test]
     fn narration_offers_and_padding_give_nothing() {
         let a = "Perfect! I've successfully modified the TUI so that it now opens the cached file. The changes ensure that the TUI is faster and cleaner. Would you like me to add tests? Let me know if you want anything else.";
-        assert!(lessons(a, Kind::Work, true).is_empty());
-        assert!(lessons("Done.", Kind::Informational, true).is_empty());
+        assert!(lessons(a, work(false)).is_empty());
+        assert!(lessons("Done.", informational()).is_empty());
     }
 
     #[test]
     fn a_plain_explanation_keeps_its_opening_statement() {
         let a = "Got it. One idea file — a convention for separating technical reference docs (`dev-docs/`) from work-tracking documents (`work/`) generated during sessions. I notice you also have it as a guideline.\n\nIs there something you'd like to do with this?";
-        let l = lessons(a, Kind::Informational, true);
+        let l = lessons(a, informational());
         assert_eq!(l.len(), 1, "{l:?}");
         assert!(l[0].contains("dev-docs/"), "{l:?}");
     }
@@ -612,7 +654,7 @@ mod tests {
     #[test]
     fn french_conclusions_count() {
         let a = "J'ai regardé les deux options en détail.\n\nEn bref : le cache par requête suffit, parce que les sessions sont courtes et que le coût reste faible.";
-        let l = lessons(a, Kind::Informational, true);
+        let l = lessons(a, informational());
         assert!(l[0].starts_with("En bref"), "{l:?}");
     }
 }
