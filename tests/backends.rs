@@ -64,6 +64,7 @@ fn check(command: &str, ok: bool, passed: u64, failed: u64) -> Check {
         ok,
         passed: Some(passed),
         failed: Some(failed),
+        coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
     }

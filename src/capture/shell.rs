@@ -138,6 +138,16 @@ fn words(segment: &str) -> Vec<String> {
     if !cur.is_empty() || any {
         out.push(cur);
     }
+    // `(cd x && pytest)`: the subshell's closing parenthesis is glued to the
+    // last word, which would hide the program when it stands alone.
+    if let Some(last) = out.last_mut() {
+        while last.ends_with(')') && last.matches(')').count() > last.matches('(').count() {
+            last.pop();
+        }
+        if last.is_empty() {
+            out.pop();
+        }
+    }
     out
 }
 
@@ -404,6 +414,60 @@ fn flag_value(args: &[&str], flags: &[&str]) -> Option<String> {
     None
 }
 
+/// The total coverage a test run printed: pytest-cov's `TOTAL` row or
+/// its `Total coverage:` line, tarpaulin's `85.00% coverage`, istanbul's
+/// `All files` row (statements), go's `coverage: 85.2% of statements` when
+/// one package ran. The last one printed wins: it is the run's total.
+pub fn coverage(output: &str) -> Option<String> {
+    let percent = |tok: &str| -> Option<String> {
+        let t = tok.trim_matches(|c: char| c == ',' || c == ';' || c == '|');
+        let num = t.strip_suffix('%').unwrap_or(t);
+        let ok = !num.is_empty()
+            && num.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && num.parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v));
+        ok.then(|| format!("{num}%"))
+    };
+    let mut found = None;
+    let mut go_lines = 0;
+    let mut go = None;
+    for line in output.lines() {
+        let l = line.trim();
+        let toks: Vec<&str> = l.split_whitespace().collect();
+        if toks.first() == Some(&"TOTAL") {
+            if let Some(p) = toks
+                .last()
+                .filter(|t| t.ends_with('%'))
+                .and_then(|t| percent(t))
+            {
+                found = Some(p);
+            }
+        } else if let Some(at) = l.find("Total coverage:") {
+            if let Some(p) = l[at + 15..].split_whitespace().next().and_then(percent) {
+                found = Some(p);
+            }
+        } else if l.starts_with("All files") && l.contains('|') {
+            if let Some(p) = l.split('|').nth(1).and_then(|c| percent(c.trim())) {
+                found = Some(p);
+            }
+        } else if let Some(at) = l.find("% coverage,") {
+            if let Some(p) = l[..at]
+                .split_whitespace()
+                .last()
+                .and_then(|t| percent(&format!("{t}%")))
+            {
+                found = Some(p);
+            }
+        } else if let Some(at) = l.find("coverage: ")
+            && l[at..].contains("% of statements")
+        {
+            go_lines += 1;
+            go = l[at + 10..].split_whitespace().next().and_then(percent);
+        }
+    }
+    // Several packages give several figures and none is the total.
+    found.or(if go_lines == 1 { go } else { None })
+}
+
 /// Passed and failed counts a test runner printed, from its summary lines
 /// (pytest, cargo, jest, vitest, mocha, go, rspec…). Counts of several
 /// summaries (cargo prints one per test binary) are added up.
@@ -520,6 +584,14 @@ mod tests {
             [Effect::Check { test: true }]
         );
         assert_eq!(
+            kinds("(source .venv/bin/activate && ruff check src/ && pytest)"),
+            [Effect::Check { test: false }, Effect::Check { test: true }]
+        );
+        assert_eq!(
+            kinds("(source .venv/bin/activate && pytest)"),
+            [Effect::Check { test: true }]
+        );
+        assert_eq!(
             kinds("uv run pytest test/ -q"),
             [Effect::Check { test: true }]
         );
@@ -559,6 +631,39 @@ mod tests {
             }]
         );
         assert!(kinds("ls -la && cat x | grep y").is_empty());
+    }
+
+    #[test]
+    fn coverage_from_runners() {
+        // pytest-cov, as a real session printed it.
+        let pytest = "Name    Stmts   Miss Branch BrPart  Cover   Missing\n\
+            deep_manifest/deep_manifest.py     120      0     38      0   100%\n\
+            TOTAL                              123      2     38      1    98%\n\
+            ============ 40 passed in 2.78s ============\n";
+        assert_eq!(coverage(pytest).as_deref(), Some("98%"));
+        assert_eq!(
+            coverage("Required test coverage of 99% reached. Total coverage: 99.45%\n").as_deref(),
+            Some("99.45%")
+        );
+        assert_eq!(
+            coverage("All files |   87.5 |    75 |   90 |   87.5 |\n").as_deref(),
+            Some("87.5%")
+        );
+        assert_eq!(
+            coverage("85.00% coverage, 170/200 lines covered\n").as_deref(),
+            Some("85.00%")
+        );
+        assert_eq!(
+            coverage("ok  \tex/a\t0.1s\tcoverage: 85.2% of statements\n").as_deref(),
+            Some("85.2%")
+        );
+        // Two packages: neither figure is the total.
+        assert_eq!(
+            coverage("coverage: 85.2% of statements\ncoverage: 40.0% of statements\n"),
+            None
+        );
+        // A percentage that is not coverage.
+        assert_eq!(coverage("tests/test_unit.py ....   [100%]\n"), None);
     }
 
     #[test]

@@ -788,6 +788,7 @@ impl<'s> Builder<'s> {
                     } else {
                         (None, None)
                     };
+                    let coverage = test.then(|| shell::coverage(output)).flatten();
                     let lines: Vec<&str> = output.lines().collect();
                     let summary = if ok && failed.unwrap_or(0) == 0 {
                         summary_line(&lines).unwrap_or_default()
@@ -823,6 +824,7 @@ impl<'s> Builder<'s> {
                         ok: ok && failed.unwrap_or(0) == 0,
                         passed,
                         failed,
+                        coverage,
                         summary,
                     });
                 }
@@ -1086,6 +1088,9 @@ fn command_key(cmd: &str) -> String {
         .trim_start_matches('(')
         .split_whitespace()
         .filter(|w| !w.contains('='))
+        // `(… && pytest)`: the subshell's parenthesis is not the program's.
+        .map(|w| w.trim_end_matches(')'))
+        .filter(|w| !w.is_empty())
         .collect();
     let skip = match words.first().copied() {
         Some("uv" | "poetry" | "pipenv" | "bundle") if words.get(1) == Some(&"run") => 2,

@@ -86,6 +86,9 @@ pub struct Check {
     pub passed: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<u64>,
+    /// The total coverage a test run printed (`100%`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<String>,
     /// The line that says what happened (the summary, or the error).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub summary: String,

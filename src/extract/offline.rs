@@ -65,6 +65,8 @@ struct Words {
     tests: &'static str,
     build: &'static str,
     passed: &'static str,
+    passed_one: &'static str,
+    coverage: &'static str,
     failing: &'static str,
     fixed_by: &'static str,
     changed: &'static str,
@@ -82,6 +84,13 @@ struct Words {
     init: &'static str,
     correction: &'static str,
     colon: &'static str,
+}
+
+impl Words {
+    /// "1 réussi", "2 réussis".
+    fn passed_word(&self, n: u64) -> &'static str {
+        if n == 1 { self.passed_one } else { self.passed }
+    }
 }
 
 const FR: Words = Words {
@@ -102,6 +111,8 @@ const FR: Words = Words {
     tests: "Tests",
     build: "Build",
     passed: "réussis",
+    passed_one: "réussi",
+    coverage: "couverture",
     failing: "en échec",
     fixed_by: "corrigé en modifiant",
     changed: "modifié",
@@ -139,6 +150,8 @@ const EN: Words = Words {
     tests: "Tests",
     build: "Build",
     passed: "passed",
+    passed_one: "passed",
+    coverage: "coverage",
     failing: "failing",
     fixed_by: "fixed by changing",
     changed: "changed",
@@ -562,11 +575,15 @@ impl TurnCtx<'_> {
                 &self.primary,
                 |s| &mut s.travail,
                 &format!(
-                    "{}{} {} {} (`{}`)",
+                    "{}{} {} {}{} (`{}`)",
                     w.tests,
                     w.colon,
                     c.passed.unwrap_or(0),
-                    w.passed,
+                    w.passed_word(c.passed.unwrap_or(0)),
+                    c.coverage
+                        .as_deref()
+                        .map(|p| format!(", {} {p}", w.coverage))
+                        .unwrap_or_default(),
                     cap(&one_line(&c.command).replace('`', "'"), 60)
                 ),
             );
@@ -701,23 +718,39 @@ impl TurnCtx<'_> {
             } else {
                 format!(" ({})", cap(&f.summary, 100))
             };
-            let b = if l.ok {
-                // The files changed between the failing run and the pass.
-                let fixed: Vec<String> = f
-                    .fixed_in
-                    .iter()
-                    .filter(|p| self.in_project(p))
-                    .map(|p| self.shown(p))
-                    .collect();
-                if fixed.is_empty() {
-                    format!("{what}{summary} → {} {}", l.passed.unwrap_or(0), w.passed)
-                } else {
-                    format!("{what}{summary} → {} {}", w.fixed_by, list(&fixed, w))
-                }
-            } else {
-                format!("{what}{summary} ({})", w.unresolved)
+            // A run that says neither what failed nor how many (`pytest:
+            // command not found`) is named by its command.
+            let vague = failed == 0 && summary.is_empty();
+            let fixed: Vec<String> = f
+                .fixed_in
+                .iter()
+                .filter(|p| self.in_project(p))
+                .map(|p| self.shown(p))
+                .collect();
+            let b = match (l.ok, fixed.is_empty()) {
+                // Passed again with nothing changed in between, and nothing
+                // said of why it failed: the passing run's bullet is the news.
+                (true, true) if vague => None,
+                (true, true) => Some(format!(
+                    "{what}{summary} → {} {}",
+                    l.passed.unwrap_or(0),
+                    w.passed_word(l.passed.unwrap_or(0))
+                )),
+                (true, false) => Some(format!(
+                    "{what}{summary} → {} {}",
+                    w.fixed_by,
+                    list(&fixed, w)
+                )),
+                (false, _) if vague => Some(format!(
+                    "{what} (`{}`, {})",
+                    cap(&one_line(&f.command).replace('`', "'"), 60),
+                    w.unresolved
+                )),
+                (false, _) => Some(format!("{what}{summary} ({})", w.unresolved)),
             };
-            rec.push(&self.primary, |s| &mut s.problemes, &b);
+            if let Some(b) = b {
+                rec.push(&self.primary, |s| &mut s.problemes, &b);
+            }
         }
         // A failing build or lint: fixed if the same program later passed.
         let builds: Vec<&Check> = t.checks.iter().filter(|c| !c.test).collect();

@@ -541,6 +541,9 @@ impl Render<'_> {
         if let Some(n) = c.failed {
             let _ = write!(s, ", {n} {}", t.failing);
         }
+        if let Some(p) = &c.coverage {
+            let _ = write!(s, ", coverage {}", one_line(p, 12));
+        }
         if !c.summary.trim().is_empty() {
             let _ = write!(s, " — {}", one_line(&c.summary, ITEM_MAX));
         }
@@ -924,6 +927,7 @@ mod tests {
                 ok: false,
                 passed: Some(41),
                 failed: Some(1),
+                coverage: None,
                 summary: "test result: FAILED".into(),
                 fixed_in: Vec::new(),
             }],

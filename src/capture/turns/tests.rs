@@ -467,3 +467,42 @@ fn a_1_0_client_s_sidechains_are_each_their_task_s_work() {
     assert!(by("Setup").errors.is_empty());
     assert_eq!(by("subagent").files[0].path, "/p/late.ts");
 }
+
+// A real session: `pytest` was not on PATH, the same run inside the venv's
+// subshell passed. The subshell's `)` hid the program, so the pass was never
+// seen as a test run and the failure stayed open.
+#[test]
+fn a_test_run_in_a_subshell_closes_the_failed_bare_run() {
+    let turns = build(&[
+        user("do all the tests pass?"),
+        calls(&[("1", "Bash", json!({"command":"pytest"}))]),
+        result(
+            "1",
+            "Exit code 127\n/bin/bash: line 1: pytest: command not found",
+            true,
+            json!(null),
+        ),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"(source .venv/bin/activate && pytest)"}),
+        )]),
+        result(
+            "2",
+            "collected 40 items\nTOTAL   123   0   38   0   100%\n===== 40 passed in 2.78s =====",
+            false,
+            json!(null),
+        ),
+        say("All 40 tests pass."),
+    ]);
+    let checks = &turns[0].checks;
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert!(!checks[0].ok);
+    assert!(checks[1].ok && checks[1].test);
+    assert_eq!(checks[1].passed, Some(40));
+    assert_eq!(checks[1].coverage.as_deref(), Some("100%"));
+    assert_eq!(
+        command_key("(source .venv/bin/activate && pytest)"),
+        "pytest"
+    );
+}

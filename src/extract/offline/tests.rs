@@ -69,6 +69,7 @@ fn goal_work_and_commit_in_french() {
         ok: true,
         passed: Some(27),
         failed: Some(0),
+        coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
     }];
@@ -156,6 +157,7 @@ fn problems_carry_their_fix_or_stay_open() {
             ok: false,
             passed: Some(10),
             failed: Some(2),
+            coverage: None,
             summary: "test_a.py::test_x".into(),
             fixed_in: vec![format!("{ROOT}/src/main.rs")],
         },
@@ -165,6 +167,7 @@ fn problems_carry_their_fix_or_stay_open() {
             ok: true,
             passed: Some(12),
             failed: Some(0),
+            coverage: None,
             summary: String::new(),
             fixed_in: Vec::new(),
         },
