@@ -518,6 +518,20 @@ impl TurnCtx<'_> {
         for f in &t.files {
             self.group_file(f, &mut groups, known);
         }
+        // What the answer says was done to a file goes with it.
+        let shown: Vec<String> = t.files.iter().map(|f| self.shown(&f.path)).collect();
+        let details = details::file_details(&t.answer, &shown);
+        let detail_of = |file: &str| {
+            details
+                .iter()
+                .find(|(i, _)| shown[*i] == file)
+                .map(|(_, d)| {
+                    d.iter()
+                        .map(|d| d.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
+        };
         for (project, change, files) in groups {
             let verb = match change {
                 Change::Created => w.created,
@@ -525,11 +539,24 @@ impl TurnCtx<'_> {
                 Change::Deleted => w.deleted,
                 Change::Moved => w.moved,
             };
-            rec.push(
-                &project,
-                |s| &mut s.travail,
-                &format!("{verb} {}", list(&files, w)),
-            );
+            let (told, bare): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| {
+                matches!(change, Change::Created | Change::Updated) && detail_of(f).is_some()
+            });
+            for f in &told {
+                let d = detail_of(f).unwrap_or_default();
+                rec.push(
+                    &project,
+                    |s| &mut s.travail,
+                    &format!("{verb} `{f}`{} {d}", w.colon),
+                );
+            }
+            if !bare.is_empty() {
+                rec.push(
+                    &project,
+                    |s| &mut s.travail,
+                    &format!("{verb} {}", list(&bare, w)),
+                );
+            }
         }
         for s in &t.subagents {
             let mut groups = Vec::new();
@@ -940,10 +967,24 @@ impl TurnCtx<'_> {
             opening: t.checks.is_empty(),
             tests_counted: passing_tests(t).is_some(),
         };
+        // What the file bullets already took from the answer.
+        let shown: Vec<String> = t.files.iter().map(|f| self.shown(&f.path)).collect();
+        let taken: Vec<String> = details::file_details(&t.answer, &shown)
+            .into_iter()
+            .flat_map(|(_, ds)| ds.into_iter().map(|d| normalise(&d.source)))
+            .collect();
         for l in answer::lessons(&t.answer, turn) {
             if cause
                 .as_ref()
                 .is_some_and(|c| normalise(&l).contains(c.as_str()))
+            {
+                continue;
+            }
+            let n = normalise(&l);
+            let head: String = n.chars().take(40).collect();
+            if taken
+                .iter()
+                .any(|s| s.contains(&head) || n.contains(s.as_str()))
             {
                 continue;
             }
@@ -1329,5 +1370,6 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
 }
 
 mod answer;
+mod details;
 #[cfg(test)]
 mod tests;

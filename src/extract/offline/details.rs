@@ -1,0 +1,578 @@
+//! What a final answer says was done to each file it changed.
+//!
+//! A bare "Updated `pyproject.toml`" tells tomorrow's reader nothing they
+//! could not get from `git log`. The answer usually says what the change
+//! was, in a section of changes: `## Changes Made to pyproject.toml`, then
+//! `1. **Switched to Hatchling** (lines 1-3): …`. The item's label is the
+//! detail worth keeping; the prose after it is the model's commentary.
+//!
+//! Precision first: an item gives a detail only when it sits under a
+//! heading or a lead-in about changes or fixes (or one naming the file)
+//! and can be tied to one changed file: it names it, its heading names it,
+//! or the turn changed only that file. Anything else gives nothing.
+//!
+//! Under a list of fixes (`Both type checking issues have been resolved:`),
+//! the item's label says what was wrong and the clause after it how it was
+//! fixed: both are kept (`Fixed possibly-unbound-attribute warning → Added
+//! null check …`).
+
+use super::super::cues::cap;
+
+/// Details kept per file.
+const MAX_DETAILS: usize = 3;
+/// The longest detail, in characters.
+const MAX_DETAIL: usize = 90;
+/// The longest fix (what was wrong → how), in characters.
+const MAX_FIX: usize = 140;
+/// Once a file's details are this long, no more are added.
+const MAX_TOTAL: usize = 220;
+/// Words of a label without bold: more is a sentence, not a label.
+const MAX_LABEL_WORDS: usize = 8;
+
+/// Headings and lead-ins of a list of changes, lower case.
+const CHANGE_WORDS: &[&str] = &[
+    "change",
+    "what i did",
+    "what was done",
+    "here's what i",
+    "implementation",
+    "updates",
+    "modif",
+    "ce qui a été fait",
+];
+
+/// Headings and lead-ins of a list of fixes, lower case.
+const FIX_WORDS: &[&str] = &[
+    "fix",
+    "resolved",
+    "broke",
+    "because:",
+    "root cause",
+    "issues",
+    "bugs",
+    "corrig",
+    "résolu",
+];
+
+/// Openings of an unlabelled item saying what a change did.
+const CHANGE_OPENINGS: &[&str] = &[
+    "added ",
+    "adding ",
+    "updated ",
+    "updating ",
+    "fixed ",
+    "fixing ",
+    "changed ",
+    "changing ",
+    "replaced ",
+    "replacing ",
+    "removed ",
+    "removing ",
+    "renamed ",
+    "moved ",
+    "switched ",
+    "using ",
+    "ajouté ",
+    "ajout ",
+    "corrigé ",
+    "remplacé ",
+    "supprimé ",
+    "renommé ",
+];
+
+/// What the list under the current heading or lead-in is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum List {
+    Changes,
+    Fixes,
+}
+
+/// One detail and the item it came from (so the answer's lessons do not
+/// say it again).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Detail {
+    pub text: String,
+    pub source: String,
+}
+
+/// What a heading or a lead-in announces, and the changed file it names.
+fn announces(text: &str, files: &[String]) -> Option<(List, Option<usize>)> {
+    let lower = text.to_lowercase();
+    let named = named_file(text, files);
+    if FIX_WORDS.iter().any(|k| lower.contains(k)) {
+        Some((List::Fixes, named))
+    } else if named.is_some() || CHANGE_WORDS.iter().any(|k| lower.contains(k)) {
+        Some((List::Changes, named))
+    } else {
+        None
+    }
+}
+
+/// For each file of `files` (as the log shows them) that the answer says
+/// something about, its index and the details, in the answer's order.
+pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<Detail>)> {
+    let mut out: Vec<(usize, Vec<Detail>)> = Vec::new();
+    if files.is_empty() {
+        return out;
+    }
+    let mut section: Option<(List, Option<usize>)> = None;
+    let mut lead_in: Option<(List, Option<usize>)> = None;
+    let mut fenced = false;
+    for line in answer.lines() {
+        let t = line.trim_end();
+        if t.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || t.trim().is_empty() {
+            continue;
+        }
+        if let Some(h) = heading(t) {
+            section = announces(&h, files);
+            lead_in = None;
+            continue;
+        }
+        let Some(item) = item_text(t) else {
+            // A paragraph: a lead-in when it ends with a colon, else the
+            // end of the list before it.
+            let p = unmark(t.trim());
+            lead_in = if p.ends_with(':') {
+                announces(&p, files)
+            } else {
+                None
+            };
+            continue;
+        };
+        let Some((list, named)) = lead_in.or(section) else {
+            continue;
+        };
+        // Top-level items only: a sub-item elaborates its parent.
+        if line.starts_with("  ") || line.starts_with('\t') {
+            continue;
+        }
+        let Some((target, text)) = detail(item, list, named, files) else {
+            continue;
+        };
+        let text = clean(
+            &text,
+            if list == List::Fixes {
+                MAX_FIX
+            } else {
+                MAX_DETAIL
+            },
+        );
+        if text.split_whitespace().count() < 2 {
+            continue;
+        }
+        let d = Detail {
+            text,
+            source: unmark(item),
+        };
+        match out.iter_mut().find(|(j, _)| *j == target) {
+            Some((_, ds)) => {
+                let len: usize = ds.iter().map(|d| d.text.chars().count() + 2).sum();
+                if ds.len() < MAX_DETAILS && len < MAX_TOTAL && !ds.iter().any(|x| x.text == d.text)
+                {
+                    ds.push(d);
+                }
+            }
+            None => out.push((target, vec![d])),
+        }
+    }
+    out
+}
+
+/// The file an item is about and what it says of it.
+fn detail(
+    item: &str,
+    list: List,
+    named: Option<usize>,
+    files: &[String],
+) -> Option<(usize, String)> {
+    // The only changed file owns an item, unless the item names another
+    // file (`Added CONTRIBUTING.md …` in a commit's summary).
+    let only = (files.len() == 1 && !names_other_file(item, files)).then_some(0);
+    match label(item) {
+        // `**New files:** a.md, b.md`: a file list, which the work bullets
+        // already give.
+        Some((label, ..)) if is_file_list(&label) => None,
+        // `**src/app.py**: added the retry loop`: what follows the name.
+        Some((label, rest, _)) if is_just_a_name(&label) && named_file(&label, files).is_some() => {
+            Some((named_file(&label, files)?, first_clause(rest)?))
+        }
+        Some((label, rest, continues)) => {
+            let target = named_file(item, files).or(named).or(only)?;
+            let how = first_clause(rest);
+            let short = label.split_whitespace().count() <= 2;
+            let text = match (list, how) {
+                (_, Some(how)) if continues => format!("{label} {how}"),
+                // What was wrong, then how it was fixed.
+                (List::Fixes, Some(how)) => format!("{label} → {how}"),
+                // `**Trigger**: now runs on all pushes`: a field and its value.
+                (List::Changes, Some(how)) if short => format!("{label}: {how}"),
+                _ => label,
+            };
+            Some((target, text))
+        }
+        None => {
+            let lower = item.to_lowercase();
+            if !CHANGE_OPENINGS.iter().any(|o| lower.starts_with(o)) {
+                return None;
+            }
+            let target = named_file(item, files).or(named).or(only)?;
+            Some((target, first_clause(item).unwrap_or_else(|| unmark(item))))
+        }
+    }
+}
+
+/// A Markdown heading's text, or a line that is all bold and ends with a
+/// colon (`**Changes made:**`).
+fn heading(line: &str) -> Option<String> {
+    let t = line.trim();
+    if let Some(h) = t.strip_prefix('#') {
+        return Some(unmark(h.trim_start_matches('#').trim()));
+    }
+    let inner = t.strip_prefix("**")?.strip_suffix("**")?;
+    (inner.ends_with(':') && !inner.contains("**")).then(|| unmark(inner))
+}
+
+/// The text of a list item (`- `, `* `, `1. `, `1) `).
+fn item_text(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    if let Some(r) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
+        return Some(r.trim());
+    }
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    t[digits..]
+        .strip_prefix(". ")
+        .or_else(|| t[digits..].strip_prefix(") "))
+        .map(str::trim)
+}
+
+/// The item's label and what follows it: `**Label**: rest`, or `Label:
+/// rest` when the part before the colon is short enough to be one.
+fn label(item: &str) -> Option<(String, &str, bool)> {
+    if let Some(r) = item.strip_prefix("**") {
+        let end = r.find("**")?;
+        let raw = r[..end].trim();
+        let label = raw.trim_end_matches(':').trim();
+        let after = r[end + 2..].trim_start();
+        // `**Sidechain messages** weren't getting …`: the bold is the
+        // subject of the sentence that goes on.
+        if after.chars().next().is_some_and(char::is_lowercase) && !raw.ends_with(':') {
+            return Some((unmark(label), after, true));
+        }
+        let mut rest = after;
+        // "(lines 1-3): …": where in the file, which the diff keeps.
+        if rest.starts_with('(')
+            && let Some(close) = rest.find(')')
+        {
+            rest = &rest[close + 1..];
+        }
+        let rest = rest.trim_start_matches([':', ' ', '-', '–', '—']);
+        return (!label.is_empty()).then(|| (unmark(label), rest, false));
+    }
+    let at = colon_outside_code(item)?;
+    let label = item[..at].trim();
+    (label.split_whitespace().count() <= MAX_LABEL_WORDS && !label.is_empty())
+        .then(|| (unmark(label), &item[at + 2..], false))
+}
+
+/// The first `: ` not inside a code span (`` `display: none` ``).
+fn colon_outside_code(text: &str) -> Option<usize> {
+    let mut code = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '`' => code = !code,
+            ':' if !code && text[i + 1..].starts_with(' ') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The changed file a text names, by its shown path or its file name, when
+/// it names exactly one.
+fn named_file(text: &str, files: &[String]) -> Option<usize> {
+    let mut hit = None;
+    for (i, f) in files.iter().enumerate() {
+        let name = f.rsplit('/').next().unwrap_or(f);
+        if mentions(text, f) || (name.contains('.') && mentions(text, name)) {
+            if hit.is_some_and(|h| h != i) {
+                return None;
+            }
+            hit = Some(i);
+        }
+    }
+    hit
+}
+
+/// `name` appears in `text` as a whole word (not `main.py` in `domain.pyc`).
+fn mentions(text: &str, name: &str) -> bool {
+    let boundary = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || "_-.".contains(c)));
+    let mut from = 0;
+    while let Some(at) = text[from..].find(name) {
+        let start = from + at;
+        let end = start + name.len();
+        let before = text[..start].chars().next_back();
+        let after = text[end..].chars().next();
+        // A sentence's full stop after the name is still a boundary.
+        let after_ok = boundary(after)
+            || (after == Some('.')
+                && text[end + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace));
+        if boundary(before) && after_ok {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// A label that announces files (`New files`, `Modified files`).
+fn is_file_list(label: &str) -> bool {
+    let l = label.to_lowercase();
+    l.ends_with("files") || l.ends_with("file") || l.starts_with("fichiers")
+}
+
+/// Names, in backticks, a file that is not one of `files`.
+fn names_other_file(text: &str, files: &[String]) -> bool {
+    text.split('`').skip(1).step_by(2).any(|code| {
+        let c = code.trim();
+        let file_like = !c.contains(' ')
+            && (c.contains('/')
+                || c.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && (1..=5).contains(&ext.len())
+                        && ext.chars().all(|x| x.is_ascii_alphanumeric())
+                }));
+        file_like && named_file(c, files).is_none()
+    })
+}
+
+/// A label that is only a file name (`` `src/app.py` ``), not a phrase.
+fn is_just_a_name(label: &str) -> bool {
+    let l = label.trim_matches(|c: char| c == '`' || c == '[' || c == ']');
+    !l.contains(' ')
+}
+
+/// The first clause of what follows a label: up to the first full stop or
+/// colon, when it is short.
+fn first_clause(rest: &str) -> Option<String> {
+    let rest = unmark(rest.trim());
+    let end = [
+        rest.find(". "),
+        colon_outside_code(&rest),
+        rest.find(" - "),
+        rest.find(" — "),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(rest.len());
+    let c = rest[..end].trim().trim_end_matches('.');
+    (!c.is_empty() && c.split_whitespace().count() <= 20).then(|| c.to_owned())
+}
+
+/// Without Markdown emphasis and links (`[x](x)` reads `x`).
+fn unmark(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find("](") else {
+            break;
+        };
+        let Some(end) = after[close + 2..].find(')') else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(&after[..close]);
+        rest = &after[close + 2 + end + 1..];
+    }
+    out.push_str(rest);
+    out.replace("**", "").replace("__", "")
+}
+
+/// A detail as the log shows it: no line numbers, no trailing colon, one
+/// line, capped.
+fn clean(detail: &str, max: usize) -> String {
+    let mut d = detail.to_owned();
+    // "(lines 1-3)", "(line 36)": where in the file, which the diff keeps.
+    while let Some(at) = d.find("(line") {
+        let Some(end) = d[at..].find(')') else { break };
+        d.replace_range(at..at + end + 1, "");
+    }
+    let d = d
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_end_matches([':', '.', ';', ','])
+        .replace('`', "'");
+    cap(d.trim(), max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn texts(answer: &str, changed: &[&str]) -> Vec<(usize, Vec<String>)> {
+        file_details(answer, &files(changed))
+            .into_iter()
+            .map(|(i, ds)| (i, ds.into_iter().map(|d| d.text).collect()))
+            .collect()
+    }
+
+    // From a real session: the section names the file, bold labels say
+    // what changed, the prose after them is commentary.
+    #[test]
+    fn bold_labels_under_a_heading_naming_the_file() {
+        let answer = "Perfect! Your project is now installable.\n\n\
+            ## Changes Made to [pyproject.toml](pyproject.toml)\n\n\
+            1. **Switched to Hatchling** (lines 1-3): Changed from setuptools\n\
+            2. **Fixed module reference** (line 36): Updated entry point\n\
+            3. **Added file mapping** (lines 38-39): Configured Hatchling\n\n\
+            ## How to Use\n\n\
+            - **Install globally:** run it\n";
+        let d = texts(answer, &["pyproject.toml", "README.md"]);
+        assert_eq!(
+            d,
+            vec![(
+                0,
+                vec![
+                    "Switched to Hatchling".to_owned(),
+                    "Fixed module reference".to_owned(),
+                    "Added file mapping".to_owned()
+                ]
+            )]
+        );
+    }
+
+    #[test]
+    fn items_naming_their_file_give_what_follows_the_name() {
+        let answer = "## Changes\n\n\
+            - **`src/app.py`**: added the retry loop. It waits 2 s.\n\
+            - **`tests/test_app.py`** - covers the retry path\n\
+            - **Docs**: the README explains retries\n";
+        let d = texts(answer, &["src/app.py", "tests/test_app.py", "README.md"]);
+        // `Docs` names no file and three files changed: no detail.
+        assert_eq!(
+            d,
+            vec![
+                (0, vec!["added the retry loop".to_owned()]),
+                (1, vec!["covers the retry path".to_owned()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn one_changed_file_owns_an_untitled_list_of_changes() {
+        let answer = "## Changes Made\n\n\
+            1. **Updated Quick Start** (lines 16-30): now shows the command\n\
+            2. **Updated Python requirement**: 3.6+ to 3.10+\n";
+        assert_eq!(
+            texts(answer, &["README.md"]),
+            vec![(
+                0,
+                vec![
+                    "Updated Quick Start".to_owned(),
+                    "Updated Python requirement".to_owned()
+                ]
+            )]
+        );
+        // Two files and nothing to tie an item to either: nothing.
+        assert!(file_details(answer, &files(&["README.md", "setup.py"])).is_empty());
+    }
+
+    #[test]
+    fn lists_outside_a_section_of_changes_give_nothing() {
+        let answer = "## How to Use\n\n- **Install globally**: `uv tool install .`\n\n\
+            ## Next steps\n\n1. **Add tests for the parser**\n\n\
+            ```\n## Changes\n- **Fake change**: in a code block\n```\n";
+        assert!(file_details(answer, &files(&["README.md"])).is_empty());
+    }
+
+    #[test]
+    fn a_colon_in_code_is_not_a_label() {
+        let answer = "## Changes\n\n- Removed the `display: none` rule from the panel\n";
+        assert_eq!(
+            texts(answer, &["public/tokenizer.css"]),
+            vec![(
+                0,
+                vec!["Removed the 'display: none' rule from the panel".to_owned()]
+            )]
+        );
+    }
+
+    // From real sessions: a lead-in announcing fixes, labels saying what
+    // was wrong and the clause after them how it was fixed.
+    #[test]
+    fn fixes_keep_what_was_wrong_and_how() {
+        let answer = "Perfect! Both type checking issues have been resolved:\n\n\
+            1. **Fixed possibly-unbound-attribute warning**: Added null check \
+            `assert cached_data is not None` before accessing `cached_data.version` \
+            in `test/test_cache.py:203`\n\n\
+            2. **Fixed call-non-callable error**: Added `# type: ignore[misc]` comment to \
+            suppress the `ty` type checker's incorrect analysis of `pytest.skip()`\n";
+        let d = texts(answer, &["test/test_cache.py"]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d[0].1[0],
+            "Fixed possibly-unbound-attribute warning → Added null check 'assert cached_data \
+             is not None' before accessing 'cached_data.version' in…"
+        );
+        assert!(
+            d[0].1[1].starts_with("Fixed call-non-callable error → Added '# type: ignore[misc]'")
+        );
+        // A paragraph after the list ends it.
+        let after = "Fixes:\n\n- **Bad path** - was wrong\n\nThat is all.\n\n- **Other thing**: done here\n";
+        assert_eq!(
+            texts(after, &["a.py"]),
+            vec![(0, vec!["Bad path → was wrong".to_owned()])]
+        );
+    }
+
+    // From a real session: a commit's summary lists other files; only the
+    // line about the changed file is its detail.
+    #[test]
+    fn items_about_other_files_are_not_the_only_files_detail() {
+        let answer = "Done. I committed all pending changes including:\n\n\
+            - **New files:** `CLAUDE.md` and `CONTRIBUTING.md`\n\
+            - Added `CONTRIBUTING.md` with development setup\n\
+            - Fixed `.gitignore` (it had `main.py.oldscratch` instead of two entries)\n";
+        let d = texts(answer, &[".gitignore"]);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].1.len(), 1, "{d:?}");
+        assert!(d[0].1[0].starts_with("Fixed '.gitignore' (it had"), "{d:?}");
+    }
+
+    #[test]
+    fn a_bold_subject_reads_as_one_sentence() {
+        let answer = "The refactoring broke some functionality because:\n\n\
+            1. **Sidechain messages** weren't getting the proper CSS class - Fixed by adding a check\n";
+        assert_eq!(
+            texts(answer, &["html_generator.py"]),
+            vec![(
+                0,
+                vec!["Sidechain messages weren't getting the proper CSS class".to_owned()]
+            )]
+        );
+    }
+
+    #[test]
+    fn file_names_match_as_words() {
+        assert!(mentions("see `main.py`.", "main.py"));
+        assert!(mentions("main.py: fixed", "main.py"));
+        assert!(!mentions("domain.pyc", "main.py"));
+        assert!(!mentions("test_main.py", "main.py"));
+    }
+}
