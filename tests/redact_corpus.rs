@@ -1145,10 +1145,12 @@ proptest! {
 // Cost
 // ---------------------------------------------------------------------------
 
-/// Five megabytes of session-like text with a few secrets: well under a
-/// second in release (the bound only applies there; debug builds are slow).
+/// Five megabytes of session-like text with a few secrets: every secret
+/// goes. Why it stays cheap (one full pass, later passes on changed lines
+/// only) is checked by `redact::tests::later_passes_rescan_only_the_changed_lines`;
+/// the time is measured by `cargo bench --bench redact`.
 #[test]
-fn five_megabytes_is_fast() {
+fn five_megabytes_lose_every_secret() {
     let f = Fakes::new();
     let chunk = "Réunion : on a corrigé le bug 🎉 dans src/main.rs (commit 3f2a9c1e8b7d).\n\
          {\"type\":\"assistant\",\"usage\":{\"input_tokens\":3,\"output_tokens\":120}}\n\
@@ -1163,26 +1165,20 @@ fn five_megabytes_is_fast() {
             text.push_str(&format!("GITHUB_TOKEN={}\n", f.ghp));
         }
     }
-    let start = std::time::Instant::now();
-    let out = redact(&text);
-    let elapsed = start.elapsed();
+    let (out, report) = Redactor::builtin().redact_with_report(&text);
     assert!(!out.contains(&f.ghp));
-    if !cfg!(debug_assertions) {
-        assert!(elapsed.as_millis() < 700, "5 MB took {elapsed:?}");
-    }
+    assert_eq!(report.get("github-token"), i / 2000);
 }
 
-/// Hostile input: about a megabyte of runs that would make a naive scanner
-/// quadratic (each `password="` opening a value that never closes, headers
-/// without an end, secrets glued into one long line). Debug builds get a
-/// tenth of it; the time bound is for release.
+/// Hostile input: runs that would make a naive scanner quadratic (each
+/// `password="` opening a value that never closes, headers without an end,
+/// secrets glued into one long line) still redact to a fixed point. What
+/// keeps them linear: the regex crate's matching, the hand-written PEM scan
+/// (`redact::pem::tests::many_unclosed_headers_stay_linear` counts its
+/// bytes) and the pass cap; `cargo bench --bench redact` times a megabyte.
 #[test]
-fn hostile_input_stays_linear() {
-    let n = if cfg!(debug_assertions) {
-        10_000
-    } else {
-        100_000
-    };
+fn hostile_input_redacts_to_a_fixed_point() {
+    let n = 10_000;
     let cases = [
         "password=\"".repeat(n),
         "token=$x".repeat(n),
@@ -1194,13 +1190,8 @@ fn hostile_input_stays_linear() {
         format!("DB_PASSWORD=hunter2 {}", "x".repeat(10 * n)).repeat(10),
     ];
     for text in &cases {
-        let start = std::time::Instant::now();
         let once = redact(text);
-        assert_eq!(redact(&once), once);
-        if !cfg!(debug_assertions) {
-            let took = start.elapsed();
-            assert!(took.as_secs() < 2, "took {took:?} on {:?}…", &text[..20]);
-        }
+        assert_eq!(redact(&once), once, "on {:?}…", &text[..20]);
     }
 }
 
