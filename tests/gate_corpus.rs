@@ -10,7 +10,6 @@ mod common;
 
 use cairn::gate::{Class, GateConfig, Session, check, check_in};
 use serde::Deserialize;
-use std::time::Instant;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -209,36 +208,6 @@ fn class_label_word(c: Class) -> &'static str {
         Class::Unanchored => "no anchor",
         Class::Custom => "project pattern",
     }
-}
-
-/// Not asserted (timings are noisy here): prints what one prompt costs,
-/// first call included, so the figure can go in the closing note.
-#[test]
-fn timing_report() {
-    let cases = corpus();
-    let cfg = GateConfig::default();
-    let first = Instant::now();
-    let _ = check(
-        "The previous fix is still broken, make it work like before.",
-        &cfg,
-    );
-    let first = first.elapsed();
-    let rounds = 50;
-    let t = Instant::now();
-    for _ in 0..rounds {
-        for c in &cases {
-            std::hint::black_box(check(std::hint::black_box(&c.prompt), &cfg));
-        }
-    }
-    let per = t.elapsed() / (rounds * cases.len()) as u32;
-    let big = "Please look at this log.\n".repeat(4000) + "It's still broken.";
-    let t = Instant::now();
-    let _ = check(&big, &cfg);
-    let big_t = t.elapsed();
-    println!(
-        "gate timing: first call (index built) {first:?}; mean per corpus prompt {per:?}; {} KiB prompt {big_t:?}",
-        big.len() / 1024
-    );
 }
 
 // ---- the real corpus --------------------------------------------------

@@ -7,7 +7,7 @@
 mod support;
 
 use cairn::config::Config;
-use cairn::guard::{self, Level, ModelRule, Outcome, SessionStartInfo, StopInfo, SubagentStopInfo};
+use cairn::guard::{self, Level, ModelRule, Outcome, SessionStartInfo, StopInfo};
 use serde_json::{Value, json};
 use std::path::Path;
 use support::*;
@@ -357,25 +357,6 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     std::fs::remove_file(&gone).unwrap();
     assert_eq!(start(&s, "seventh", "clear"), None);
     assert!(old.is_file());
-}
-
-#[test]
-fn subagent_stop_never_blocks_and_ignores_the_compaction_call() {
-    let s = Scratch::new();
-    for agent_type in [Some(""), Some("general-purpose"), None] {
-        guard::on_subagent_stop(
-            &s.ctx(),
-            &Config::default(),
-            &SubagentStopInfo {
-                session_id: SID.into(),
-                agent_id: Some("a8230837f5bdfca67".into()),
-                agent_type: agent_type.map(Into::into),
-                agent_transcript_path: Some(s.base.join("never-written.jsonl")),
-            },
-        )
-        .unwrap();
-    }
-    assert!(!s.state.exists(), "SubagentStop records nothing");
 }
 
 /// A 2.1.332-shaped session with everything the note reads.

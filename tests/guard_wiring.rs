@@ -99,15 +99,33 @@ fn the_guard_blocks_once_per_level_and_capture_still_runs() {
     assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
 }
 
+/// What `SubagentStop` does end to end: nothing the session can see or the
+/// state keeps. Even past the blocking threshold it never blocks (a
+/// subagent cannot compact), the compaction call (`agent_type: ""`)
+/// included, and it leaves no state: the guard counts subagent transcripts
+/// itself when it writes a note, and usage finds them from the main one.
 #[test]
-fn subagent_stop_never_blocks() {
+fn subagent_stop_never_blocks_and_records_nothing() {
     let p = Project::new();
     let t = transcript_with_fill(&p, "t", 190_000);
     for agent_type in ["general-purpose", ""] {
         let o = p.hook(&json!({"session_id":"s","transcript_path":t,"cwd":p.root,"hook_event_name":"SubagentStop",
             "agent_id":"a123","agent_type":agent_type,"agent_transcript_path":"/nope","stop_hook_active":false}));
-        assert!(o.status.success() && o.stdout.is_empty());
+        assert!(o.status.success(), "{o:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), "");
     }
+    assert!(
+        !p.state.exists(),
+        "SubagentStop wrote under the state folder"
+    );
+    // The same fill on Stop does block: the silence above is the event's,
+    // not the transcript's.
+    let o = p.hook(&json!({"session_id":"s","transcript_path":t,"cwd":p.root,"hook_event_name":"Stop","stop_hook_active":false}));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("\"decision\""),
+        "{o:?}"
+    );
 }
 
 #[test]

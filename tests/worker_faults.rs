@@ -127,16 +127,18 @@ fn a_slow_backend_in_sync_mode_times_out_and_spools_the_turn() {
     // lock would make a sync hook leave the job to that worker untried).
     p.env("CAIRN_EXE", "/bin/true");
     let t = p.transcript("t", &[Turn::new("Refactor the parser", "Done.")]);
-    let start = Instant::now();
     let o = p.hook(&p.stop(&t, None));
     assert!(o.status.success() && o.stdout.is_empty());
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "took {:?}",
-        start.elapsed()
-    );
     assert_eq!(p.pending(), 1, "the turn waits in the spool");
-    assert_eq!(p.diagnostics().lines().count(), 1, "{}", p.diagnostics());
+    // Bounded by the configured second, not by the fake's 30: the backend
+    // was killed at its deadline and the hook said so.
+    let diag = p.diagnostics();
+    assert_eq!(diag.lines().count(), 1, "{diag}");
+    assert!(
+        diag.contains("sync extraction failed within 1s")
+            && diag.contains("no answer within 1s (memory.timeout_secs); the process was killed"),
+        "{diag}"
+    );
 }
 
 #[test]

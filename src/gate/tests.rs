@@ -652,30 +652,6 @@ proptest! {
     }
 }
 
-/// Not asserted (timings are noisy on shared machines): the cost of a
-/// fresh process's first prompt, index included, and of a typical prompt.
-/// `cargo test --release --lib gate::tests::timing -- --nocapture`.
-#[test]
-fn timing() {
-    let p = "Can you re-apply the fix from last week? It got lost in the merge.";
-    let t = std::time::Instant::now();
-    let idx = matcher::Matcher::new(lexicon::PATTERNS, lexicon::list);
-    let index = t.elapsed();
-    std::hint::black_box(idx);
-    let t = std::time::Instant::now();
-    let _ = check(p, &on());
-    let first = t.elapsed();
-    let n = 2000;
-    let t = std::time::Instant::now();
-    for _ in 0..n {
-        std::hint::black_box(check(std::hint::black_box(p), &on()));
-    }
-    println!(
-        "gate timing: index {index:?}; first check in process {first:?}; then {:?} per prompt",
-        t.elapsed() / n
-    );
-}
-
 // --- The session around the prompt ------------------------------------------
 
 fn mid(prompt: &str) -> Vec<&'static str> {
