@@ -11,6 +11,9 @@
 //! the tail read of the transcript that tells a first prompt from a later
 //! one, on real transcripts cut where the prompt arrived.
 
+// A bench prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use cairn::gate::{GateConfig, Session, check};
 use serde_json::Value;
 use std::sync::OnceLock;

@@ -10,6 +10,9 @@
 //! `settle_*` cases time that step alone, on the same transcript, when the
 //! answer is written (no wait) and when it never comes (the 2 s bound).
 
+// A bench prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 #[path = "../tests/fixtures/guard/support.rs"]
 mod support;
 

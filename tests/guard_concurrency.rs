@@ -2,6 +2,9 @@
 //! ratchet is re-read and updated under a lock, from threads and from
 //! separate processes alike.
 
+// The child process reports its outcome on stdout.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 #[path = "fixtures/guard/support.rs"]
 mod support;
 

@@ -1,6 +1,9 @@
 //! The capture pipeline through the real binary: Stop hook → spool → worker
 //! → log, sync mode, SessionStart, and the rule that a hook never hurts a session.
 
+// Tests report what they saw to the developer.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod common;
 use common::{Project, Turn, section};
 use serde_json::{Value, json};

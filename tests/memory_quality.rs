@@ -8,6 +8,9 @@
 //! The floors asserted come from the key's `[goals]`; they follow the code
 //! (a regression fails), the goals are written next to them.
 
+// The harness prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod common;
 #[path = "memory_quality/key.rs"]
 mod key;

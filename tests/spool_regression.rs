@@ -2,6 +2,9 @@
 //! redaction before every cut, sync mode with a hung backend, a state folder
 //! that cannot be written, `.debug/` names, orphaned temp files.
 
+// Tests report what they saw to the developer.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod common;
 
 use common::{Project, Turn};
