@@ -3,8 +3,8 @@
 //! sample), golden reports in French and English, bad input, and real runs
 //! measured from transcripts shaped like the client's (2.1.332).
 //!
-//! Golden files: tests/fixtures/audit/golden/; `CAIRN_BLESS=1 cargo test
-//! --test audit` rewrites them.
+//! The reports are insta snapshots, `tests/snapshots/audit_*.snap`
+//! (`cargo insta review` after a change).
 
 mod common;
 mod populate {
@@ -75,44 +75,18 @@ fn report(p: &Project, skill: &str) -> String {
     .unwrap()
 }
 
+/// The report as written, against its committed snapshot.
 fn golden(name: &str, actual: &str) {
-    let path = fixtures().join("golden").join(name);
-    if std::env::var("CAIRN_BLESS").is_ok_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "no golden file {}; run with CAIRN_BLESS=1 to write it",
-            path.display()
-        )
-    });
-    if expected != actual {
-        let diff: Vec<String> = expected
-            .lines()
-            .zip(actual.lines())
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .take(5)
-            .map(|(i, (a, b))| format!("line {}:\n  golden: {a}\n  actual: {b}", i + 1))
-            .collect();
-        panic!(
-            "{name} differs from its golden file ({} vs {} lines; CAIRN_BLESS=1 rewrites it):\n{}",
-            expected.lines().count(),
-            actual.lines().count(),
-            diff.join("\n")
-        );
-    }
+    let name = name.trim_end_matches(".md").replace('.', "_");
+    common::snapshot(&format!("audit_{name}"), actual);
 }
 
 #[test]
 fn trivial_skill_gets_a_one_line_verdict_and_no_report() {
     let p = project("trivial");
-    let out = ok(&p, &["skill", "bonjour", "--no-measured"]);
-    assert_eq!(
-        out,
-        "bonjour : 530 unités estimées. Ce skill consomme très peu de tokens, l'optimisation n'est pas pertinente.\n"
+    common::snapshot_output(
+        "audit_trivial_verdict",
+        &p.run(&["audit", "skill", "bonjour", "--no-measured"]),
     );
     assert!(!p.root.join("docs/audits").exists());
     let out = ok(&p, &["skill", "bonjour", "--no-measured", "--lang", "en"]);

@@ -2,6 +2,8 @@
 //! → line), the last good line, and the fault matrix — every fault prints a
 //! line.
 
+mod common;
+
 use cairn::config::Config;
 use cairn::context::{Clock, Ctx, Env};
 use cairn::statusline::style::visible_width;
@@ -172,11 +174,7 @@ fn golden_lines_for_the_lab_payloads() {
         .collect();
     let mut text = lines.join("\n");
     text.push('\n');
-    let golden = Path::new(FIXTURES).join("golden_lab.txt");
-    if std::env::var_os("CAIRN_BLESS").is_some() {
-        std::fs::write(&golden, &text).unwrap();
-    }
-    assert_eq!(text, std::fs::read_to_string(&golden).unwrap());
+    common::snapshot("statusline_golden_lab", &text);
     // What the lines say, beyond "unchanged":
     assert_eq!(
         lines[0],

@@ -46,7 +46,5 @@ fn the_projects_price_rows_apply_to_the_report() {
 #[test]
 fn an_unknown_report_kind_is_bad_usage() {
     let p = Project::new();
-    let out = p.cairn().args(["usage", "weekly"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("project"));
+    common::snapshot_output("usage_cli_unknown_kind", &p.run(&["usage", "weekly"]));
 }

@@ -1,8 +1,11 @@
 //! Report rendering on a small hand-made fixture (two sessions, a subagent,
 //! split lines, 5-minute and 1-hour cache writes, an unknown model, a
 //! synthetic placeholder, one memory-extraction call), with a fixed clock
-//! and TZ=UTC. Goldens live in `tests/fixtures/usage/golden/*.out`;
-//! `UPDATE_GOLDEN=1 cargo test --test usage_report` rewrites them.
+//! and TZ=UTC. The reports are insta snapshots,
+//! `tests/snapshots/usage_report_*.snap` (`cargo insta review` after a
+//! change); the fixture itself is `tests/fixtures/usage/golden/projects/`.
+
+mod common;
 
 use cairn::context::{Clock, Ctx, Env};
 use cairn::usage::ledger::{self, Entry};
@@ -55,15 +58,10 @@ fn run(f: &Fx, kind: ReportKind, json: bool, since: Option<&str>, until: Option<
     report_with(&f.ctx, &o).unwrap()
 }
 
+/// The report as printed, against its committed snapshot.
 fn golden(name: &str, got: &str) {
-    let path = golden_dir().join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing golden {name}; run with UPDATE_GOLDEN=1"));
-    assert_eq!(got, want, "golden {name} differs");
+    let name = name.trim_end_matches(".out").replace('.', "_");
+    common::snapshot(&format!("usage_report_{name}"), got);
 }
 
 /// The figures the goldens must show, computed by hand from the fixture

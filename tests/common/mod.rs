@@ -88,6 +88,11 @@ impl Project {
         bin
     }
 
+    /// Runs `cairn <args>` to the end, for [`snapshot_output`].
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        self.cairn().args(args).output().unwrap()
+    }
+
     pub fn hook(&self, payload: &Value) -> std::process::Output {
         self.cairn()
             .arg("hook")
@@ -262,4 +267,48 @@ pub fn append_later(path: &Path, bytes: Vec<u8>, ms: u64) -> std::thread::JoinHa
         std::thread::sleep(std::time::Duration::from_millis(ms));
         append(&path, &bytes);
     })
+}
+
+/// Checks `text` against the committed snapshot `tests/snapshots/<name>.snap`.
+/// One folder for every test file, so that the snapshots do not move with
+/// the test that checks them. A mismatch fails; locally insta leaves a
+/// `.snap.new` to review with `cargo insta review`, in CI (`CI=true`) it
+/// writes nothing. insta ignores trailing whitespace, so the text ends with
+/// `[EOF]`: a lost or added final newline still fails.
+pub fn snapshot(name: &str, text: &str) {
+    assert_snapshot(name, &format!("{text}[EOF]\n"));
+}
+
+/// Checks a finished command, stdout, stderr and exit status together (see
+/// [`output_text`]), against the committed snapshot `name`.
+pub fn snapshot_output(name: &str, o: &std::process::Output) {
+    assert_snapshot(name, &output_text(o));
+}
+
+fn assert_snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+/// A finished command as one text: stdout, stderr and the exit status
+/// together, so a snapshot of it shows everything the user would see and a
+/// change in any of the three fails. `[EOF]` marks where each stream ends,
+/// which keeps a missing or extra final newline visible.
+pub fn output_text(o: &std::process::Output) -> String {
+    let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+    text.push_str("[EOF]\n");
+    if !o.stderr.is_empty() {
+        text.push_str("------- stderr -------\n");
+        text.push_str(&String::from_utf8_lossy(&o.stderr));
+        text.push_str("[EOF]\n");
+    }
+    match o.status.code() {
+        Some(0) => {}
+        Some(code) => text.push_str(&format!("[exit status: {code}]\n")),
+        None => text.push_str(&format!("[{}]\n", o.status)),
+    }
+    text
 }
