@@ -38,13 +38,11 @@ fn project_install_registers_the_status_line_and_uninstall_takes_it_back() {
     );
 
     // The registered command really prints a status line.
-    let run = std::process::Command::new("sh")
+    let mut sh = std::process::Command::new("sh");
+    common::clear_env(&mut sh, &p.home, &p.state);
+    let run = sh
         .arg("-c")
         .arg(cmd)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap())
-        .env("CAIRN_STATE_DIR", &p.state)
-        .env("HOME", &p.home)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

@@ -9,7 +9,7 @@ mod common;
 use common::Project;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -23,16 +23,9 @@ struct Session {
 }
 
 fn spawn(p: &Project) -> Session {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("cairn"))
+    let mut child = p
+        .command()
         .arg("mcp")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &p.home)
-        .env("XDG_CONFIG_HOME", p.home.join(".config"))
-        .env("CAIRN_STATE_DIR", &p.state)
-        .env("TZ", "UTC")
-        .env("CAIRN_NOW", "2026-11-30T12:00:00Z")
-        .current_dir(&p.root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

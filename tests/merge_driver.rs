@@ -1,7 +1,8 @@
 //! The memory merge driver with real git: `cairn install` registers it, and
 //! `git merge` of two people's memory goes through it.
 
-use assert_cmd::Command;
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -34,18 +35,12 @@ impl Repo {
     }
 
     fn env(&self, c: &mut std::process::Command) {
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
+        common::clear_env(c, &self.home, &self.state);
+        c.env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_AUTHOR_NAME", "Test")
             .env("GIT_AUTHOR_EMAIL", "test@example.com")
             .env("GIT_COMMITTER_NAME", "Test")
             .env("GIT_COMMITTER_EMAIL", "test@example.com")
-            .env("CAIRN_STATE_DIR", &self.state)
-            .env("TZ", "UTC")
-            .env("CAIRN_NOW", "2026-11-30T12:00:00Z")
             .current_dir(&self.root);
     }
 
@@ -67,17 +62,13 @@ impl Repo {
     }
 
     fn cairn(&self, args: &[&str]) -> std::process::Output {
-        let mut c = Command::cargo_bin("cairn").unwrap();
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("CAIRN_STATE_DIR", &self.state)
-            .env("TZ", "UTC")
-            .env("CAIRN_NOW", "2026-11-30T12:00:00Z")
-            .current_dir(&self.root);
-        c.args(args).output().unwrap()
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("cairn"));
+        common::clear_env(&mut c, &self.home, &self.state);
+        c.env("GIT_CONFIG_NOSYSTEM", "1")
+            .current_dir(&self.root)
+            .args(args)
+            .output()
+            .unwrap()
     }
 
     fn install(&self) -> String {

@@ -9,6 +9,23 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The clock every test process reads (`CAIRN_NOW`), unless a test moves it.
+pub const NOW: &str = "2026-11-30T12:00:00Z";
+
+/// Leaves `c` with nothing of the developer's environment but `PATH`: its
+/// own home and state folders, UTC and the fixed clock [`NOW`]. Every
+/// process a test starts (cairn, git, the status line command) goes through
+/// here, so no test depends on the machine or the hour it runs at.
+pub fn clear_env(c: &mut std::process::Command, home: &Path, state: &Path) {
+    c.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("CAIRN_STATE_DIR", state)
+        .env("TZ", "UTC")
+        .env("CAIRN_NOW", NOW);
+}
+
 pub struct Project {
     pub _dir: tempfile::TempDir,
     pub base: PathBuf,
@@ -53,14 +70,8 @@ impl Project {
     /// kill the process themselves.
     pub fn command(&self) -> std::process::Command {
         let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("cairn"));
-        c.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("CAIRN_STATE_DIR", &self.state)
-            .env("TZ", "UTC")
-            .env("CAIRN_NOW", "2026-11-30T12:00:00Z")
-            .env("CAIRN_EXE", assert_cmd::cargo::cargo_bin("cairn"))
+        clear_env(&mut c, &self.home, &self.state);
+        c.env("CAIRN_EXE", assert_cmd::cargo::cargo_bin("cairn"))
             .current_dir(&self.root);
         for (k, v) in &self.extra_env {
             c.env(k, v);
