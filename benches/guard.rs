@@ -13,7 +13,9 @@
 // A bench prints its figures.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-#[path = "../tests/fixtures/guard/support.rs"]
+// The bench uses part of the test harness.
+#[allow(dead_code)]
+#[path = "../tests/it/common/guard.rs"]
 mod support;
 
 use cairn::config::Config;
