@@ -3,6 +3,7 @@
 //! servers on 127.0.0.1 for `anthropic` and `openai`, each answering well,
 //! partly wrong (checked against the digest), or in prose.
 
+use crate::common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -10,7 +11,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use cairn::config::{BackendKind, MemoryConfig};
-use cairn::context::{Clock, Ctx, Env};
+use cairn::context::{Ctx, Env};
 use cairn::extract::digest::{
     Action, ActionKind, Change, Check, Choice, Digest, FileChange, RequestKind, Todo, TodoStatus,
     ToolError, Turn,
@@ -559,14 +560,11 @@ cat > "$rec/stdin"
     fn ctx(&self) -> Ctx {
         let path = format!("{}:/usr/bin:/bin", self.bin_dir.display());
         let state = self.state.display().to_string();
-        Ctx::new(
-            Env::from_pairs([
-                ("PATH", path.as_str()),
-                ("FROM_CTX", "yes"),
-                ("CAIRN_STATE_DIR", state.as_str()),
-            ]),
-            Clock::System,
-        )
+        common::ctx(Env::from_pairs([
+            ("PATH", path.as_str()),
+            ("FROM_CTX", "yes"),
+            ("CAIRN_STATE_DIR", state.as_str()),
+        ]))
     }
 
     fn seen(&self, name: &str) -> String {
@@ -767,10 +765,7 @@ fn claude_cli_failure_reports_the_first_stderr_line_only() {
 #[test]
 fn claude_cli_missing_program_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
-    let ctx = Ctx::new(
-        Env::from_pairs([("PATH", dir.path().to_str().unwrap())]),
-        Clock::System,
-    );
+    let ctx = common::ctx(Env::from_pairs([("PATH", dir.path().to_str().unwrap())]));
     let err = backend_for(&cli_config(5), &ctx)
         .extract(&login_turn().request())
         .unwrap_err();
@@ -1008,16 +1003,16 @@ fn assert_gave_up_on_the_hang(server: &Server, err: &anyhow::Error) {
 }
 
 fn http_ctx(key_var: &str) -> Ctx {
-    Ctx::new(Env::from_pairs([(key_var, KEY)]), Clock::System)
+    common::ctx(Env::from_pairs([(key_var, KEY)]))
 }
 
 /// A context with the key and its own state folder (for the diagnostics log).
 fn http_ctx_in(key_var: &str, state: &Path) -> Ctx {
     let state = state.display().to_string();
-    Ctx::new(
-        Env::from_pairs([(key_var, KEY), ("CAIRN_STATE_DIR", state.as_str())]),
-        Clock::System,
-    )
+    common::ctx(Env::from_pairs([
+        (key_var, KEY),
+        ("CAIRN_STATE_DIR", state.as_str()),
+    ]))
 }
 
 fn anthropic(server: &Server, timeout_secs: u64) -> AnthropicBackend {
@@ -1241,7 +1236,7 @@ fn anthropic_without_a_key_names_the_variable() {
         anthropic_base_url: server.url.clone(),
         ..MemoryConfig::default()
     };
-    let backend = AnthropicBackend::from_config(&cfg, &Ctx::new(Env::default(), Clock::System));
+    let backend = AnthropicBackend::from_config(&cfg, &common::ctx(Env::default()));
     let err = backend.extract(&login_turn().request()).unwrap_err();
     assert!(err.to_string().contains("set ANTHROPIC_API_KEY"), "{err}");
     assert!(server.requests().is_empty());
@@ -1251,7 +1246,7 @@ fn openai(server: &Server, timeout_secs: u64, with_key: bool) -> OpenAiBackend {
     let ctx = if with_key {
         http_ctx("OPENAI_API_KEY")
     } else {
-        Ctx::new(Env::default(), Clock::System)
+        common::ctx(Env::default())
     };
     openai_with(server, timeout_secs, &ctx)
 }

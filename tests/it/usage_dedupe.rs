@@ -3,7 +3,8 @@
 //! per-response sums computed here by an independent, deliberately naive
 //! reader (serde_json::Value, no cairn code).
 
-use cairn::context::{Clock, Ctx, Env};
+use crate::common;
+use cairn::context::{Ctx, Env};
 use cairn::usage::{ReportKind, ReportOptions, report_with, session_totals};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -22,7 +23,7 @@ fn ctx_for(config: &Path, state: &Path) -> Ctx {
         ("CLAUDE_CONFIG_DIR", config.display().to_string()),
         ("TZ", "UTC".to_string()),
     ]);
-    Ctx::new(env, Clock::Fixed("2026-12-01T00:00:00Z".parse().unwrap()))
+    common::ctx_at(env, "2026-12-01T00:00:00Z")
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq)]

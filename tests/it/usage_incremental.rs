@@ -2,7 +2,8 @@
 //! torn and rewritten files, subagent files, deleted transcripts (the
 //! ledger), legacy layouts, state rebuilds.
 
-use cairn::context::{Clock, Ctx, Env};
+use crate::common;
+use cairn::context::{Ctx, Env};
 use cairn::usage::{
     PriceTable, ReportKind, ReportOptions, day_totals, note_context_window, report_with,
     session_totals, session_totals_with,
@@ -39,7 +40,7 @@ impl Fx {
             ("CLAUDE_CONFIG_DIR", self.config.display().to_string()),
             ("TZ", "UTC".to_string()),
         ]);
-        Ctx::new(env, Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()))
+        common::ctx(env)
     }
 
     fn main(&self, sid: &str) -> PathBuf {
@@ -358,7 +359,7 @@ fn legacy_layouts_attribute_subagents() {
         ("CAIRN_STATE_DIR", state.path().display().to_string()),
         ("TZ", "UTC".to_string()),
     ]);
-    let ctx = Ctx::new(env, Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()));
+    let ctx = common::ctx(env);
     // 2.0.77: flat agent-<7 hex>.jsonl files next to the sessions; each
     // names its session inside.
     let dir = root.join("v2.0.77/projects/-tmp-cclab-2-0-77-proj-print");

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use cairn::context::{Clock, Ctx, Env};
+use cairn::context::{Ctx, Env};
 use cairn::usage::ledger::{self, Entry};
 use cairn::usage::{ReportKind, ReportOptions, report_with};
 use serde_json::Value;
@@ -30,7 +30,7 @@ fn fx() -> Fx {
         ("CLAUDE_CONFIG_DIR", golden_dir().display().to_string()),
         ("TZ", "UTC".to_string()),
     ]);
-    let ctx = Ctx::new(env, Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()));
+    let ctx = common::ctx(env);
     ledger::append(
         &ctx.state_dir,
         &Entry {
@@ -338,10 +338,7 @@ fn json_reads_like_ccusage() {
     // still running has a burn rate and a projection with integer counts.
     let mut o = ReportOptions::new(ReportKind::Blocks);
     o.json = true;
-    let ctx = Ctx::new(
-        f.ctx.env.clone(),
-        Clock::Fixed("2026-11-29T12:00:00Z".parse().unwrap()),
-    );
+    let ctx = common::ctx_at(f.ctx.env.clone(), "2026-11-29T12:00:00Z");
     let v: Value = serde_json::from_str(&report_with(&ctx, &o).unwrap()).unwrap();
     let blocks = v["blocks"].as_array().unwrap();
     for b in blocks.iter().filter(|b| b["isGap"] == false) {

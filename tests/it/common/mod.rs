@@ -313,3 +313,14 @@ pub fn output_text(o: &std::process::Output) -> String {
     }
     text
 }
+
+/// A library context on the fixed clock [`NOW`], with exactly `env`.
+pub fn ctx(env: cairn::context::Env) -> cairn::context::Ctx {
+    ctx_at(env, NOW)
+}
+
+/// A library context with exactly `env`, its clock stopped at `now`.
+pub fn ctx_at(env: cairn::context::Env, now: &str) -> cairn::context::Ctx {
+    let now = now.parse().expect("an RFC 3339 instant");
+    cairn::context::Ctx::new(env, cairn::context::Clock::Fixed(now))
+}

@@ -7,6 +7,7 @@
 //! `CAIRN_FUZZ_SECS` runs each target for that many seconds instead.
 
 use super::harness::*;
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -269,7 +270,7 @@ fn fuzz_three_way_merge() {
 
 #[test]
 fn fuzz_hook_payloads() {
-    use cairn::context::{Clock, Ctx, Env};
+    use cairn::context::Env;
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("proj");
     std::fs::create_dir_all(root.join("memory_sessions/logs")).unwrap();
@@ -287,7 +288,7 @@ fn fuzz_hook_payloads() {
         // A hook would start a detached worker: make it a no-op.
         ("CAIRN_EXE", "/bin/true"),
     ]);
-    let ctx = Ctx::new(env, Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()));
+    let ctx = common::ctx(env);
     let r = root.display().to_string();
     let tp = transcript.display().to_string();
     let seeds: Vec<Vec<u8>> = [
