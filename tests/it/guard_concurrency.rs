@@ -78,10 +78,10 @@ fn child_process_entry() {
     let [state, root, transcript, sid, go] = parts[..] else {
         panic!("bad spec {spec:?}")
     };
-    let ctx = cairn::context::Ctx::new(
-        cairn::context::Env::from_pairs([("CAIRN_STATE_DIR", state), ("TZ", "UTC")]),
-        cairn::context::Clock::Fixed(NOW.parse().unwrap()),
-    );
+    let ctx = crate::common::ctx(cairn::context::Env::from_pairs([
+        ("CAIRN_STATE_DIR", state),
+        ("TZ", "UTC"),
+    ]));
     let deadline = Instant::now() + Duration::from_secs(20);
     while !std::path::Path::new(go).exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_micros(200));
