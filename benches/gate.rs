@@ -11,6 +11,9 @@
 //! the tail read of the transcript that tells a first prompt from a later
 //! one, on real transcripts cut where the prompt arrived.
 
+// A bench prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use cairn::gate::{GateConfig, Session, check};
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -160,4 +163,21 @@ fn real_all(bencher: divan::Bencher) {
             divan::black_box(check(divan::black_box(p), &cfg));
         }
     });
+}
+
+/// One everyday prompt, the cost a user pays on most turns.
+#[divan::bench]
+fn one_prompt(bencher: divan::Bencher) {
+    let cfg = GateConfig::default();
+    let p = "Can you re-apply the fix from last week? It got lost in the merge.";
+    bencher.bench(|| divan::black_box(check(divan::black_box(p), &cfg)));
+}
+
+/// A pasted log of about 100 KiB ending in a complaint: the gate's cost
+/// grows with the prompt, so this bounds what one hook can spend.
+#[divan::bench]
+fn pasted_log_100kib(bencher: divan::Bencher) {
+    let cfg = GateConfig::default();
+    let big = "Please look at this log.\n".repeat(4000) + "It's still broken.";
+    bencher.bench(|| divan::black_box(check(divan::black_box(&big), &cfg)));
 }

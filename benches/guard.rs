@@ -10,7 +10,12 @@
 //! `settle_*` cases time that step alone, on the same transcript, when the
 //! answer is written (no wait) and when it never comes (the 2 s bound).
 
-#[path = "../tests/fixtures/guard/support.rs"]
+// A bench prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+// The bench uses part of the test harness.
+#[allow(dead_code)]
+#[path = "../tests/it/common/guard.rs"]
 mod support;
 
 use cairn::config::Config;

@@ -12,6 +12,9 @@
 //! Run: `cargo bench --bench statusline` (writes 100 MB to a temp dir once;
 //! the first-render case reads it all per sample: a few minutes in all).
 
+// A bench prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use cairn::config::Config;
 use cairn::context::{Clock, Ctx, Env};
 use cairn::statusline::{

@@ -17,6 +17,9 @@
 //! `CAIRN_BENCH_THREADS` sets the readers of a first scan. For whole-process
 //! timings against ccusage, see `scripts/bench-vs-peers.sh`.
 
+// A bench prints its figures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use cairn::context::{Clock, Ctx, Env};
 use cairn::usage::{ReportKind, ReportOptions, SessionTotals, report_with, session_totals};
 use std::path::{Path, PathBuf};

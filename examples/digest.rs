@@ -2,6 +2,9 @@
 //! whole: `cargo run --example digest -- <transcript.jsonl> [cwd]`. For
 //! looking at what capture sees in a real session.
 
+// An example prints its result.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {

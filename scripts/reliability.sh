@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long part of the reliability suite (docs/RELIABILITY.md): the same
-# tests as `cargo test --test reliability`, knobs raised, release build,
+# tests as `cargo test --test it -- reliability::`, knobs raised, release build,
 # then the figures. Override any knob from the environment, e.g.
 #   CAIRN_REL_CRASH_TURNS=50 CAIRN_FUZZ_SECS=10 scripts/reliability.sh
 # CAIRN_REL_PROFILE=debug skips the (slow, LTO) release build.
@@ -23,7 +23,7 @@ log="$(mktemp -t cairn-reliability.XXXXXX)"
 echo "== reliability: crash ${CAIRN_REL_CRASH_RUNS}x${CAIRN_REL_CRASH_TURNS} turns/${CAIRN_REL_CRASH_KILLS} kills, concurrency ${CAIRN_REL_CONC_HOOKS}x${CAIRN_REL_CONC_ROUNDS}, fuzz ${CAIRN_FUZZ_SECS}s/target"
 echo "== commit $(git rev-parse --short HEAD) $(git diff --quiet || echo '(dirty)') on $(date -u +%Y-%m-%d)"
 start=$(date +%s)
-cargo test "${profile[@]}" --test reliability -- --nocapture --test-threads=1 "${extra[@]}" >"$log" 2>&1
+cargo test "${profile[@]}" --test it -- reliability:: --nocapture --test-threads=1 "${extra[@]}" >"$log" 2>&1
 status=$?
 end=$(date +%s)
 

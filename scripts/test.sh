@@ -10,7 +10,7 @@ echo "== cargo clippy"
 cargo clippy --all-targets -- -D warnings
 echo "== cargo test"
 cargo test
-# tests/memory_quality.rs leaves its figures there; libtest hides test output.
+# tests/it/memory_quality.rs leaves its figures there; libtest hides test output.
 if [ -f target/memory-quality/report.md ]; then
   echo "== memory quality (target/memory-quality/report.md)"
   cat target/memory-quality/report.md

@@ -1,6 +1,9 @@
 //! The `cairn` command line: parse arguments, dispatch, print. Nothing else
 //! lives here; see `lib.rs` for the parts.
 
+// The entry point is where output is written.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use cairn::Output;
 use cairn::context::Ctx;
 use clap::{Args, Parser, Subcommand};

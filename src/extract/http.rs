@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::context::Env;
 
 /// When and how often a failed call is tried again.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Retry {
     /// Calls in all, the first one included.
     pub attempts: u32,
@@ -18,6 +18,9 @@ pub struct Retry {
     pub backoff_base: Duration,
     /// Longest wait, whatever `retry-after` asks for.
     pub max_wait: Duration,
+    /// Performs a wait between attempts. Tests replace it to see which
+    /// waits were asked for without spending them.
+    pub sleep: fn(Duration),
 }
 
 impl Default for Retry {
@@ -26,6 +29,7 @@ impl Default for Retry {
             attempts: 3,
             backoff_base: Duration::from_millis(500),
             max_wait: Duration::from_secs(20),
+            sleep: std::thread::sleep,
         }
     }
 }
@@ -189,7 +193,7 @@ pub(crate) fn post_json(post: Post) -> anyhow::Result<Value> {
         if Instant::now() + wait >= deadline {
             break;
         }
-        std::thread::sleep(wait);
+        (post.retry.sleep)(wait);
     }
     if last.is_empty() {
         last = format!("no answer within {}s", post.timeout.as_secs_f32());

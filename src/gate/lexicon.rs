@@ -4,7 +4,7 @@
 //! folded the same way before matching (`text.rs`). Pattern syntax is in
 //! `matcher.rs`. To add a pattern: put it under its class below, add a
 //! prompt that needs it to `tests/fixtures/gate/corpus.jsonl`, and run
-//! `cargo test --test gate_corpus -- --nocapture` to see that precision did
+//! `cargo test --test it -- gate_corpus:: --nocapture` to see that precision did
 //! not drop.
 //!
 //! The lists name *artefacts of work* (a fix, a version, an approach) rather

@@ -573,13 +573,17 @@ fn huge_prompts_are_cut_and_do_not_panic() {
     assert!(v.context.chars().count() < MAX_CONTEXT);
     let one_line = "x".repeat(5_000_000);
     assert!(check(&one_line, &on()).is_none());
-    let backticks = "`".repeat(100_001) + " still broken";
-    let _ = check(&backticks, &on());
-    let fences = "```\n".repeat(50_000);
-    let _ = check(&fences, &on());
+    // Whatever these answer, a note stays within its size.
+    let bounded = |prompt: &str| {
+        if let Some(v) = check(prompt, &on()) {
+            assert!(v.context.chars().count() < MAX_CONTEXT);
+        }
+    };
+    bounded(&("`".repeat(100_001) + " still broken"));
+    bounded(&"```\n".repeat(50_000));
     // Cuts in the middle of multi-byte characters.
     for filler in ["é", "€", "👍", "a€"] {
-        let _ = check(&filler.repeat(MAX_SCAN), &on());
+        bounded(&filler.repeat(MAX_SCAN));
     }
 }
 
@@ -650,30 +654,6 @@ proptest! {
             prop_assert!(v.context.chars().count() < MAX_CONTEXT);
         }
     }
-}
-
-/// Not asserted (timings are noisy on shared machines): the cost of a
-/// fresh process's first prompt, index included, and of a typical prompt.
-/// `cargo test --release --lib gate::tests::timing -- --nocapture`.
-#[test]
-fn timing() {
-    let p = "Can you re-apply the fix from last week? It got lost in the merge.";
-    let t = std::time::Instant::now();
-    let idx = matcher::Matcher::new(lexicon::PATTERNS, lexicon::list);
-    let index = t.elapsed();
-    std::hint::black_box(idx);
-    let t = std::time::Instant::now();
-    let _ = check(p, &on());
-    let first = t.elapsed();
-    let n = 2000;
-    let t = std::time::Instant::now();
-    for _ in 0..n {
-        std::hint::black_box(check(std::hint::black_box(p), &on()));
-    }
-    println!(
-        "gate timing: index {index:?}; first check in process {first:?}; then {:?} per prompt",
-        t.elapsed() / n
-    );
 }
 
 // --- The session around the prompt ------------------------------------------
@@ -795,8 +775,8 @@ fn a_doubt_about_the_session_is_an_ongoing_one() {
     // A folder, or a FIFO (opened without blocking), cannot be read.
     assert_eq!(Session::of(Some(dir.path())), Session::Ongoing);
     let fifo = dir.path().join("t.jsonl");
-    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
     assert_eq!(Session::of(Some(&fifo)), Session::Ongoing);
 }
 
