@@ -437,7 +437,7 @@ pub fn is_log_line(line: &str) -> bool {
 }
 
 /// `TypeError: …`, `ImportError: …`, `java.lang.NullPointerException`.
-fn is_exception_line(t: &str) -> bool {
+pub fn is_exception_line(t: &str) -> bool {
     // Next.js prints `[TypeError: generate is not a function]`.
     let t = t.trim_start_matches(['[', '(']);
     let first = t.split([':', ' ']).next().unwrap_or("");

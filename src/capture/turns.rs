@@ -918,7 +918,10 @@ impl<'s> Builder<'s> {
             self.bash_done(&cmd, false, &output);
             let effects = shell::effects(&cmd);
             let is_check = effects.iter().any(|e| matches!(e, Effect::Check { .. }));
-            if is_check || is_probe(&cmd) || is_model_slip(text) {
+            // `tool --help` crashing is the tool broken, not an answer.
+            let crashed =
+                is_help_probe(&cmd) && output.lines().any(|l| clean::is_exception_line(l.trim()));
+            if is_check || (is_probe(&cmd) && !crashed) || is_model_slip(text) {
                 // Failing tests are in `checks`; a probe (`ls x`, `grep`)
                 // failing is an answer, not a problem.
                 return;
@@ -1150,8 +1153,13 @@ fn is_probe(cmd: &str) -> bool {
         || key.starts_with("python -c")
         || key.starts_with("python3 -c")
         || key.starts_with("node -e")
-        || key.ends_with("--help")
-        || key.ends_with("--version")
+        || is_help_probe(cmd)
+}
+
+/// `tool --help`, `tool --version`: asking a program about itself.
+fn is_help_probe(cmd: &str) -> bool {
+    let key = command_key(cmd);
+    key.ends_with("--help") || key.ends_with("--version")
 }
 
 fn is_permission_refusal(text: &str) -> bool {

@@ -506,3 +506,46 @@ fn a_test_run_in_a_subshell_closes_the_failed_bare_run() {
         "pytest"
     );
 }
+
+// A real session: the installed tool's `--help` crashed with an import
+// error, the packaging was fixed, and `--help` then worked. A failing
+// `--help` is usually an answer; a crashing one is the tool broken.
+#[test]
+fn a_crashing_help_probe_is_an_error_its_rerun_resolves() {
+    let turns = build(&[
+        user("make it installable"),
+        calls(&[("1", "Bash", json!({"command":"cd /tmp && tool --help"}))]),
+        result(
+            "1",
+            "Exit code 1\nTraceback (most recent call last):\n  File \"/bin/tool\", line 4\nModuleNotFoundError: No module named 'tool_mod'",
+            true,
+            json!(null),
+        ),
+        calls(&[(
+            "2",
+            "Edit",
+            json!({"file_path":"/p/pyproject.toml","old_string":"a","new_string":"b"}),
+        )]),
+        result(
+            "2",
+            "The file /p/pyproject.toml has been updated.",
+            false,
+            json!({"filePath":"/p/pyproject.toml"}),
+        ),
+        calls(&[("3", "Bash", json!({"command":"cd /tmp && tool --help"}))]),
+        result("3", "usage: tool [-h]", false, json!(null)),
+        calls(&[("4", "Bash", json!({"command":"mytool --version"}))]),
+        result(
+            "4",
+            "Exit code 127\nmytool: command not found",
+            true,
+            json!(null),
+        ),
+        say("Done."),
+    ]);
+    let errors = &turns[0].errors;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].message.starts_with("ModuleNotFoundError"));
+    assert!(errors[0].resolved);
+    assert_eq!(errors[0].fixed_in, ["/p/pyproject.toml"]);
+}
