@@ -325,3 +325,37 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Gate notes were not recorded before the site needed them: the hook now
+/// appends one line per note, without the prompt, and the page counts it.
+#[test]
+fn a_gate_note_is_recorded_without_the_prompt_and_shown_per_day() {
+    let s = Site::new();
+    let secret = "Fix the bug like last time, token sk-ant-api03-XYZ";
+    let o = s.p.hook(&serde_json::json!({
+        "session_id": "s-gate", "transcript_path": "/x", "cwd": s.p.root,
+        "hook_event_name": "UserPromptSubmit", "prompt": secret
+    }));
+    assert!(o.status.success() && !o.stdout.is_empty());
+    let journal = std::fs::read_to_string(s.p.state.join("gate/notes.jsonl")).unwrap();
+    let last: Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    assert_eq!(last["session"], "s-gate");
+    assert_eq!(last["at"], "2026-11-30T12:00:00Z");
+    assert!(!journal.contains("sk-ant") && !journal.contains("like last time"));
+    // A prompt the gate lets through leaves no line.
+    let quiet = s.p.hook(&serde_json::json!({
+        "session_id": "s-gate", "transcript_path": "/x", "cwd": s.p.root,
+        "hook_event_name": "UserPromptSubmit", "prompt": "Fix the off-by-one in src/parse.rs:42"
+    }));
+    assert!(quiet.stdout.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(s.p.state.join("gate/notes.jsonl")).unwrap(),
+        journal
+    );
+    let html = s.page(&[]);
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    assert!(
+        guard.contains("<td>2026-11-30</td><td class=\"num\">1</td>"),
+        "{guard}"
+    );
+}
