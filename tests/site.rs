@@ -127,7 +127,10 @@ fn the_page_has_four_tabs_and_the_memory_newest_first() {
     // Both languages' headings, each bullet linked to its file and line.
     assert!(html.contains("<h5>Problèmes rencontrés</h5>"));
     assert!(html.contains("<h5>Problems</h5>"));
-    assert!(html.contains(r#"href="memory_sessions/logs/2026-11-29.md#L4" title="memory_sessions/logs/2026-11-29.md:4">:4</a>"#), "{html}");
+    assert!(
+        html.contains(r#"href="memory_sessions/logs/2026-11-29.md#L4">:4</a>"#),
+        "{html}"
+    );
     assert!(html.contains("<code>src/usage/store.rs</code> <strong>sans perte</strong>"));
     // The to-dos still open across days, each where it is written.
     let todos = between(&html, r#"<ul class="todos">"#, "</ul>");
@@ -358,4 +361,33 @@ fn a_gate_note_is_recorded_without_the_prompt_and_shown_per_day() {
         guard.contains("<td>2026-11-30</td><td class=\"num\">1</td>"),
         "{guard}"
     );
+}
+
+#[test]
+fn days_past_the_newest_120_are_listed_and_stay_searchable() {
+    let s = Site::new();
+    let logs = s.p.root.join("memory_sessions/logs");
+    let start: jiff::civil::Date = "2026-06-01".parse().unwrap();
+    for d in 0..125 {
+        let date = start.checked_add(jiff::Span::new().days(d)).unwrap();
+        std::fs::write(
+            logs.join(format!("{date}.md")),
+            format!("# Session log — {date}\n\n## Work done\n- bullet of {date}\n"),
+        )
+        .unwrap();
+    }
+    let html = s.page(&[]);
+    let memory = between(&html, r#"id="panel-memory""#, "</section>");
+    // 128 days in all: the oldest (2026-06-01 …) are one line each.
+    assert!(memory.contains(r#"<li class="day short" id="day-2026-06-01"><a href="memory_sessions/logs/2026-06-01.md">2026-06-01</a> <span class="muted">1 bullet</span></li>"#), "{memory}");
+    assert!(!memory.contains("bullet of 2026-06-01"));
+    assert!(
+        memory.contains("bullet of 2026-10-02"),
+        "a recent day is in full"
+    );
+    let index = between(&html, r#"id="search-index""#, "</script>");
+    assert!(index.contains("bullet of 2026-06-01"));
+    // Asked for, older days come back in full.
+    let since = s.page(&["--since", "2026-06-01"]);
+    assert!(between(&since, r#"id="panel-memory""#, "</section>").contains("bullet of 2026-06-01"));
 }

@@ -63,6 +63,8 @@
   // Search: every word of the query, folded like the index, must appear.
   var index = JSON.parse(document.getElementById("search-index").textContent || "{}");
   var files = index.files || [];
+  var dates = index.dates || [];
+  var sections = index.sections || [];
   var rows = index.rows || [];
   function fold(s) {
     return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
@@ -76,7 +78,7 @@
     var q = fold(input.value).split(/\s+/).filter(Boolean);
     while (list.firstChild) list.removeChild(list.firstChild);
     if (!q.length) { status.textContent = ""; return; }
-    if (!folded) folded = rows.map(function (r) { return fold(r[4] + " " + r[3]); });
+    if (!folded) folded = rows.map(function (r) { return fold(r[3] + " " + sections[r[2]]); });
     var hits = 0;
     for (var i = rows.length - 1; i >= 0; i--) {
       var t = folded[i];
@@ -87,9 +89,10 @@
       var li = document.createElement("li");
       var meta = document.createElement("span");
       meta.className = "date";
-      meta.textContent = (r[2] ? r[2] + " · " : "") + (r[3] || "") + " ";
+      var date = dates[r[0]];
+      meta.textContent = (date ? date + " · " : "") + (sections[r[2]] || "") + " ";
       var text = document.createElement("span");
-      text.textContent = r[4];
+      text.textContent = r[3];
       var a = document.createElement("a");
       a.className = "loc";
       a.href = encodeURI(files[r[0]]) + "#L" + r[1];

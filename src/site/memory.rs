@@ -16,6 +16,11 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Checkpoints shown whole; older ones are listed by name.
 const CHECKPOINTS_SHOWN: usize = 20;
+/// Days whose bullets the timeline shows; older days are listed with a link
+/// and a count, and their bullets stay in the search index. Three years of
+/// bullets in full would be a page of tens of megabytes that a phone cannot
+/// lay out; `--since` brings older days back in full.
+const DAYS_IN_FULL: usize = 120;
 
 #[derive(Debug, Serialize)]
 pub struct Tab {
@@ -61,6 +66,8 @@ pub struct Day {
     pub date: String,
     pub archived: bool,
     pub href: String,
+    pub bullets: usize,
+    /// Empty for the days past [`DAYS_IN_FULL`].
     pub sections: Vec<SectionView>,
 }
 
@@ -79,13 +86,30 @@ pub struct BulletView {
     pub href: String,
 }
 
-/// What the search box reads: files once, then one row per entry.
+/// What the search box reads: files, their dates and section headings
+/// once, then one row per entry.
 #[derive(Debug, Default, Serialize)]
 pub struct Index {
     pub files: Vec<String>,
-    /// `[file, line, date, section, text]`, text as written (the page
-    /// folds case and accents itself, the way the query is folded).
-    pub rows: Vec<(u32, u32, String, String, String)>,
+    pub dates: Vec<String>,
+    pub sections: Vec<String>,
+    /// `[file, line, section, text]`, text as written (the page folds case
+    /// and accents itself, the way the query is folded).
+    pub rows: Vec<(u32, u32, u32, String)>,
+    #[serde(skip)]
+    section_ids: HashMap<String, u32>,
+}
+
+impl Index {
+    fn section(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.section_ids.get(s) {
+            return i;
+        }
+        let i = self.sections.len() as u32;
+        self.sections.push(s.to_string());
+        self.section_ids.insert(s.to_string(), i);
+        i
+    }
 }
 
 /// `#L12` after the file: editors and forges that read it jump there; a
@@ -144,15 +168,13 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
             };
             let file_no = index.files.len() as u32;
             index.files.push(src.rel.clone());
+            index.dates.push(src.date.clone().unwrap_or_default());
             let entries = scan::entries(src.kind, src.date.as_deref(), &text);
             for e in &entries {
-                index.rows.push((
-                    file_no,
-                    e.line as u32,
-                    e.date.clone().unwrap_or_default(),
-                    e.section.clone(),
-                    e.text.clone(),
-                ));
+                let section = index.section(&e.section);
+                index
+                    .rows
+                    .push((file_no, e.line as u32, section, e.text.clone()));
             }
             match src.kind {
                 Kind::LongMemory => {
@@ -171,6 +193,7 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
                             date: date.clone(),
                             archived: src.kind == Kind::Archive,
                             href: src.rel.clone(),
+                            bullets: 0,
                             sections: Vec::new(),
                         });
                     for e in entries {
@@ -193,6 +216,7 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
                             });
                         }
                         bullets += 1;
+                        day.bullets += 1;
                         let s = day.sections.last_mut().expect("pushed above");
                         s.bullets.push(BulletView {
                             line: e.line,
@@ -205,6 +229,14 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
         }
         day_count += days.len();
         view.days = days.into_values().rev().collect();
+        let full = if since.is_some() {
+            usize::MAX
+        } else {
+            DAYS_IN_FULL
+        };
+        for d in view.days.iter_mut().skip(full) {
+            d.sections = Vec::new();
+        }
 
         // Newest first: checkpoint names start with their UTC time.
         checkpoints.sort_by(|a, b| b.0.cmp(&a.0));
