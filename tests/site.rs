@@ -391,3 +391,24 @@ fn days_past_the_newest_120_are_listed_and_stay_searchable() {
     let since = s.page(&["--since", "2026-06-01"]);
     assert!(between(&since, r#"id="panel-memory""#, "</section>").contains("bullet of 2026-06-01"));
 }
+
+#[test]
+fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
+    let s = Site::new();
+    let (out, _) = s.run(&["site"]);
+    let path = s.p.state.join("site/proj/index.html");
+    assert!(
+        path.exists(),
+        "the default place is <state>/site/<project>/"
+    );
+    assert!(
+        out.starts_with(&format!("Wrote {} (", path.display()))
+            && out.contains("KB): 3 days, 28 bullets, 4 open to-dos, $0.98 spent, 2 sessions drawn, 1 gate note, 1 audit."),
+        "{out}"
+    );
+    let (json, _) = s.run(&["usage", "export"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["format"], "cairn-usage-export");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
+}

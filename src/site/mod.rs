@@ -301,16 +301,16 @@ pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
         serde_json::to_string_pretty(&v)? + "\n"
     } else {
         format!(
-            "Wrote {} ({} KB): {} days, {} bullets, {} open to-dos, {} spent, {} sessions drawn, {} gate notes, {} audits.\n",
+            "Wrote {} ({} KB): {}, {}, {}, {} spent, {}, {}, {}.\n",
             path.display(),
             page.bytes.div_ceil(1024),
-            page.days,
-            page.bullets,
-            page.open_todos,
+            count(page.days, "day", "days"),
+            count(page.bullets, "bullet", "bullets"),
+            count(page.open_todos, "open to-do", "open to-dos"),
             page.total_cost,
-            page.sessions_drawn,
-            page.gate_notes,
-            page.audits,
+            count(page.sessions_drawn, "session drawn", "sessions drawn"),
+            count(page.gate_notes, "gate note", "gate notes"),
+            count(page.audits, "audit", "audits"),
         )
     };
     if args.open
@@ -324,6 +324,10 @@ pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
         }
     }
     Ok(crate::Output::ok(out))
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn open_in_browser(path: &Path) -> std::io::Result<()> {
