@@ -18,3 +18,5 @@ fi
 echo "== real-client end-to-end"
 # cargo test built target/debug/cairn: reuse it instead of a second, release build.
 CAIRN_BIN=target/debug/cairn bash scripts/e2e.sh
+echo "== cairn site in headless Chromium"
+bash scripts/site_browser.sh

@@ -242,8 +242,15 @@ fn on_user_prompt(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let root = project_root(ctx, payload);
     let config = config::load_or_default(ctx, root.as_deref());
     let session = || gate::Session::of(payload.transcript_path.as_deref());
-    Ok(gate::check_in(prompt, session, &config.gate)
-        .map(|v| additional_context("UserPromptSubmit", &v.context)))
+    let verdict = gate::check_in(prompt, session, &config.gate);
+    if let Some(v) = &verdict {
+        logged(
+            ctx,
+            "gate",
+            gate::journal::record(ctx, &payload.session_id, root.as_deref(), &v.classes),
+        );
+    }
+    Ok(verdict.map(|v| additional_context("UserPromptSubmit", &v.context)))
 }
 
 fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {

@@ -21,6 +21,7 @@ pub mod memory;
 pub mod merge;
 pub mod redact;
 pub mod search;
+pub mod site;
 pub mod statusline;
 pub mod transcript;
 pub mod usage;

@@ -48,6 +48,8 @@ enum Command {
     /// What a skill costs, estimated step by step and measured from real runs.
     #[command(subcommand)]
     Audit(cairn::audit::AuditCommand),
+    /// Write the project's memory, spend, guard and audits as one static page.
+    Site(cairn::site::SiteArgs),
     /// Check the installation and say what to fix.
     Doctor(cairn::doctor::DoctorArgs),
     /// Serve the memory tools over MCP on stdio.
@@ -95,9 +97,16 @@ enum MemoryCommand {
 
 #[derive(Args)]
 struct UsageArgs {
-    /// daily, monthly, session, project or blocks (5-hour billing blocks).
-    #[arg(value_parser = ["daily", "monthly", "session", "project", "blocks"])]
+    /// daily, monthly, session, project, blocks (5-hour billing blocks),
+    /// or export (this machine's ledger as a file for `--merge` elsewhere).
+    #[arg(value_parser = ["daily", "monthly", "session", "project", "blocks", "export"])]
     kind: String,
+    /// Other machines' `cairn usage export` files; each response counts once.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    merge: Vec<std::path::PathBuf>,
+    /// With `export`: the file to write (default: stdout).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
     /// First local date included (YYYY-MM-DD or YYYYMMDD).
     #[arg(long)]
     since: Option<String>,
@@ -222,7 +231,10 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
                 MemoryCommand::Search(args) => cairn::search::run(ctx, &config, &root, args),
             }
         }
-        Command::Usage(a) => cairn::usage::report(
+        Command::Usage(a) if a.kind == "export" => {
+            cairn::usage::export::run(ctx, a.out.as_deref()).map(Output::ok)
+        }
+        Command::Usage(a) => cairn::usage::report_merging(
             ctx,
             cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd))
                 .as_deref(),
@@ -230,8 +242,10 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
             a.since.as_deref(),
             a.until.as_deref(),
             a.json,
+            &a.merge,
         )
         .map(Output::ok),
+        Command::Site(a) => cairn::site::run(ctx, &cwd, a),
         Command::Install(a) if a.user => {
             cairn::install::run_user_install(&user_settings(ctx)?, &install_options(ctx, a.dry_run))
                 .map(Output::ok)

@@ -74,6 +74,7 @@
 //! 1 MiB.
 
 mod anchor;
+pub mod journal;
 mod lexicon;
 mod matcher;
 mod prompt;

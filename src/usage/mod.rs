@@ -10,11 +10,13 @@
 //! - [`report`]: `cairn usage daily|monthly|session|blocks`.
 //! - [`discover`]: the client's config folders and a session's files.
 //! - [`today`]: today's spend for the status line, equal to the report's.
+//! - [`export`]: the ledger as a portable file, and `--merge` of such files.
 
 pub mod aggregate;
 pub mod config;
 pub mod dedupe;
 pub mod discover;
+pub mod export;
 pub mod ledger;
 pub mod pricing;
 pub mod report;
@@ -26,7 +28,7 @@ pub use aggregate::{
 };
 pub use ledger::{DayTotals, day_totals};
 pub use pricing::{Cost, PriceTable, price_usage};
-pub use report::{ReportKind, ReportOptions, report, report_with};
+pub use report::{ReportKind, ReportOptions, report, report_merging, report_with};
 
 use crate::context::Ctx;
 use std::path::Path;

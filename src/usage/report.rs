@@ -73,6 +73,8 @@ pub struct ReportOptions {
     pub config_dirs: Option<Vec<PathBuf>>,
     /// Parallel readers for a first scan (default: available cores, max 4).
     pub threads: Option<usize>,
+    /// Other machines' `cairn usage export` files, merged response by response.
+    pub merge: Vec<PathBuf>,
 }
 
 impl ReportOptions {
@@ -87,6 +89,7 @@ impl ReportOptions {
             prices: PriceTable::embedded(),
             config_dirs: None,
             threads: None,
+            merge: Vec::new(),
         }
     }
 }
@@ -102,6 +105,19 @@ pub fn report(
     until: Option<&str>,
     json: bool,
 ) -> Result<String> {
+    report_merging(ctx, root, kind, since, until, json, &[])
+}
+
+/// [`report`] with other machines' export files merged in.
+pub fn report_merging(
+    ctx: &Ctx,
+    root: Option<&std::path::Path>,
+    kind: ReportKind,
+    since: Option<&str>,
+    until: Option<&str>,
+    json: bool,
+    merge: &[PathBuf],
+) -> Result<String> {
     use std::io::IsTerminal;
     // The project's `.cairn.toml` may override prices: a report run inside
     // it uses them, like the status line there does.
@@ -114,6 +130,7 @@ pub fn report(
         color: !json && !no_color && std::io::stdout().is_terminal(),
         progress: std::io::stderr().is_terminal(),
         prices: PriceTable::from_config(&config.config.usage),
+        merge: merge.to_vec(),
         ..ReportOptions::new(kind)
     };
     report_with(ctx, &opts)
@@ -309,6 +326,16 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
             agents: log.agents.clone(),
         };
         add(&mut data, info, &log, &recs);
+    }
+    for s in super::export::read_all(&opts.merge)? {
+        let info = SessionInfo {
+            id: s.id,
+            project: s.project,
+            cwd: s.cwd,
+            ledger_only: true,
+            agents: s.log.agents.clone(),
+        };
+        add(&mut data, info, &s.log, &s.log.recs);
     }
     if let Err(e) = ledger::update_days(&ctx.state_dir, &day_changes) {
         ctx.diag(
@@ -512,8 +539,38 @@ fn memory_by(
     out
 }
 
+/// Brings every session's ledger up to date; returns the warnings.
+pub fn refresh(ctx: &Ctx, opts: &ReportOptions) -> Result<Vec<String>> {
+    Ok(collect(ctx, opts)
+        .context("cannot read the usage state")?
+        .warnings)
+}
+
+/// Several reports' JSON from one scan (`cairn site` shows four).
+pub fn reports_json(ctx: &Ctx, opts: &ReportOptions, kinds: &[ReportKind]) -> Result<Vec<Value>> {
+    let data = collect(ctx, opts).context("cannot read the usage state")?;
+    kinds
+        .iter()
+        .map(|&kind| {
+            let o = ReportOptions {
+                kind,
+                json: true,
+                color: false,
+                ..opts.clone()
+            };
+            let s = render_with(ctx, &o, &data)?;
+            serde_json::from_str(&s).context("a report's JSON does not parse")
+        })
+        .collect()
+}
+
 /// Builds the report.
 pub fn report_with(ctx: &Ctx, opts: &ReportOptions) -> Result<String> {
+    let data = collect(ctx, opts).context("cannot read the usage state")?;
+    render_with(ctx, opts, &data)
+}
+
+fn render_with(ctx: &Ctx, opts: &ReportOptions, data: &Dataset) -> Result<String> {
     let since = opts
         .since
         .as_deref()
@@ -529,7 +586,6 @@ pub fn report_with(ctx: &Ctx, opts: &ReportOptions) -> Result<String> {
     {
         bail!("--since {s} is after --until {u}");
     }
-    let data = collect(ctx, opts).context("cannot read the usage state")?;
     let mut dates = LocalDates::new(ctx);
     let mut pricer = ReportPricer::new(&opts.prices, &data.models);
     // Each kept record with its cost and local date, in time order.
@@ -611,7 +667,7 @@ pub fn report_with(ctx: &Ctx, opts: &ReportOptions) -> Result<String> {
                     is_main(i),
                 );
             }
-            render_projects(&groups, &data, opts.json, &ctx_info, ctx)
+            render_projects(&groups, data, opts.json, &ctx_info, ctx)
         }
         ReportKind::Session => {
             let mut groups: BTreeMap<u32, Group> = BTreeMap::new();
@@ -625,7 +681,7 @@ pub fn report_with(ctx: &Ctx, opts: &ReportOptions) -> Result<String> {
             let memory = memory_by(ctx, &opts.prices, |_| String::new(), since, until);
             render_sessions(
                 &groups,
-                &data,
+                data,
                 memory.get("").copied(),
                 opts.json,
                 &ctx_info,

@@ -26,6 +26,7 @@ mod plugin;
 mod redact_corpus;
 mod reliability;
 mod search_cli;
+mod site;
 mod spool_regression;
 mod statusline_main;
 mod statusline_render;

@@ -1,0 +1,248 @@
+//! The Guard tab: per session, the context fill of each main-thread turn
+//! against the warn and hard levels, where the guard fired and the
+//! checkpoint it wrote; then the gate's notes per day.
+//!
+//! The fill over turns comes from the usage ledger (each response's input,
+//! cache reads and cache writes are what the context held), so it outlives
+//! the client's transcripts; the fires come from the guard's ratchet files,
+//! which are pruned after 30 days; gate notes from `gate::journal`, which
+//! only holds notes written since it exists.
+
+use super::svg;
+use crate::config::Config;
+use crate::context::Ctx;
+use crate::usage::store::{Log, Summary};
+use crate::usage::{aggregate, discover};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Sessions drawn, newest first.
+const SESSIONS_SHOWN: usize = 30;
+
+#[derive(Debug, Default, Serialize)]
+pub struct Tab {
+    pub sessions: Vec<SessionView>,
+    pub more_sessions: usize,
+    pub gate_days: Vec<GateDay>,
+    pub gate_total: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SessionView {
+    pub id: String,
+    pub short: String,
+    pub started: String,
+    pub model: String,
+    pub turns: usize,
+    pub peak: String,
+    pub peak_pct: u64,
+    pub warn: String,
+    pub hard: String,
+    pub svg: String,
+    pub fires: Vec<FireView>,
+    pub checkpoint: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FireView {
+    pub level: String,
+    pub at: String,
+    pub tokens: String,
+    pub turn: usize,
+}
+
+#[derive(Default)]
+struct GateCount {
+    notes: usize,
+    classes: BTreeMap<String, usize>,
+    sessions: std::collections::BTreeSet<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct GateDay {
+    pub date: String,
+    pub notes: usize,
+    pub classes: String,
+    pub sessions: usize,
+}
+
+fn k(n: u64) -> String {
+    if n >= 1000 {
+        format!("{}K", (n + 500) / 1000)
+    } else {
+        n.to_string()
+    }
+}
+
+/// A session belongs to the page's project when it ran in its root or
+/// below (a sub-project's folder is below the root too).
+fn in_project(cwd: &str, root: &Path) -> bool {
+    !cwd.is_empty() && Path::new(cwd).starts_with(root)
+}
+
+pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Tab {
+    let mut found = Vec::new();
+    for (stem, path) in aggregate::state_sessions(ctx) {
+        let Ok(log) = Log::load(&path) else { continue };
+        let cwd = log.meta.get("cwd").cloned().unwrap_or_default();
+        if !in_project(&cwd, root) {
+            continue;
+        }
+        let id = Summary::load(&path.with_extension("json"))
+            .map(|s| s.session_id)
+            .unwrap_or(stem);
+        let mut turns: Vec<_> = aggregate::fold(&log.recs)
+            .into_iter()
+            .filter(|r| {
+                log.agents
+                    .get(usize::from(r.agent))
+                    .is_none_or(|a| a.is_empty() || discover::is_compaction_agent(a))
+                    && !r.sidechain()
+            })
+            .collect();
+        if turns.is_empty() {
+            continue;
+        }
+        turns.sort_by_key(|r| r.ts_ms);
+        let first = turns[0].ts_ms;
+        let started = jiff::Timestamp::from_millisecond(first)
+            .map(|t| t.to_zoned(ctx.tz()).strftime("%Y-%m-%d %H:%M").to_string())
+            .unwrap_or_default();
+        if since.is_some_and(|s| started.as_str() < s) {
+            continue;
+        }
+        found.push((first, id, log, turns, started));
+    }
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let more_sessions = found.len().saturating_sub(SESSIONS_SHOWN);
+    let mut sessions = Vec::new();
+    for (_, id, log, turns, started) in found.into_iter().take(SESSIONS_SHOWN) {
+        let last = turns.last().expect("not empty");
+        let model = log.model(last).to_string();
+        let fills: Vec<f64> = turns
+            .iter()
+            .map(|r| {
+                (u64::from(r.input)
+                    + u64::from(r.cache_read)
+                    + u64::from(r.cache_write_5m)
+                    + u64::from(r.cache_write_1h)) as f64
+            })
+            .collect();
+        let limits = config.guard.limits(Some(&model), None, false);
+        let mut rules = Vec::new();
+        let (mut warn, mut hard) = ("off".to_string(), "off".to_string());
+        if let Some(l) = &limits {
+            if l.warn > 0 {
+                warn = k(l.warn);
+                rules.push(svg::Rule {
+                    value: l.warn as f64,
+                    class: "warn",
+                    label: format!("warn at {} tokens", k(l.warn)),
+                });
+            }
+            if l.hard > 0 {
+                hard = k(l.hard);
+                rules.push(svg::Rule {
+                    value: l.hard as f64,
+                    class: "hard",
+                    label: format!("hard at {} tokens", k(l.hard)),
+                });
+            }
+        }
+        let ratchet = crate::guard::file_id(&id)
+            .and_then(|f| crate::guard::read_ratchet(ctx, &f).ok())
+            .unwrap_or_default();
+        let mut fires = Vec::new();
+        let mut marks = Vec::new();
+        for f in &ratchet.fires {
+            // The turn it fired on: the first response at or after the fire
+            // whose fill reached the figure the guard saw.
+            let at_ms =
+                f.at.parse::<jiff::Timestamp>()
+                    .map_or(i64::MAX, |t| t.as_millisecond());
+            let turn = turns
+                .iter()
+                .rposition(|r| r.ts_ms <= at_ms)
+                .unwrap_or(turns.len() - 1);
+            let level = format!("{:?}", f.level).to_lowercase();
+            marks.push(svg::Mark {
+                index: turn,
+                label: format!("{level} fired at {} tokens ({})", k(f.tokens), f.at),
+            });
+            fires.push(FireView {
+                level,
+                at: f.at.clone(),
+                tokens: k(f.tokens),
+                turn: turn + 1,
+            });
+        }
+        let peak = fills.iter().copied().fold(0.0, f64::max) as u64;
+        let window = limits.as_ref().map_or(0, |l| l.window);
+        sessions.push(SessionView {
+            svg: svg::line(
+                &format!("Context fill of session {id} over its turns"),
+                &fills,
+                &rules,
+                &marks,
+                &|v| k(v as u64),
+            ),
+            short: super::spend::short_id(&id),
+            id,
+            started,
+            model,
+            turns: turns.len(),
+            peak: k(peak),
+            peak_pct: (peak * 100).checked_div(window).unwrap_or(0),
+            warn,
+            hard,
+            fires,
+            checkpoint: ratchet
+                .checkpoint
+                .map(|p| crate::search::scan::rel_path(root, &p)),
+        });
+    }
+
+    let mut days: BTreeMap<String, GateCount> = BTreeMap::new();
+    let root_s = root.display().to_string();
+    let mut gate_total = 0;
+    for n in crate::gate::journal::read(&ctx.state_dir) {
+        if !n.root.is_empty() && n.root != root_s {
+            continue;
+        }
+        let date =
+            n.at.parse::<jiff::Timestamp>()
+                .map(|t| ctx.local_date(t))
+                .unwrap_or_else(|_| n.at.get(..10).unwrap_or("").to_string());
+        if since.is_some_and(|s| date.as_str() < s) {
+            continue;
+        }
+        gate_total += 1;
+        let d = days.entry(date).or_default();
+        d.notes += 1;
+        for c in n.classes {
+            *d.classes.entry(c).or_default() += 1;
+        }
+        d.sessions.insert(n.session);
+    }
+    Tab {
+        sessions,
+        more_sessions,
+        gate_days: days
+            .into_iter()
+            .rev()
+            .map(|(date, c)| GateDay {
+                date,
+                notes: c.notes,
+                sessions: c.sessions.len(),
+                classes: c
+                    .classes
+                    .iter()
+                    .map(|(c, n)| format!("{c} ×{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+            .collect(),
+        gate_total,
+    }
+}

@@ -1,0 +1,199 @@
+//! Escaping and Markdown for the page. Memory text is written by a model
+//! from whatever a session saw, so every string is hostile: nothing reaches
+//! the page unescaped, raw HTML in Markdown becomes text, and a link can
+//! only point somewhere a click cannot run code or fetch anything on load.
+
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+
+/// Text for an element's content or a quoted attribute value.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON inside `<script type="application/json">`: `</script>` or `<!--`
+/// in a bullet would end the element early, so `<` never appears raw.
+pub fn json_for_script(v: &impl serde::Serialize) -> String {
+    serde_json::to_string(v)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+/// Schemes a link may use. Anything else (`javascript:`, `data:`,
+/// `vbscript:`) becomes an inert `#`.
+fn safe_url(url: &str) -> bool {
+    // Browsers ignore tabs, newlines and leading control characters inside
+    // a scheme (`java\tscript:`), so they are dropped before looking.
+    let cleaned: String = url
+        .chars()
+        .filter(|c| !c.is_control() && !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match cleaned.find(':') {
+        None => true,
+        Some(colon) => {
+            let before = &cleaned[..colon];
+            // `a/b:c` or `?x=y:z` is a relative path, not a scheme.
+            before.contains(['/', '?', '#'])
+                || ["http", "https", "mailto", "file"].contains(&before)
+        }
+    }
+}
+
+fn safe_events<'a>(parser: Parser<'a>) -> impl Iterator<Item = Event<'a>> {
+    parser.filter_map(|ev| match ev {
+        Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest_url = if safe_url(&dest_url) {
+                dest_url
+            } else {
+                CowStr::Borrowed("#")
+            };
+            Some(Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }))
+        }
+        // An image would be fetched when the page opens: only its alt text
+        // stays (the events between start and end).
+        Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
+        other => Some(other),
+    })
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+}
+
+/// A Markdown document (long memory, a checkpoint, an audit report).
+pub fn markdown(src: &str) -> String {
+    let mut out = String::with_capacity(src.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut out, safe_events(Parser::new_ext(src, options())));
+    out
+}
+
+/// One bullet's text: inline Markdown only, without the paragraph around it.
+pub fn inline(src: &str) -> String {
+    // Only text that looks like Markdown pays for the parser: most bullets
+    // are plain sentences, and three years of them are tens of thousands.
+    if !src.contains(['*', '_', '`', '[', '<', '&', '~', '\\', '#', '!']) && !starts_like_block(src)
+    {
+        return esc(src);
+    }
+    let html = markdown(&inline_only(src));
+    let t = html.trim_end();
+    match t.strip_prefix("<p>").and_then(|r| r.strip_suffix("</p>")) {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => t.to_string(),
+    }
+}
+
+/// A bullet starting like `1. x`, `> x`, `# x` or `---` would parse as a block.
+fn starts_like_block(s: &str) -> bool {
+    let s = s.trim_start();
+    s.starts_with(['>', '-', '+', '=', '|', '#', '*'])
+        || s.bytes().next().is_some_and(|b| b.is_ascii_digit())
+}
+
+/// The bullet's text with a leading block marker escaped, so it stays the
+/// characters the log holds instead of becoming a list or a heading.
+fn inline_only(src: &str) -> String {
+    let t = src.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && t[digits..].starts_with(['.', ')']) {
+        format!("{}\\{}", &t[..digits], &t[digits..])
+    } else if t.starts_with(['>', '-', '+', '=', '|', '#', '*']) {
+        format!("\\{t}")
+    } else {
+        t.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_every_special_character() {
+        assert_eq!(
+            esc(r#"<a href="x" onerror='y'>&"#),
+            "&lt;a href=&quot;x&quot; onerror=&#39;y&#39;&gt;&amp;"
+        );
+    }
+
+    #[test]
+    fn raw_html_in_markdown_is_text() {
+        let h = markdown("hi <script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n");
+        assert!(!h.contains("<script"), "{h}");
+        assert!(!h.contains("<img"), "{h}");
+        assert!(h.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{h}");
+        assert!(h.contains("&lt;img src=x onerror=alert(2)&gt;"), "{h}");
+    }
+
+    #[test]
+    fn bullets_keep_inline_markup_and_lose_html() {
+        assert_eq!(
+            inline("run `cargo test` **now**"),
+            "run <code>cargo test</code> <strong>now</strong>"
+        );
+        assert_eq!(
+            inline("<b onmouseover=x>hi</b>"),
+            "&lt;b onmouseover=x&gt;hi&lt;/b&gt;"
+        );
+        assert_eq!(
+            inline("plain \"quoted\" text"),
+            "plain &quot;quoted&quot; text"
+        );
+        assert_eq!(inline("1. not a list"), "1. not a list");
+        assert_eq!(inline("# not a heading"), "# not a heading");
+        assert_eq!(inline("> not a quote"), "&gt; not a quote");
+    }
+
+    #[test]
+    fn dangerous_links_are_disarmed_and_images_dropped() {
+        for bad in [
+            "[x](javascript:alert(1))",
+            "[x](<JaVa\tScRiPt:alert(1)>)",
+            "[x](<data:text/html,<script>>)",
+            "[x](vbscript:msgbox)",
+            "[x]: javascript:alert(1)\n\n[y][x]",
+        ] {
+            let h = markdown(bad);
+            assert!(!h.to_ascii_lowercase().contains("script:"), "{bad} -> {h}");
+            assert!(!h.contains("href=\"data:"), "{bad} -> {h}");
+        }
+        assert!(inline("[x](javascript:alert(1))").contains(r##"href="#""##));
+        assert!(inline("[d](docs/a.md)").contains(r#"href="docs/a.md""#));
+        assert!(inline("[d](https://example.com)").contains(r#"href="https://example.com""#));
+        let img = markdown("![alt text](http://evil.example/x.png)");
+        assert!(!img.contains("<img"), "{img}");
+        assert!(img.contains("alt text"), "{img}");
+    }
+
+    #[test]
+    fn script_json_cannot_close_its_element() {
+        let s = json_for_script(&vec!["</script><script>alert(1)</script>"]);
+        assert!(!s.contains('<'), "{s}");
+        let back: Vec<String> = serde_json::from_str(&s).unwrap();
+        assert_eq!(back[0], "</script><script>alert(1)</script>");
+    }
+}

@@ -1,0 +1,277 @@
+//! `cairn usage export` and `--merge FILE…`: one machine's ledger as a
+//! portable file, and other machines' files read back into a report.
+//!
+//! A record keeps the dedupe keys the ledger already computes (hashes of
+//! the message id and request id, stable across machines and versions), so
+//! merged files go through the same one-record-per-response rule as local
+//! sessions: a transcript synced to two machines counts once, and two
+//! machines' different sessions add up.
+//!
+//! The file is JSON, one object: `format`, `version`, `exported_at`, and
+//! `sessions`, each with its string tables and its records as arrays (keys
+//! in hex, so tools that read numbers as doubles keep them exact).
+
+use super::aggregate;
+use super::store::{Log, Rec, Summary};
+use crate::context::Ctx;
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+pub const FORMAT: &str = "cairn-usage-export";
+pub const VERSION: u32 = 1;
+
+/// A merged file larger than this is refused rather than read whole.
+const MAX_FILE_BYTES: u64 = 2 << 30;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExportFile {
+    pub format: String,
+    pub version: u32,
+    pub exported_at: String,
+    pub sessions: Vec<ExportSession>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExportSession {
+    pub id: String,
+    #[serde(default)]
+    pub project: String,
+    #[serde(default)]
+    pub cwd: String,
+    pub models: Vec<String>,
+    pub agents: Vec<String>,
+    /// `[key, msg, ts_ms, model, agent, flags, input, output,
+    /// cache_write_5m, cache_write_1h, cache_read, web_search]`.
+    pub recs: Vec<RecRow>,
+}
+
+pub type RecRow = (
+    String,
+    String,
+    i64,
+    u16,
+    u16,
+    u16,
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+);
+
+fn row_of(r: &Rec) -> RecRow {
+    (
+        format!("{:016x}", r.key),
+        format!("{:016x}", r.msg),
+        r.ts_ms,
+        r.model,
+        r.agent,
+        // The file index means nothing on another machine.
+        r.flags,
+        r.input,
+        r.output,
+        r.cache_write_5m,
+        r.cache_write_1h,
+        r.cache_read,
+        r.web_search,
+    )
+}
+
+fn rec_of(row: &RecRow) -> Result<Rec> {
+    let hex = |s: &str| u64::from_str_radix(s, 16).with_context(|| format!("bad key `{s}`"));
+    Ok(Rec {
+        key: hex(&row.0)?,
+        msg: hex(&row.1)?,
+        ts_ms: row.2,
+        model: row.3,
+        agent: row.4,
+        file: 0,
+        flags: row.5,
+        input: row.6,
+        output: row.7,
+        cache_write_5m: row.8,
+        cache_write_1h: row.9,
+        cache_read: row.10,
+        web_search: row.11,
+    })
+}
+
+/// Every session the ledger holds, as the export file's value. Callers
+/// bring the ledger up to date first (a report does).
+pub fn export(ctx: &Ctx) -> Result<ExportFile> {
+    let mut sessions = Vec::new();
+    for (stem, path) in aggregate::state_sessions(ctx) {
+        let log = Log::load(&path)?;
+        let recs = aggregate::fold(&log.recs);
+        if recs.is_empty() {
+            continue;
+        }
+        let id = Summary::load(&path.with_extension("json"))
+            .map(|s| s.session_id)
+            .unwrap_or(stem);
+        sessions.push(ExportSession {
+            id,
+            project: log.meta.get("project").cloned().unwrap_or_default(),
+            cwd: log.meta.get("cwd").cloned().unwrap_or_default(),
+            models: log.models.clone(),
+            agents: log.agents.clone(),
+            recs: recs.iter().map(row_of).collect(),
+        });
+    }
+    Ok(ExportFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        exported_at: ctx.clock.now().to_string(),
+        sessions,
+    })
+}
+
+/// A session read back from an export file: its identity and a record log
+/// shaped like a local one, so the report adds it the same way.
+pub struct Imported {
+    pub id: String,
+    pub project: String,
+    pub cwd: String,
+    pub log: Log,
+}
+
+pub fn parse(bytes: &[u8]) -> Result<Vec<Imported>> {
+    let file: ExportFile = serde_json::from_slice(bytes).context("not a cairn usage export")?;
+    if file.format != FORMAT {
+        bail!("not a cairn usage export (format `{}`)", file.format);
+    }
+    if file.version != VERSION {
+        bail!(
+            "usage export version {} is not supported by this cairn (expects {VERSION}); export again with the same version",
+            file.version
+        );
+    }
+    let mut out = Vec::with_capacity(file.sessions.len());
+    for s in file.sessions {
+        let mut log = Log::default();
+        log.models = s.models;
+        log.agents = s.agents;
+        for row in &s.recs {
+            let r = rec_of(row).with_context(|| format!("session {}", s.id))?;
+            // An index past the tables would be read as "unknown" by the
+            // report; refusing it says the file was edited or is torn.
+            if usize::from(r.model) >= log.models.len().max(1)
+                || usize::from(r.agent) >= log.agents.len().max(1)
+            {
+                bail!(
+                    "session {}: a record names a model or agent the file does not list",
+                    s.id
+                );
+            }
+            log.recs.push(r);
+        }
+        out.push(Imported {
+            id: s.id,
+            project: s.project,
+            cwd: s.cwd,
+            log,
+        });
+    }
+    Ok(out)
+}
+
+/// Every `--merge` file, in the order given.
+pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Imported>> {
+    let mut out = Vec::new();
+    for p in paths {
+        out.extend(read(p)?);
+    }
+    Ok(out)
+}
+
+fn read(path: &Path) -> Result<Vec<Imported>> {
+    let len = std::fs::metadata(path)
+        .with_context(|| format!("cannot read --merge file {}", path.display()))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        bail!("--merge file {} is larger than 2 GiB", path.display());
+    }
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read --merge file {}", path.display()))?;
+    parse(&bytes).with_context(|| format!("--merge file {}", path.display()))
+}
+
+/// `cairn usage export [--out FILE]`: the ledger brought up to date, then
+/// written (stdout when no file is named).
+pub fn run(ctx: &Ctx, out: Option<&Path>) -> Result<String> {
+    super::report::refresh(ctx, &super::ReportOptions::new(super::ReportKind::Daily))?;
+    let file = export(ctx)?;
+    let json = serde_json::to_string(&file).context("cannot serialise the export")?;
+    match out {
+        None => Ok(json + "\n"),
+        Some(p) => {
+            crate::fsutil::atomic_write(p, json.as_bytes())
+                .with_context(|| format!("cannot write {}", p.display()))?;
+            let recs: usize = file.sessions.iter().map(|s| s.recs.len()).sum();
+            Ok(format!(
+                "Wrote {} ({} sessions, {} responses). Merge it elsewhere with `cairn usage daily --merge {}`.\n",
+                p.display(),
+                file.sessions.len(),
+                recs,
+                p.display()
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(key: u64, out: u32) -> Rec {
+        Rec {
+            key,
+            msg: key.wrapping_add(1000),
+            ts_ms: 1_764_000_000_000 + (key % 1000) as i64,
+            input: 10,
+            output: out,
+            cache_read: 7,
+            ..Rec::default()
+        }
+    }
+
+    #[test]
+    fn a_session_survives_the_round_trip() {
+        let file = ExportFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            exported_at: "2026-12-01T00:00:00Z".into(),
+            sessions: vec![ExportSession {
+                id: "s1".into(),
+                project: "p".into(),
+                cwd: "/w/p".into(),
+                models: vec!["claude-opus-4-5".into()],
+                agents: vec![String::new()],
+                recs: vec![row_of(&rec(u64::MAX - 3, 5)), row_of(&rec(2, 9))],
+            }],
+        };
+        let back = parse(&serde_json::to_vec(&file).unwrap()).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].log.recs, vec![rec(u64::MAX - 3, 5), rec(2, 9)]);
+        assert_eq!(back[0].cwd, "/w/p");
+    }
+
+    #[test]
+    fn foreign_or_torn_files_are_refused_with_a_reason() {
+        let e = parse(br#"{"format":"x","version":1,"exported_at":"","sessions":[]}"#)
+            .err()
+            .unwrap();
+        assert!(format!("{e:#}").contains("format `x`"), "{e:#}");
+        let e =
+            parse(br#"{"format":"cairn-usage-export","version":9,"exported_at":"","sessions":[]}"#)
+                .err()
+                .unwrap();
+        assert!(format!("{e:#}").contains("version 9"), "{e:#}");
+        let bad = r#"{"format":"cairn-usage-export","version":1,"exported_at":"","sessions":[
+            {"id":"s","models":["m"],"agents":[""],"recs":[["01","02",1,3,0,0,1,1,0,0,0,0]]}]}"#;
+        let e = parse(bad.as_bytes()).err().unwrap();
+        assert!(format!("{e:#}").contains("does not list"), "{e:#}");
+    }
+}

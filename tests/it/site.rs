@@ -1,0 +1,413 @@
+//! `cairn site` on a fixture project: the page's structure, its escaping of
+//! hostile memory text, and `--merge` counting each response once.
+
+#[path = "site/fixture.rs"]
+mod fixture;
+
+use crate::common::Project;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+struct Site {
+    p: Project,
+    config: PathBuf,
+}
+
+impl Site {
+    fn new() -> Site {
+        let mut p = Project::new();
+        let config = p.base.join("claude");
+        fixture::populate(&p.root, &config, &p.state);
+        p.env("CLAUDE_CONFIG_DIR", config.to_str().unwrap());
+        Site { p, config }
+    }
+
+    fn run(&self, args: &[&str]) -> (String, String) {
+        let out = self
+            .p
+            .cairn()
+            .current_dir(&self.p.root)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn page(&self, extra: &[&str]) -> String {
+        let dir = self.p.base.join("site");
+        let mut args = vec!["site", "--out", dir.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let (out, _) = self.run(&args);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            Path::new(v["path"].as_str().unwrap()),
+            dir.join("index.html")
+        );
+        std::fs::read_to_string(dir.join("index.html")).unwrap()
+    }
+}
+
+fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
+    let i = s.find(start).unwrap_or_else(|| panic!("no {start}")) + start.len();
+    let j = s[i..].find(end).map_or(s.len(), |j| i + j);
+    &s[i..j]
+}
+
+#[test]
+fn hostile_bullets_render_as_text_and_nothing_can_load_or_run() {
+    let s = Site::new();
+    let html = s.page(&[]);
+    // Exactly the page's own two scripts: the index and the code.
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    assert!(!html.contains("window.__pwned = 1</script>"));
+    assert!(
+        html.contains("&lt;script&gt;window.__pwned = 1&lt;/script&gt; script tag in a bullet")
+    );
+    assert!(html.contains(r#"&lt;img src=x onerror="window.__pwned = 2"&gt;"#));
+    assert!(html.contains(r#"&lt;b onmouseover="window.__pwned=5"&gt;"#));
+    // No tag carries an event handler, a script URL or a remote source.
+    let tags = regex::Regex::new(r"<[a-zA-Z][^>]*>").unwrap();
+    for t in tags.find_iter(&html).map(|m| m.as_str()) {
+        let lower = t.to_ascii_lowercase();
+        assert!(!lower.contains(" on"), "handler in {t}");
+        assert!(!lower.contains("javascript:"), "script URL in {t}");
+        assert!(!lower.contains("src="), "a source in {t}");
+        assert!(
+            !lower.starts_with("<img")
+                && !lower.starts_with("<link")
+                && !lower.starts_with("<iframe"),
+            "{t}"
+        );
+    }
+    let memory = between(&html, r#"id="panel-memory""#, "</section>");
+    assert!(
+        !memory.contains("http://203.0.113.9"),
+        "the image's URL went into the page"
+    );
+    assert!(html.contains("tracker"), "the image's alt text stays");
+    // The search index cannot close its element.
+    let index = between(&html, r#"id="search-index""#, "</script>");
+    assert!(!index.contains('<'));
+    assert!(index.contains("window.__pwned = 4"));
+    // A Content-Security-Policy keeps anything that slipped through inert.
+    let csp = between(&html, "Content-Security-Policy\" content=\"", "\"");
+    assert!(
+        csp.starts_with("default-src 'none'; style-src 'nonce-"),
+        "{csp}"
+    );
+    let nonce = between(csp, "'nonce-", "'");
+    assert_eq!(html.matches(&format!("nonce=\"{nonce}\"")).count(), 3);
+}
+
+#[test]
+fn the_page_has_four_tabs_and_the_memory_newest_first() {
+    let s = Site::new();
+    let html = s.page(&[]);
+    assert_eq!(html.matches(r#"role="tab" "#).count(), 4);
+    for id in ["memory", "spend", "guard", "audits"] {
+        assert!(
+            html.contains(&format!(r#"id="panel-{id}" aria-labelledby="tab-{id}""#)),
+            "{id}"
+        );
+    }
+    let pos = |d: &str| {
+        html.find(&format!(r#"id="day-{d}""#))
+            .unwrap_or_else(|| panic!("{d}"))
+    };
+    assert!(pos("2026-11-29") < pos("2026-11-28") && pos("2026-11-28") < pos("2026-11-27"));
+    // Both languages' headings, each bullet linked to its file and line.
+    assert!(html.contains("<h5>Problèmes rencontrés</h5>"));
+    assert!(html.contains("<h5>Problems</h5>"));
+    assert!(
+        html.contains(r#"href="memory_sessions/logs/2026-11-29.md#L4">:4</a>"#),
+        "{html}"
+    );
+    assert!(html.contains("<code>src/usage/store.rs</code> <strong>sans perte</strong>"));
+    // The to-dos still open across days, each where it is written.
+    let todos = between(&html, r#"<ul class="todos">"#, "</ul>");
+    assert!(
+        todos.contains("Ajouter le verrou flock sur macOS"),
+        "{todos}"
+    );
+    assert!(
+        todos.contains("Benchmark the Stop hook on a 25 MB transcript."),
+        "{todos}"
+    );
+    assert!(
+        todos.contains("memory_sessions/logs/2026-11-29.md:14"),
+        "{todos}"
+    );
+    assert!(html.contains("Le ledger survit au nettoyage"));
+    assert!(html.contains("2026-11-29T101500Z-s-hot.md"));
+    // The base makes those relative links point into the repository.
+    let base = between(&html, "<base href=\"", "\"");
+    assert!(
+        base.starts_with("file:///") && base.ends_with("/proj/"),
+        "{base}"
+    );
+}
+
+#[test]
+fn spend_matches_the_usage_report_and_the_guard_shows_the_fire() {
+    let s = Site::new();
+    let html = s.page(&[]);
+    let (daily, _) = s.run(&["usage", "daily", "--json"]);
+    let total = serde_json::from_str::<Value>(&daily).unwrap()["totals"]["totalCost"]
+        .as_f64()
+        .unwrap();
+    assert!(total > 0.0);
+    assert!(
+        html.contains(&format!("<p class=\"lead\">${total:.2} over 2 days")),
+        "{total}"
+    );
+    let spend = between(&html, r#"id="panel-spend""#, "</section>");
+    assert!(
+        spend.contains("<title>2026-11-29 — $"),
+        "stacked bars carry titles"
+    );
+    assert!(spend.contains("opus-4-5") && spend.contains("sonnet-4-5"));
+    assert!(spend.contains("<th>Date</th>"), "a table beside the chart");
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    assert!(guard.contains("s-hot"), "{guard}");
+    assert!(guard.contains("fired ×1"), "{guard}");
+    assert!(guard.contains(r#"class="rule warn""#) && guard.contains(r#"class="rule hard""#));
+    assert!(guard.contains("<circle class=\"fire\""), "{guard}");
+    assert!(
+        guard.contains(r#"href="memory_sessions/checkpoints/2026-11-29T101500Z-s-hot.md""#),
+        "{guard}"
+    );
+    assert!(guard.contains("<td>2026-11-29</td><td class=\"num\">1</td><td class=\"num\">1</td><td>prior_artifact ×1</td>"), "{guard}");
+    let audits = between(&html, r#"id="panel-audits""#, "</section>");
+    assert!(audits.contains("token_audit_rapport_hebdo.md"));
+    assert!(
+        audits.contains("<table>"),
+        "the index's Markdown table is rendered"
+    );
+}
+
+#[test]
+fn since_drops_older_days() {
+    let s = Site::new();
+    let html = s.page(&["--since", "20261128"]);
+    assert!(html.contains(r#"id="day-2026-11-28""#));
+    assert!(!html.contains(r#"id="day-2026-11-27""#));
+    assert!(html.contains("since 2026-11-28"));
+}
+
+fn daily_total(out: &str) -> f64 {
+    serde_json::from_str::<Value>(out).unwrap()["totals"]["totalCost"]
+        .as_f64()
+        .unwrap()
+}
+
+#[test]
+fn merged_exports_count_each_response_once() {
+    let a = Site::new();
+    let export = a.p.base.join("laptop.json");
+    let (said, _) = a.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+    assert!(said.contains("2 sessions, 18 responses"), "{said}");
+    let (own, _) = a.run(&["usage", "daily", "--json"]);
+    let own = daily_total(&own);
+
+    // The same machine merging its own export: nothing counted twice.
+    let (same, _) = a.run(&[
+        "usage",
+        "daily",
+        "--json",
+        "--merge",
+        export.to_str().unwrap(),
+    ]);
+    assert_eq!(daily_total(&same), own);
+
+    // Another machine with no transcript of its own sees the laptop's total,
+    // once even when the file is given twice.
+    let mut b = Project::new();
+    let empty = b.base.join("claude");
+    std::fs::create_dir_all(empty.join("projects")).unwrap();
+    b.env("CLAUDE_CONFIG_DIR", empty.to_str().unwrap());
+    let out = b
+        .cairn()
+        .args(["usage", "daily", "--json", "--merge"])
+        .arg(&export)
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(daily_total(&String::from_utf8_lossy(&out.stdout)), own);
+
+    // With transcripts of its own, the totals add up.
+    let desktop = Site::new();
+    let (alone, _) = desktop.run(&["usage", "daily", "--json"]);
+    let _ = alone;
+    let cfg = desktop.config.join("projects/-proj");
+    for f in ["s-calm.jsonl", "s-hot.jsonl"] {
+        let t = std::fs::read_to_string(cfg.join(f))
+            .unwrap()
+            .replace("msg_s", "msg_d")
+            .replace("req_s", "req_d");
+        std::fs::write(cfg.join(f), t).unwrap();
+    }
+    let (mine, _) = desktop.run(&["usage", "daily", "--json"]);
+    let (both, _) = desktop.run(&[
+        "usage",
+        "daily",
+        "--json",
+        "--merge",
+        export.to_str().unwrap(),
+    ]);
+    assert!((daily_total(&both) - (daily_total(&mine) + own)).abs() < 1e-6);
+
+    // The site reads the merged files too.
+    let html = desktop.page(&["--merge", export.to_str().unwrap()]);
+    assert!(html.contains("1 merged file"));
+    assert!(html.contains(&format!("${:.2} over 2 days", daily_total(&both))));
+}
+
+#[test]
+fn a_torn_merge_file_is_an_error_naming_it() {
+    let s = Site::new();
+    let bad = s.p.base.join("bad.json");
+    std::fs::write(&bad, "{\"format\":").unwrap();
+    let out =
+        s.p.cairn()
+            .args(["usage", "daily", "--merge"])
+            .arg(&bad)
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.json") && err.contains("not a cairn usage export"),
+        "{err}"
+    );
+}
+
+/// Writes the fixture's page where `scripts/browser_test.mjs` loads it:
+/// `cargo test --test site -- --ignored --exact write_fixture_site`.
+#[test]
+#[ignore = "run by scripts/test.sh before the browser test"]
+fn write_fixture_site() {
+    let s = Site::new();
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/site-fixture");
+    let _ = std::fs::remove_dir_all(&out);
+    // The project itself must outlive the test: the page links into it.
+    let keep = out.join("project");
+    copy_dir(&s.p.root, &keep);
+    let (o, _) = s.run(&["site", "--out", out.to_str().unwrap()]);
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let base = format!("file://{}/", s.p.root.display());
+    std::fs::write(
+        out.join("index.html"),
+        html.replace(&base, &format!("file://{}/", keep.display())),
+    )
+    .unwrap();
+    assert!(o.contains("Wrote"), "{o}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// Gate notes were not recorded before the site needed them: the hook now
+/// appends one line per note, without the prompt, and the page counts it.
+#[test]
+fn a_gate_note_is_recorded_without_the_prompt_and_shown_per_day() {
+    let s = Site::new();
+    let secret = "Fix the bug like last time, token sk-ant-api03-XYZ";
+    let o = s.p.hook(&serde_json::json!({
+        "session_id": "s-gate", "transcript_path": "/x", "cwd": s.p.root,
+        "hook_event_name": "UserPromptSubmit", "prompt": secret
+    }));
+    assert!(o.status.success() && !o.stdout.is_empty());
+    let journal = std::fs::read_to_string(s.p.state.join("gate/notes.jsonl")).unwrap();
+    let last: Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    assert_eq!(last["session"], "s-gate");
+    assert_eq!(last["at"], "2026-11-30T12:00:00Z");
+    assert!(!journal.contains("sk-ant") && !journal.contains("like last time"));
+    // A prompt the gate lets through leaves no line.
+    let quiet = s.p.hook(&serde_json::json!({
+        "session_id": "s-gate", "transcript_path": "/x", "cwd": s.p.root,
+        "hook_event_name": "UserPromptSubmit", "prompt": "Fix the off-by-one in src/parse.rs:42"
+    }));
+    assert!(quiet.stdout.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(s.p.state.join("gate/notes.jsonl")).unwrap(),
+        journal
+    );
+    let html = s.page(&[]);
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    assert!(
+        guard.contains("<td>2026-11-30</td><td class=\"num\">1</td>"),
+        "{guard}"
+    );
+}
+
+#[test]
+fn days_past_the_newest_120_are_listed_and_stay_searchable() {
+    let s = Site::new();
+    let logs = s.p.root.join("memory_sessions/logs");
+    let start: jiff::civil::Date = "2026-06-01".parse().unwrap();
+    for d in 0..125 {
+        let date = start.checked_add(jiff::Span::new().days(d)).unwrap();
+        std::fs::write(
+            logs.join(format!("{date}.md")),
+            format!("# Session log — {date}\n\n## Work done\n- bullet of {date}\n"),
+        )
+        .unwrap();
+    }
+    let html = s.page(&[]);
+    let memory = between(&html, r#"id="panel-memory""#, "</section>");
+    // 128 days in all: the oldest (2026-06-01 …) are one line each.
+    assert!(memory.contains(r#"<li class="day short" id="day-2026-06-01"><a href="memory_sessions/logs/2026-06-01.md">2026-06-01</a> <span class="muted">1 bullet</span></li>"#), "{memory}");
+    assert!(!memory.contains("bullet of 2026-06-01"));
+    assert!(
+        memory.contains("bullet of 2026-10-02"),
+        "a recent day is in full"
+    );
+    let index = between(&html, r#"id="search-index""#, "</script>");
+    assert!(index.contains("bullet of 2026-06-01"));
+    // Asked for, older days come back in full.
+    let since = s.page(&["--since", "2026-06-01"]);
+    assert!(between(&since, r#"id="panel-memory""#, "</section>").contains("bullet of 2026-06-01"));
+}
+
+#[test]
+fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
+    let s = Site::new();
+    let (out, _) = s.run(&["site"]);
+    let path = s.p.state.join("site/proj/index.html");
+    assert!(
+        path.exists(),
+        "the default place is <state>/site/<project>/"
+    );
+    assert!(
+        out.starts_with(&format!("Wrote {} (", path.display()))
+            && out.contains("KB): 3 days, 28 bullets, 4 open to-dos, $0.98 spent, 2 sessions drawn, 1 gate note, 1 audit."),
+        "{out}"
+    );
+    let (json, _) = s.run(&["usage", "export"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["format"], "cairn-usage-export");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
+}
