@@ -404,7 +404,8 @@ fn unmark(text: &str) -> String {
 fn clean(detail: &str, max: usize) -> String {
     let mut d = detail.to_owned();
     // "(lines 1-3)", "(line 36)": where in the file, which the diff keeps.
-    while let Some(at) = d.find("(line") {
+    // Not "(linear …)": only a line reference.
+    while let Some(at) = d.find("(line ").or_else(|| d.find("(lines ")) {
         let Some(end) = d[at..].find(')') else { break };
         d.replace_range(at..at + end + 1, "");
     }
