@@ -402,7 +402,8 @@ fn unmark(text: &str) -> String {
 /// A detail as the log shows it: no line numbers, no trailing colon, one
 /// line, capped.
 fn clean(detail: &str, max: usize) -> String {
-    let mut d = detail.to_owned();
+    // A hostile one-line item is cut before the rescans below.
+    let mut d: String = detail.chars().take(max * 4).collect();
     // "(lines 1-3)", "(line 36)": where in the file, which the diff keeps.
     // Not "(linear …)": only a line reference.
     while let Some(at) = d.find("(line ").or_else(|| d.find("(lines ")) {
