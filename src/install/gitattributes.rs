@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 
 pub(crate) const MARKER: &str = "# cairn (added by cairn install)";
-const FILE: &str = ".gitattributes";
+pub(crate) const FILE: &str = ".gitattributes";
 
 /// The root project's memory and each sub-project's.
 fn lines() -> [String; 2] {

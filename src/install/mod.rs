@@ -216,6 +216,16 @@ pub enum InstallError {
     NotUtf8 { path: PathBuf, verb: &'static str },
     #[error("{}: exists but is not a folder; move it aside, then run `{verb}` again", path.display())]
     NotADirectory { path: PathBuf, verb: &'static str },
+    #[error(
+        "{}: resolves to {}, outside the project (or to something that is not a file or folder); cairn will not read or write there. Remove the link, then run `{verb}` again",
+        path.display(),
+        real.display()
+    )]
+    Outside {
+        path: PathBuf,
+        real: PathBuf,
+        verb: &'static str,
+    },
     #[error("cannot read {}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -308,10 +318,59 @@ fn event_list(events: &[&str]) -> String {
     }
 }
 
+/// Every path of the project that install or uninstall reads or writes.
+fn project_paths(root: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = [
+        ".claude",
+        SETTINGS,
+        SETTINGS_BACKUP,
+        SETTINGS_LOCAL,
+        ".claude/skills",
+        MEMORY_DIR,
+        GITIGNORE,
+        gitattributes::FILE,
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect();
+    paths.push(root.join(MEMORY_DIR).join("logs"));
+    paths.push(root.join(MEMORY_DIR).join(".gitkeep"));
+    for (name, _) in SKILLS {
+        let skill = skill_path(root, name);
+        paths.extend(skill.parent().map(Path::to_path_buf));
+        paths.push(skill);
+    }
+    paths
+}
+
+/// The project may be a stranger's clone: a committed `.claude` linked to
+/// `~/.claude` would have install edit the user's own settings, and a diff
+/// shown by `--dry-run` would print a file from outside. Links that stay
+/// inside the project (a dotfiles folder in the repository) are followed.
+fn confine_project(root: &Path, verb: &'static str) -> Result<(), InstallError> {
+    use crate::fsutil::confine::{Jail, Refused};
+    let jail = Jail::new(root);
+    for path in project_paths(root) {
+        match jail.resolve(&path) {
+            Ok(_) => {}
+            Err(Refused::Io { .. }) => {}
+            Err(Refused::Outside { real, .. }) => {
+                return Err(InstallError::Outside { path, real, verb });
+            }
+            Err(_) => {
+                let real = fs::read_link(&path).unwrap_or_else(|_| path.clone());
+                return Err(InstallError::Outside { path, real, verb });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What `cairn install` would change in `project_root`.
 pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, InstallError> {
     let verb = INSTALL;
     let root = project_root;
+    confine_project(root, verb)?;
     let mut changes = Vec::new();
     let mut notes = Vec::new();
 
@@ -491,6 +550,7 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
 /// added that is still as install left it, and nothing else.
 pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan, InstallError> {
     let verb = UNINSTALL;
+    confine_project(project_root, verb)?;
     let root = project_root;
     let mut changes = Vec::new();
     let mut notes = Vec::new();

@@ -655,6 +655,59 @@ fn a_symlinked_settings_file_stays_a_symlink() {
     assert_eq!(read(root, "dotfiles/settings.json"), USER_SETTINGS);
 }
 
+/// A stranger's clone may link `.claude` (or one file in it) to the user's
+/// own `~/.claude`: install and uninstall refuse before reading or writing
+/// anything there, and say which link to remove.
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_project_are_refused_before_anything_is_read_or_written() {
+    let home = tempfile::tempdir().unwrap();
+    write(home.path(), ".claude/settings.json", USER_SETTINGS);
+    write(home.path(), "skills/memory_load/SKILL.md", "mine\n");
+    let before = snapshot(home.path());
+    let links: [(&str, PathBuf); 4] = [
+        (".claude", home.path().join(".claude")),
+        (
+            ".claude/settings.json",
+            home.path().join(".claude/settings.json"),
+        ),
+        (".claude/skills", home.path().join("skills")),
+        ("memory_sessions", home.path().to_path_buf()),
+    ];
+    for (link, target) in links {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        if let Some(parent) = Path::new(link).parent() {
+            fs::create_dir_all(root.join(parent)).unwrap();
+        }
+        std::os::unix::fs::symlink(&target, root.join(link)).unwrap();
+        let project = tree(root);
+        for plan in [
+            plan_install(root, &opts("cairn")),
+            plan_uninstall(root, &opts("cairn")),
+        ] {
+            let err = plan
+                .err()
+                .unwrap_or_else(|| panic!("{link}: a plan was made"))
+                .to_string();
+            assert!(
+                err.contains("outside the project") && err.contains(link),
+                "{link}: {err}"
+            );
+            assert!(
+                !err.contains("permissions"),
+                "{link}: the outside file was shown: {err}"
+            );
+        }
+        assert_eq!(tree(root), project, "{link}: the project changed");
+    }
+    assert_eq!(
+        snapshot(home.path()),
+        before,
+        "a file outside the project changed"
+    );
+}
+
 #[test]
 fn a_crlf_checkout_of_a_skill_is_still_cairns() {
     let dir = tempfile::tempdir().unwrap();
