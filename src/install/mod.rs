@@ -104,6 +104,20 @@ const SKILLS: [(&str, &str); 3] = [
     ),
 ];
 
+/// Texts of cairn's skills as earlier releases shipped them: a project that
+/// holds one of them has cairn's skill, not an edited one, so install brings
+/// it up to date and uninstall removes it.
+const FORMER_SKILLS: [(&str, &str); 1] = [(
+    "memory_load",
+    include_str!("../../assets/skills-former/memory_load.1.md"),
+)];
+
+fn former_skill(name: &str, current: &str) -> bool {
+    FORMER_SKILLS
+        .iter()
+        .any(|(n, text)| *n == name && same_skill(current, text))
+}
+
 #[derive(Debug, Clone)]
 pub struct InstallOptions {
     /// Only used by [`run_install`] / [`run_uninstall`]: show the diff, write
@@ -523,6 +537,12 @@ pub fn plan_install(project_root: &Path, opts: &InstallOptions) -> Result<Plan, 
         match read_opt(&path, verb)? {
             None => changes.push(file(path, None, Some(content.to_string()), format!("skill /{name}"))),
             Some(current) if same_skill(&current, content) => {}
+            Some(current) if former_skill(name, &current) => changes.push(file(
+                path,
+                Some(current),
+                Some(content.to_string()),
+                format!("skill /{name} (this release's text)"),
+            )),
             Some(_) => notes.push(format!(
                 "kept {}: it differs from cairn's (edited?); delete it and run `cairn install` again to get cairn's.",
                 display(root, &path)
@@ -647,7 +667,7 @@ pub fn plan_uninstall(project_root: &Path, opts: &InstallOptions) -> Result<Plan
     for (name, content) in SKILLS {
         let path = skill_path(root, name);
         match read_opt(&path, verb)? {
-            Some(current) if same_skill(&current, content) => {
+            Some(current) if same_skill(&current, content) || former_skill(name, &current) => {
                 changes.push(file(path.clone(), Some(current), None, format!("skill /{name}")));
                 removed.insert(path);
             }

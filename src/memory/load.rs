@@ -107,7 +107,12 @@ fn is_log_date(s: &str) -> bool {
 
 /// A project's daily logs, newest first, none dated after `today`. Listed
 /// through the store: links out of the project are refused there.
-fn dated_logs(ctx: &Ctx, store: &Store, project: &Project, today: &str) -> Vec<(String, PathBuf)> {
+pub(crate) fn dated_logs(
+    ctx: &Ctx,
+    store: &Store,
+    project: &Project,
+    today: &str,
+) -> Vec<(String, PathBuf)> {
     let mut logs: Vec<(String, PathBuf)> = store
         .files_in(ctx, &project.logs_dir())
         .into_iter()

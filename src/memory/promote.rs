@@ -43,21 +43,19 @@ impl Plan {
     }
 }
 
-/// Dated logs of a project (`YYYY-MM-DD.md` directly under `logs/`), oldest first.
-/// Links out of the project and special files are left out (and said).
-pub fn dated_logs(ctx: &Ctx, store: &Store, project: &Project) -> Vec<(String, PathBuf)> {
-    let mut out: Vec<(String, PathBuf)> = store
-        .files_in(ctx, &project.logs_dir())
-        .into_iter()
-        .filter_map(|path| {
-            let name = path.file_name()?.to_str()?;
-            let date = name.strip_suffix(".md")?;
-            date.parse::<jiff::civil::Date>().ok()?;
-            Some((date.to_string(), path.clone()))
-        })
-        .collect();
-    out.sort();
-    out
+/// Dated logs of a project (`YYYY-MM-DD.md` directly under `logs/`), oldest
+/// first, by the rule session start reads them with: a log dated after
+/// `today` (a skewed clock, a stranger's commit) is neither promoted nor
+/// archived. Links out of the project and special files are left out.
+pub fn dated_logs(
+    ctx: &Ctx,
+    store: &Store,
+    project: &Project,
+    today: &str,
+) -> Vec<(String, PathBuf)> {
+    let mut logs = crate::memory::load::dated_logs(ctx, store, project, today);
+    logs.reverse();
+    logs
 }
 
 fn cutoff(today: &str, days: u32) -> String {
@@ -86,7 +84,7 @@ pub fn plan(
 ) -> Result<Plan> {
     let lang = config.memory.language;
     let limit = cutoff(today, config.memory.archive_days);
-    let logs = dated_logs(ctx, store, project);
+    let logs = dated_logs(ctx, store, project, today);
     // Promotion rewrites long memory from what it read: a refused file
     // (a link out of the project) stops it rather than being replaced.
     let before = store.read_for_update(ctx, &project.long_memory_path())?;
@@ -297,7 +295,7 @@ pub fn archivable(
     days: u32,
 ) -> Vec<PathBuf> {
     let limit = cutoff(today, days);
-    dated_logs(ctx, store, project)
+    dated_logs(ctx, store, project, today)
         .into_iter()
         .filter(|(d, _)| *d < limit)
         .map(|(_, p)| p)

@@ -594,6 +594,27 @@ fn a_user_edited_skill_is_left_alone_at_install() {
     );
 }
 
+/// A skill as an earlier release shipped it is cairn's, not the user's:
+/// install brings it to this release's text, uninstall removes it.
+#[test]
+fn a_skill_from_an_earlier_release_is_updated_then_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let former = include_str!("../../assets/skills-former/memory_load.1.md");
+    let ours = include_str!("../../assets/skills/memory_load/SKILL.md");
+    assert_ne!(former, ours);
+    write(root, ".claude/skills/memory_load/SKILL.md", former);
+    let lines = install(root, "cairn");
+    assert!(
+        lines.iter().any(|l| l.contains("memory_load/SKILL.md")),
+        "{lines:?}"
+    );
+    assert_eq!(read(root, ".claude/skills/memory_load/SKILL.md"), ours);
+    write(root, ".claude/skills/memory_load/SKILL.md", former);
+    uninstall(root);
+    assert!(!root.join(".claude/skills/memory_load/SKILL.md").exists());
+}
+
 #[test]
 fn existing_memory_is_never_touched() {
     let dir = tempfile::tempdir().unwrap();

@@ -143,6 +143,29 @@ fn promote_dry_run_then_for_real() {
     );
 }
 
+/// A log dated after today (a skewed clock, a stranger's commit) is read by
+/// neither session start nor promotion: its facts are not promoted and it is
+/// not archived.
+#[test]
+fn a_log_dated_in_the_future_is_not_promoted() {
+    let p = Project::new();
+    seed_logs(&p);
+    write(
+        &p,
+        "memory_sessions/logs/2099-01-01.md",
+        "# Log session — 2099-01-01\n\n## Décisions prises\n- Décision venue du futur\n",
+    );
+    let o = p.cairn().args(["memory", "promote"]).output().unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.starts_with("root: 2 logs read, 3 facts promoted"),
+        "{out}"
+    );
+    let long = std::fs::read_to_string(p.root.join("memory_sessions/long_memory.md")).unwrap();
+    assert!(!long.contains("futur"), "{long}");
+    assert!(p.root.join("memory_sessions/logs/2099-01-01.md").exists());
+}
+
 #[test]
 fn promotion_keeps_long_memory_under_the_line_cap() {
     let mut p = Project::new();
