@@ -85,6 +85,36 @@ pub fn save_cursor(state_dir: &Path, session_id: &str, c: &Cursor) -> anyhow::Re
     Ok(())
 }
 
+/// Cursors untouched this long are removed: the client deletes its
+/// transcripts after 30 days, so there is nothing left to resume from, and
+/// one file per session would otherwise pile up for ever.
+pub const CURSOR_KEEP: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+
+/// Removes the cursors last written more than `max_age` ago; returns how
+/// many went. Ages are the file system's (system clock), as for the
+/// guard's state. Errors are ignored: this is tidying.
+pub fn prune_cursors(state_dir: &Path, max_age: std::time::Duration) -> usize {
+    let now = std::time::SystemTime::now();
+    let Ok(entries) = std::fs::read_dir(state_dir.join("capture")) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let is_cursor = e.file_name().to_str().is_some_and(|n| n.ends_with(".json"))
+            && e.file_type().is_ok_and(|t| t.is_file());
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > max_age);
+        if is_cursor && old && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for b in bytes {
@@ -391,6 +421,27 @@ mod tests {
     use crate::extract::digest::Change;
     use serde_json::json;
     use std::io::Write;
+
+    #[test]
+    fn old_cursors_are_pruned_and_recent_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cursor::default();
+        save_cursor(dir.path(), "old-session", &c).unwrap();
+        save_cursor(dir.path(), "new-session", &c).unwrap();
+        let old = dir.path().join("capture/old-session.json");
+        let month_ago =
+            std::time::SystemTime::now() - std::time::Duration::from_secs(31 * 24 * 3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(month_ago)
+            .unwrap();
+        assert_eq!(prune_cursors(dir.path(), CURSOR_KEEP), 1);
+        assert!(!old.exists());
+        assert!(load_cursor(dir.path(), "new-session").is_some());
+        assert_eq!(prune_cursors(dir.path(), CURSOR_KEEP), 0);
+    }
 
     fn append(path: &Path, lines: &[serde_json::Value]) {
         let mut f = std::fs::OpenOptions::new()

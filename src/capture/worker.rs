@@ -82,6 +82,8 @@ fn spawn_detached(ctx: &Ctx) -> anyhow::Result<()> {
 pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
     let mut report = Report::default();
     let mut configs: BTreeMap<PathBuf, Config> = BTreeMap::new();
+    // Once per worker, off the hook's path.
+    super::pass::prune_cursors(&ctx.state_dir, super::pass::CURSOR_KEEP);
     loop {
         let guard = if drain {
             lock(&lock_path(ctx))?
