@@ -458,8 +458,28 @@ pub fn telling_line(lines: &[&str]) -> Option<String> {
     if let Some(l) = lines.iter().rev().find(|l| is_exception_line(l.trim())) {
         return Some(clean(l));
     }
-    if let Some(l) = lines.iter().find(|l| names_an_error(l)) {
-        return Some(clean(l));
+    if let Some(at) = lines.iter().position(|l| names_an_error(l)) {
+        let line = clean(lines[at]);
+        // `Pre-commit validation failed:`: the lead-in says that, the lines
+        // after it say what (a `[TAG]` alone names the check, not the fault).
+        if line.ends_with(':') {
+            let mut said = line.clone();
+            for next in lines[at + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty())
+                .take(2)
+            {
+                said.push(' ');
+                said.push_str(next);
+                let tag_only = next.starts_with('[') && next.ends_with(']');
+                if !tag_only {
+                    break;
+                }
+            }
+            return Some(said);
+        }
+        return Some(line);
     }
     lines
         .iter()
@@ -811,6 +831,34 @@ mod tests {
             UserText::Request(c) => c,
             other => panic!("{text:?} gave {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_lead_in_takes_the_line_that_says_what() {
+        let lines = [
+            "Pre-commit validation failed:",
+            "",
+            "[FORMAT] Code is not formatted.",
+            "Run 'mix format'",
+        ];
+        assert_eq!(
+            telling_line(&lines).as_deref(),
+            Some("Pre-commit validation failed: [FORMAT] Code is not formatted.")
+        );
+        let lines = [
+            "Check failed:",
+            "[CREDO]",
+            "Function is too complex",
+            "more",
+        ];
+        assert_eq!(
+            telling_line(&lines).as_deref(),
+            Some("Check failed: [CREDO] Function is too complex")
+        );
+        assert_eq!(
+            telling_line(&["build failed:"]).as_deref(),
+            Some("build failed:")
+        );
     }
 
     #[test]

@@ -477,9 +477,33 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
     let mut cargo_passed = None;
     let mut cargo_failed = None;
     let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0).saturating_add(n));
+    // unittest: `Ran 12 tests in 0.01s`, then `OK` or `FAILED (failures=2)`.
+    let mut unittest_total: Option<u64> = None;
     for line in output.lines() {
         let l = line.trim().trim_matches('=').trim();
         let lower = l.to_lowercase();
+        if let Some(rest) = lower.strip_prefix("ran ") {
+            let mut w = rest.split_whitespace();
+            if let (Some(Ok(n)), Some(t)) = (w.next().map(str::parse::<u64>), w.next())
+                && t.starts_with("test")
+            {
+                unittest_total = Some(n);
+                continue;
+            }
+        }
+        if let Some(total) = unittest_total
+            && (lower == "ok" || lower.starts_with("ok (") || lower.starts_with("failed ("))
+        {
+            let bad: u64 = lower
+                .split(|c: char| c == '(' || c == ')' || c == ',' || c.is_whitespace())
+                .filter_map(|t| t.split_once('='))
+                .filter(|(k, _)| matches!(*k, "failures" | "errors"))
+                .filter_map(|(_, v)| v.parse::<u64>().ok())
+                .sum();
+            (passed, failed) = (Some(total.saturating_sub(bad)), Some(bad));
+            unittest_total = None;
+            continue;
+        }
         // jest/vitest print per-file and total lines; the total is enough.
         if lower.starts_with("test files") || lower.starts_with("test suites") {
             continue;
@@ -491,12 +515,19 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
             || lower.contains(" failed")
             || lower.contains(" passing")
             || lower.contains(" failing")
-            || lower.contains(" examples,");
+            || lower.contains(" examples,")
+            // ExUnit `309 tests, 0 failures`, PHPUnit `OK (12 tests, 30 assertions)`,
+            // surefire `Tests run: 10, Failures: 1, Errors: 0, Skipped: 0`.
+            || lower.contains(" tests, ")
+            || lower.contains(" test, ")
+            || lower.starts_with("ok (");
         if !summary {
             continue;
         }
         let mut line_passed = None;
         let mut line_failed = None;
+        let mut line_total: Option<u64> = None;
+        let mut line_skipped = 0u64;
         let toks: Vec<&str> = lower
             .split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '(' || c == ')')
             .filter(|t| !t.is_empty())
@@ -505,6 +536,10 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
             let Ok(n) = pair[0].parse::<u64>() else {
                 continue;
             };
+            // `Failures: 1`: a label of the next number, not of this one.
+            if pair[1].ends_with(':') {
+                continue;
+            }
             let word = pair[1].trim_end_matches(['.', ':']);
             match word {
                 "passed" | "passing" | "pass" | "ok" => line_passed = Some(n),
@@ -512,8 +547,36 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
                     line_failed = Some(line_failed.unwrap_or(0u64).saturating_add(n))
                 }
                 "examples" => line_passed = Some(n),
+                // ExUnit says doctests and properties apart: the count a
+                // reader knows is its tests.
+                "tests" | "test" => line_total = Some(line_total.unwrap_or(0).saturating_add(n)),
+                "skipped" | "excluded" => line_skipped = line_skipped.saturating_add(n),
                 _ => {}
             }
+        }
+        // `Label: N` pairs (surefire, PHPUnit's failure line).
+        if line_passed.is_none() && line_failed.is_none() && line_total.is_none() {
+            for pair in toks.windows(2) {
+                let Ok(n) = pair[1].trim_end_matches('.').parse::<u64>() else {
+                    continue;
+                };
+                match pair[0].trim_end_matches(':') {
+                    "run" | "tests" => line_total = Some(n),
+                    "failures" | "errors" => {
+                        line_failed = Some(line_failed.unwrap_or(0u64).saturating_add(n))
+                    }
+                    "skipped" => line_skipped = line_skipped.saturating_add(n),
+                    _ => {}
+                }
+            }
+        }
+        // A total alone is prose ("wrote 3 tests, then…"): a runner's line
+        // also says its failures, or is PHPUnit's `OK (…)`.
+        let counted = line_failed.is_some() || lower.starts_with("ok (");
+        if let (None, Some(total), true) = (line_passed, line_total, counted) {
+            let bad = line_failed.unwrap_or(0);
+            line_failed = Some(bad);
+            line_passed = Some(total.saturating_sub(bad).saturating_sub(line_skipped));
         }
         // rspec: "10 examples, 2 failures": passed = examples - failures.
         if lower.contains(" examples,")
@@ -693,6 +756,39 @@ mod tests {
             (Some(5), Some(1))
         );
         assert_eq!(test_counts("10 examples, 2 failures"), (Some(8), Some(2)));
+        // ExUnit, with its timing line before the count.
+        assert_eq!(
+            test_counts("Finished in 2.2 seconds (0.4s async, 1.7s sync)\n309 tests, 0 failures\n"),
+            (Some(309), Some(0))
+        );
+        assert_eq!(
+            test_counts("14 doctests, 40 tests, 1 failure, 3 skipped"),
+            (Some(36), Some(1))
+        );
+        // unittest.
+        assert_eq!(
+            test_counts("Ran 12 tests in 0.003s\n\nOK\n"),
+            (Some(12), Some(0))
+        );
+        assert_eq!(
+            test_counts("Ran 12 tests in 0.003s\n\nFAILED (failures=2, errors=1)\n"),
+            (Some(9), Some(3))
+        );
+        // Maven surefire, PHPUnit.
+        assert_eq!(
+            test_counts("Tests run: 10, Failures: 1, Errors: 1, Skipped: 2"),
+            (Some(6), Some(2))
+        );
+        assert_eq!(
+            test_counts("OK (12 tests, 30 assertions)"),
+            (Some(12), Some(0))
+        );
+        assert_eq!(
+            test_counts("Tests: 12, Assertions: 30, Failures: 2."),
+            (Some(10), Some(2))
+        );
+        // Not counts: prose about tests.
+        assert_eq!(test_counts("wrote 3 tests, then ran them"), (None, None));
         assert_eq!(test_counts("nothing here"), (None, None));
     }
 }

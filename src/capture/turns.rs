@@ -843,11 +843,11 @@ impl<'s> Builder<'s> {
             return;
         }
         // A success resolves the open errors of the same program.
-        let key = command_key(cmd);
+        let keys = command_keys(cmd);
         let changed_since: Vec<(usize, Vec<String>)> = cur
             .open_errors
             .iter()
-            .filter(|o| o.key == key)
+            .filter(|o| keys.contains(&o.key))
             .map(|o| {
                 let mut files: Vec<String> = Vec::new();
                 for p in &cur.change_log[o.files_then.min(cur.change_log.len())..] {
@@ -866,13 +866,24 @@ impl<'s> Builder<'s> {
                 e.resolved_by = Some(first.clone());
             }
         }
-        cur.open_errors.retain(|o| o.key != key);
+        cur.open_errors.retain(|o| !keys.contains(&o.key));
     }
 
     fn failed(&mut self, call: &Call, text: &str, tur: Option<&ToolUseResult>) {
+        // The client wraps its own refusals (a stale read, a sibling call
+        // that failed) in this tag; a user's words never are.
+        let from_client = text.trim_start().starts_with("<tool_use_error>");
         let text = text
             .replace("<tool_use_error>", "")
             .replace("</tool_use_error>", "");
+        // A hook that blocked the call may print its message JSON-escaped:
+        // `failed:\n\n[FORMAT] …` on one line is several lines.
+        let first_line = text.lines().next().unwrap_or("");
+        let text = if first_line.matches("\\n").count() >= 2 {
+            text.replace("\\n", "\n")
+        } else {
+            text
+        };
         let text = text.trim();
         let target = call
             .command
@@ -881,7 +892,7 @@ impl<'s> Builder<'s> {
             .or_else(|| call.path.clone())
             .unwrap_or_default();
         // The user said no: their choice, with their reason.
-        if let Some(reason) = declined_reason(text, call) {
+        if let Some(reason) = declined_reason(text, call, from_client) {
             let cur = self.cur();
             cur.just_declined = true;
             cur.turn.declined.push(Declined {
@@ -928,7 +939,7 @@ impl<'s> Builder<'s> {
             }
             let lines: Vec<&str> = output.lines().filter(|l| !is_exit_code(l)).collect();
             let message = clean::telling_line(&lines).unwrap_or_default();
-            self.push_error(call, target, message, command_key(&cmd), files_then);
+            self.push_error(call, target, message, error_key(&cmd), files_then);
             return;
         }
         if is_model_slip(text) || !reports_problems(&call.name) {
@@ -1063,6 +1074,8 @@ fn summary_line(lines: &[&str]) -> Option<String> {
         .find(|l| {
             let l = l.to_lowercase();
             l.contains("passed")
+                || l.contains(" tests, ")
+                || l.contains(" test, ")
                 || l.contains("test result")
                 || l.contains("passing")
                 || l.contains("built")
@@ -1076,17 +1089,49 @@ fn summary_line(lines: &[&str]) -> Option<String> {
 /// the first segment that does something, by its first two words.
 fn command_key(cmd: &str) -> String {
     let first = cmd.lines().next().unwrap_or("");
-    let segs: Vec<&str> = first
-        .split("&&")
+    let segs = segments(first);
+    segment_key(segs.first().copied().unwrap_or(first))
+}
+
+/// The programs a command line runs, in order: `cd`, `source` and empty
+/// pieces of a `&&`, `||` or `;` chain left out.
+fn segments(line: &str) -> Vec<&str> {
+    line.split("&&")
+        .flat_map(|s| s.split("||"))
+        .flat_map(|s| s.split(';'))
         .map(str::trim)
         .filter(|s| {
             !s.is_empty()
+                && *s != "\\"
                 && !s.starts_with("cd ")
                 && !s.starts_with("source ")
                 && !s.starts_with("(source ")
         })
-        .collect();
-    let seg = segs.first().copied().unwrap_or(first);
+        .collect()
+}
+
+/// What a failed command's error is filed under: the chain's last program,
+/// the one the chain was for (`git add -A && git commit` failed on the
+/// commit; `cd x && pytest` on the tests).
+fn error_key(cmd: &str) -> String {
+    let first = cmd.lines().next().unwrap_or("");
+    segments(first)
+        .last()
+        .map(|s| segment_key(s))
+        .unwrap_or_else(|| command_key(cmd))
+}
+
+/// Every program of a command's first line: a success resolves the errors
+/// of any of them (`bd sync --import-only && bd ready` after `bd ready`
+/// failed asking for exactly that).
+fn command_keys(cmd: &str) -> Vec<String> {
+    let first = cmd.lines().next().unwrap_or("");
+    let mut keys: Vec<String> = segments(first).into_iter().map(segment_key).collect();
+    keys.push(command_key(cmd));
+    keys
+}
+
+fn segment_key(seg: &str) -> String {
     let words: Vec<&str> = seg
         .trim_start_matches('(')
         .split_whitespace()
@@ -1193,6 +1238,8 @@ fn is_model_slip(text: &str) -> bool {
         "is not running, so cannot be killed",
         "Modifications to files",
         "old_string and new_string",
+        "File has been modified since read",
+        "Sibling tool call errored",
     ];
     SLIPS.iter().any(|s| text.contains(s))
 }
@@ -1228,7 +1275,7 @@ fn reports_problems(tool: &str) -> bool {
 
 /// `Some(reason)` when a failed call's text is the user declining it: the
 /// client's rejection text, or (2.0.x) the user's own words in its place.
-fn declined_reason(text: &str, call: &Call) -> Option<String> {
+fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String> {
     const REJECTED: &[&str] = &[
         "The user doesn't want to proceed with this tool use",
         "The user doesn't want to take this action right now",
@@ -1243,10 +1290,11 @@ fn declined_reason(text: &str, call: &Call) -> Option<String> {
     }
     // The user typed in the permission prompt instead of approving: one or
     // two lines of prose, none of the words a failing program prints.
-    let permissioned = matches!(
-        call.name.as_str(),
-        "Bash" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit" | "WebFetch"
-    );
+    let permissioned = !from_client
+        && matches!(
+            call.name.as_str(),
+            "Bash" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit" | "WebFetch"
+        );
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let prose = lines <= 3
         && text.len() < 800

@@ -591,7 +591,13 @@ impl TurnCtx<'_> {
                 ),
             );
         }
-        for a in &t.actions {
+        for (i, a) in t.actions.iter().enumerate() {
+            // A commit a hook refused, then made: the one that went through
+            // is the fact.
+            let redone = !a.ok && t.actions[i + 1..].iter().any(|b| b.ok && b.kind == a.kind);
+            if redone {
+                continue;
+            }
             if let Some(b) = self.action(a) {
                 rec.push(&self.primary, |s| &mut s.travail, &b);
             }
@@ -1259,6 +1265,13 @@ const ASKING: &[&str] = &[
 ];
 
 /// Openings that ask nothing: greetings, the model's name, fillers.
+fn is_thanks(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "thanks" | "thank" | "you" | "merci" | "great" | "perfect" | "parfait" | "cool" | "nice"
+    )
+}
+
 const GREETING: &[&str] = &[
     "bonjour", "bonsoir", "salut", "coucou", "hello", "hi", "hey", "please", "stp", "svp",
     "claude", "also", "okay", "ok", "so", "and",
@@ -1329,14 +1342,36 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
     if goal.is_empty() {
         return None;
     }
-    // "Can you find out why?" says what only with the sentence before it.
-    if goal.split_whitespace().count() < 6 && start > 0 {
+    // "Can you find out why?" says what only with the sentence before it;
+    // so does "Work on bead X. Run …": a short sentence before the asking
+    // one names what it is about.
+    let before_words = start
+        .checked_sub(1)
+        .map(|i| {
+            let t = sentences[i].text.trim();
+            let greeting_only = t
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .all(|w| GREETING.iter().any(|g| g.eq_ignore_ascii_case(w)) || is_thanks(w));
+            // A question before is asked and answered, not the subject.
+            if greeting_only || t.ends_with('?') {
+                0
+            } else {
+                t.split_whitespace().count()
+            }
+        })
+        .unwrap_or(0);
+    if start > 0 && (goal.split_whitespace().count() < 6 || (2..=8).contains(&before_words)) {
         let before = sentences[start - 1]
             .text
             .trim()
             .trim_end_matches(['.', '!', ' ']);
         if before.chars().count() + goal.chars().count() < MAX_GOAL {
-            goal = format!("{before}: {}", lower_first(&goal));
+            goal = if goal.split_whitespace().count() < 6 {
+                format!("{before}: {}", lower_first(&goal))
+            } else {
+                format!("{before}. {goal}")
+            };
         }
     }
     // The sentences after it say what the request is about ("See

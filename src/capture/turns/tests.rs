@@ -200,6 +200,49 @@ fn refusals_and_interruptions_are_what_they_are() {
     );
 }
 
+/// The client's own refusals of a call (a file changed since it was read,
+/// a parallel call that failed) are neither the user declining nor a
+/// problem of the project.
+#[test]
+fn the_client_s_refusals_are_not_the_user_s() {
+    let turns = build(&[
+        user("wire the channel"),
+        calls(&[
+            ("1", "Edit", json!({"file_path":"/p/lib/live.ex"})),
+            ("2", "Edit", json!({"file_path":"/p/lib/other.ex"})),
+        ]),
+        result(
+            "1",
+            "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>",
+            true,
+            json!("Error: File has been modified since read"),
+        ),
+        result(
+            "2",
+            "<tool_use_error>Sibling tool call errored</tool_use_error>",
+            true,
+            json!("Sibling tool call errored"),
+        ),
+        calls(&[("3", "Bash", json!({"command":"mix compile"}))]),
+        result(
+            "3",
+            "<tool_use_error>Cancelled: a plain few words here</tool_use_error>",
+            true,
+            json!("x"),
+        ),
+        say("Done."),
+    ]);
+    assert!(turns[0].declined.is_empty(), "{:?}", turns[0].declined);
+    assert!(
+        turns[0]
+            .errors
+            .iter()
+            .all(|e| !e.message.contains("since read") && !e.message.contains("Sibling")),
+        "{:?}",
+        turns[0].errors
+    );
+}
+
 #[test]
 fn todos_plans_choices_and_subagents() {
     struct One;
