@@ -23,7 +23,10 @@ use crate::memory::log::Lang;
 /// Longest bullet the offline backend writes; the merge caps again by config.
 const MAX_BULLET: usize = 240;
 /// Files named in one work bullet before the rest is counted.
-const MAX_FILES_SHOWN: usize = 6;
+const MAX_FILES_SHOWN: usize = 8;
+/// Characters of paths in one bullet's file list (the bullet is capped at
+/// [`MAX_BULLET`], with its verb and the count of the others).
+const MAX_FILE_LIST: usize = 200;
 /// Longest goal, in characters.
 const MAX_GOAL: usize = 200;
 
@@ -551,6 +554,13 @@ impl TurnCtx<'_> {
                 );
             }
             if !bare.is_empty() {
+                // When not all fit, the ones the answer talks about first.
+                let mut bare = bare;
+                let answer = t.answer.as_str();
+                bare.sort_by_key(|f| {
+                    let name = f.rsplit('/').next().unwrap_or(f);
+                    !(name.len() > 2 && answer.contains(name))
+                });
                 rec.push(
                     &project,
                     |s| &mut s.travail,
@@ -957,7 +967,11 @@ impl TurnCtx<'_> {
         let edit = |tool: &str| matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit");
         let lost_change = t.declined.iter().any(|d| edit(&d.tool))
             || t.errors.iter().any(|e| !e.resolved && edit(&e.tool));
-        if t.kind == RequestKind::None || t.answer.trim().is_empty() || lost_change {
+        if t.kind == RequestKind::None
+            || t.answer.trim().is_empty()
+            || lost_change
+            || is_proposal(&t.answer)
+        {
             return;
         }
         let changed = t.all_files().next().is_some() || !t.actions.is_empty();
@@ -1077,20 +1091,31 @@ fn program(command: &str) -> String {
         .join(" ")
 }
 
-/// `a`, `b` and 3 more.
+/// `a`, `b` (+3 more): whole paths only, as many as fit in a bullet, so
+/// that the count of the others is true (a path cut in its middle names
+/// no file).
 fn list(files: &[String], w: &Words) -> String {
-    let shown: Vec<String> = files
-        .iter()
-        .take(MAX_FILES_SHOWN)
-        .map(|f| format!("`{f}`"))
-        .collect();
-    let mut out = shown.join(", ");
-    if files.len() > MAX_FILES_SHOWN {
-        out.push_str(&format!(
-            " (+{} {})",
-            files.len() - MAX_FILES_SHOWN,
+    let mut out = String::new();
+    let mut shown = 0;
+    for f in files.iter().take(MAX_FILES_SHOWN) {
+        let piece = format!("`{f}`");
+        if shown > 0 && out.chars().count() + piece.chars().count() + 2 > MAX_FILE_LIST {
+            break;
+        }
+        if shown > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&piece);
+        shown += 1;
+    }
+    if files.len() > shown {
+        let more = files.len() - shown;
+        let word = if more == 1 {
+            w.and_more.trim_end_matches('s')
+        } else {
             w.and_more
-        ));
+        };
+        out.push_str(&format!(" (+{more} {word})"));
     }
     out
 }
@@ -1265,6 +1290,34 @@ const ASKING: &[&str] = &[
 ];
 
 /// Openings that ask nothing: greetings, the model's name, fillers.
+/// An answer that proposes and waits for a yes ("Let me write the plan for
+/// your approval. ## Proposed …"): what it lists is to be done, not done,
+/// and a plan the user accepts is recorded as such.
+fn is_proposal(answer: &str) -> bool {
+    const ASKS: &[&str] = &[
+        "for your approval",
+        "for your review before",
+        "shall i proceed",
+        "should i proceed",
+        "want me to proceed",
+        "would you like me to proceed",
+        "ready to proceed?",
+        "let me know if you'd like me to proceed",
+        "je procède ?",
+        "voulez-vous que je procède",
+        "pour validation",
+    ];
+    let lower = answer.to_lowercase();
+    let proposed_heading = lower.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with('#')
+            && ["proposed", "proposal", "proposition", "plan proposé"]
+                .iter()
+                .any(|w| l.contains(w))
+    });
+    proposed_heading || ASKS.iter().any(|a| lower.contains(a))
+}
+
 fn is_thanks(word: &str) -> bool {
     matches!(
         word.to_lowercase().as_str(),

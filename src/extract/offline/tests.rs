@@ -406,3 +406,16 @@ fn answers_teach_and_cleanups_are_not_work() {
     let s = run(vec![later]);
     assert_eq!(s.objectif, vec!["I think we should run it on all push?"]);
 }
+
+#[test]
+fn a_proposal_waiting_for_a_yes_is_not_work_done() {
+    let mut p = turn("Set up credo, dialyzer and mix_audit");
+    p.files = vec![file("plan.md", Change::Created)];
+    p.answer = "Good. Let me write the plan for your approval.\n\n## Proposed Beads\n\n- Add three standard Elixir quality tools as dev dependencies, to avoid drift: Credo, Dialyxir, mix_audit".into();
+    let s = run(vec![p.clone()]);
+    assert_eq!(s.travail, vec!["Créé `plan.md`"]);
+    // The same list after the work was done is its why.
+    p.answer = "Done:\n\n- Added three standard Elixir quality tools as dev dependencies, to avoid drift between machines".into();
+    let s = run(vec![p]);
+    assert_eq!(s.travail.len(), 2, "{:?}", s.travail);
+}
