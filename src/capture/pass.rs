@@ -10,7 +10,7 @@
 //! file), the pass reads the last [`FIRST_PASS_BYTES`] and keeps only the
 //! last turn: what came before happened before cairn was there.
 
-use super::turns::{Builder, SubagentFiles};
+use super::turns::{Builder, Carried, SubagentFiles};
 use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
 use crate::fsutil::atomic_write_private_unsynced;
 use crate::transcript::{StopContext, StopTracker, StreamReader};
@@ -47,6 +47,10 @@ pub struct Cursor {
     /// call: the next request is their correction.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub refused: bool,
+    /// Errors the turns read so far ended with: a success in a later turn
+    /// resolves the bullet an earlier Stop wrote as unresolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open: Vec<Carried>,
 }
 
 /// What one pass found.
@@ -305,12 +309,13 @@ pub fn run(
         _ => 0,
     };
     let mut pass = match resume {
-        Some(c) => read_from(path, c.offset, &subagents, here, c.refused)?,
+        Some(c) => read_from(path, c.offset, &subagents, here, c.refused, c.open.clone())?,
         None => {
             let mut p = Pass::default();
             let mut whole = false;
             for back in FIRST_PASS_STEPS {
-                p = read_from(path, size.saturating_sub(back), &subagents, here, false)?;
+                let from = size.saturating_sub(back);
+                p = read_from(path, from, &subagents, here, false, Vec::new())?;
                 whole = back >= size;
                 if p.turns.iter().any(|t| t.prompted) || whole {
                     break;
@@ -365,6 +370,7 @@ fn read_from(
     subagents: &SubagentDir,
     (session_cwd, here): (Option<&str>, Option<&Path>),
     refused: bool,
+    carried: Vec<Carried>,
 ) -> io::Result<Pass> {
     let mut reader = StreamReader::open(path, offset)?;
     if offset > 0 {
@@ -380,7 +386,8 @@ fn read_from(
     }
     let mut b = Builder::new(subagents)
         .rebased_onto(session_cwd, here)
-        .after_refusal(refused);
+        .after_refusal(refused)
+        .carrying(carried);
     if offset == 0 {
         b = b.starts_session();
     }
@@ -401,12 +408,14 @@ fn read_from(
         .pending_since()
         .filter(|at| end - at <= REWIND_BYTES)
         .unwrap_or(end);
+    let (turns, open) = b.finish_carrying();
     Ok(Pass {
-        turns: b.finish(),
+        turns,
         context,
         cursor: Cursor {
             offset: next,
             refused,
+            open,
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),

@@ -279,6 +279,11 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
                 *item = r.redact(item);
             }
         }
+        // Redacted as the bullets were, so a head still matches its bullet.
+        for res in &mut update.sections.problemes_resolus {
+            res.head = r.redact(&res.head);
+            res.now = r.redact(&res.now);
+        }
         if !update.sections.is_empty() {
             let path = project.log_path(&date);
             // A log that cannot be read (a link out of the project, a FIFO,

@@ -9,8 +9,8 @@
 use super::clean::{self, UserText};
 use super::shell::{self, Effect};
 use crate::extract::digest::{
-    Action, Change, Check, Choice, Declined, FileChange, RequestKind, Subagent, Todo, TodoStatus,
-    ToolError, Turn,
+    Action, Change, Check, Choice, Declined, EarlierFix, FileChange, RequestKind, Subagent, Todo,
+    TodoStatus, ToolError, Turn,
 };
 use crate::transcript::{Block, Content, ContextUsage, Record, ToolUse, ToolUseResult};
 use std::collections::HashMap;
@@ -37,6 +37,19 @@ struct Call {
 }
 
 /// An error waiting for what resolves it.
+/// An error a turn ended with, carried to the turns after it (and, in the
+/// capture cursor, to the next Stop's pass): a later success of the same
+/// program resolves it there.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Carried {
+    pub key: String,
+    pub tool: String,
+    pub target: String,
+}
+
+/// Most carried errors kept (the newest).
+const MAX_CARRIED: usize = 16;
+
 #[derive(Debug, Clone)]
 struct OpenError {
     /// Index in `Turn::errors`.
@@ -200,6 +213,8 @@ pub struct Builder<'s> {
     threads: Vec<Thread>,
     /// Which thread a sidechain record's uuid belongs to.
     thread_of: HashMap<String, usize>,
+    /// Errors earlier turns ended with (see [`Carried`]).
+    carried: Vec<Carried>,
 }
 
 impl<'s> Builder<'s> {
@@ -221,7 +236,21 @@ impl<'s> Builder<'s> {
             tasks: Vec::new(),
             threads: Vec::new(),
             thread_of: HashMap::new(),
+            carried: Vec::new(),
         }
+    }
+
+    /// Errors the previous pass's turns ended with.
+    pub fn carrying(mut self, carried: Vec<Carried>) -> Self {
+        self.carried = carried;
+        self
+    }
+
+    /// The turns (see [`Builder::finish`]) and the errors they leave
+    /// unresolved, for the next pass.
+    pub fn finish_carrying(mut self) -> (Vec<Turn>, Vec<Carried>) {
+        self.close();
+        (self.done, self.carried)
     }
 
     /// Paths under `session_cwd` (the folder the session started in, as
@@ -380,6 +409,21 @@ impl<'s> Builder<'s> {
             }
         }
         self.thread_of.clear();
+        // What this turn could not get past waits for a later success.
+        for o in &c.open_errors {
+            let e = &c.turn.errors[o.at];
+            let carried = Carried {
+                key: o.key.clone(),
+                tool: e.tool.clone(),
+                target: e.target.clone(),
+            };
+            if !self.carried.contains(&carried) {
+                self.carried.push(carried);
+            }
+        }
+        if self.carried.len() > MAX_CARRIED {
+            self.carried.drain(..self.carried.len() - MAX_CARRIED);
+        }
         if !c.sidechain.files.is_empty() {
             c.sidechain.description = "subagent".into();
             c.turn.subagents.push(std::mem::take(&mut c.sidechain));
@@ -842,8 +886,23 @@ impl<'s> Builder<'s> {
         if !ok {
             return;
         }
-        // A success resolves the open errors of the same program.
+        // A success resolves the open errors of the same program, this
+        // turn's and those earlier turns ended with.
         let keys = command_keys(cmd);
+        let mut earlier = Vec::new();
+        self.carried.retain(|c| {
+            let hit = keys.contains(&c.key);
+            if hit {
+                earlier.push(EarlierFix {
+                    tool: c.tool.clone(),
+                    target: c.target.clone(),
+                    by: first.clone(),
+                });
+            }
+            !hit
+        });
+        let cur = self.cur();
+        cur.turn.resolved_earlier.extend(earlier);
         let changed_since: Vec<(usize, Vec<String>)> = cur
             .open_errors
             .iter()

@@ -117,6 +117,17 @@ pub struct ToolError {
     pub resolved_by: Option<String>,
 }
 
+/// An error of an earlier turn (its Stop already wrote it as unresolved)
+/// that a command of this turn got past.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EarlierFix {
+    pub tool: String,
+    /// The failed call's target, as [`ToolError::target`] had it.
+    pub target: String,
+    /// The command that then worked.
+    pub by: String,
+}
+
 /// The user said no to a tool call (with their reason when they gave one).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Declined {
@@ -201,6 +212,9 @@ pub struct Turn {
     pub errors: Vec<ToolError>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub declined: Vec<Declined>,
+    /// Errors left unresolved by earlier turns that this one resolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resolved_earlier: Vec<EarlierFix>,
     /// The user stopped the turn (Esc) before it ended.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,

@@ -74,6 +74,7 @@ struct Words {
     fixed_by: &'static str,
     changed: &'static str,
     works_with: &'static str,
+    resolved_later: &'static str,
     unresolved: &'static str,
     reported: &'static str,
     said: &'static str,
@@ -120,6 +121,7 @@ const FR: Words = Words {
     fixed_by: "corrigé en modifiant",
     changed: "modifié",
     works_with: "résolu avec",
+    resolved_later: "résolu ensuite avec",
     unresolved: "non résolu",
     reported: "Erreur signalée",
     said: "Signalé",
@@ -159,6 +161,7 @@ const EN: Words = Words {
     fixed_by: "fixed by changing",
     changed: "changed",
     works_with: "solved with",
+    resolved_later: "solved later with",
     unresolved: "unresolved",
     reported: "Reported error",
     said: "Reported",
@@ -317,6 +320,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         ctx.goal(&mut rec);
         ctx.work(&mut rec, &mut known);
         ctx.problems(&mut rec);
+        ctx.resolved_earlier(&mut rec);
         ctx.decisions(&mut rec);
         ctx.lessons(&mut rec);
         if Some(i) == last_with_todos {
@@ -865,18 +869,48 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// A failed call's target as its problem bullet starts with it.
+    fn error_target(&self, target: &str) -> String {
+        // A file the call was about reads as the project's other paths do.
+        let target = if target.starts_with('/') && self.in_project(target) {
+            self.shown(target)
+        } else {
+            target.to_owned()
+        };
+        cap(&one_line(&target).replace('`', "'"), 70)
+    }
+
+    /// Problems earlier turns left unresolved that this turn got past: the
+    /// bullet written then gets what worked.
+    fn resolved_earlier(&self, rec: &mut Record) {
+        let w = self.w;
+        for f in &self.turn.resolved_earlier {
+            let target = self.error_target(&f.target);
+            if target.is_empty() {
+                continue;
+            }
+            let res = crate::extract::record::Resolution {
+                head: format!("`{target}`{}", w.colon),
+                was: format!("({})", w.unresolved),
+                now: format!(
+                    "→ {} `{}`",
+                    w.resolved_later,
+                    cap(&one_line(&f.by).replace('`', "'"), 70)
+                ),
+            };
+            let list = &mut rec.sections(&self.primary).problemes_resolus;
+            if !list.contains(&res) {
+                list.push(res);
+            }
+        }
+    }
+
     fn error(&self, e: &ToolError) -> Option<String> {
         let w = self.w;
         if e.message.trim().is_empty() {
             return None;
         }
-        // A file the call was about reads as the project's other paths do.
-        let target = if e.target.starts_with('/') && self.in_project(&e.target) {
-            self.shown(&e.target)
-        } else {
-            e.target.clone()
-        };
-        let target = cap(&one_line(&target).replace('`', "'"), 70);
+        let target = self.error_target(&e.target);
         let head = if target.is_empty() {
             format!("{}{} {}", e.tool, w.colon, cap(&e.message, 140))
         } else {

@@ -84,6 +84,7 @@ struct Text {
     resolved_on_retry: &'static str,
     unresolved: &'static str,
     declined: &'static str,
+    resolved_earlier: &'static str,
     reason: &'static str,
     no_reason: &'static str,
     interrupted: &'static str,
@@ -160,6 +161,7 @@ const FR: Text = Text {
     resolved_on_retry: "résolu en réessayant",
     unresolved: "non résolu",
     declined: "Refusé par l'utilisateur",
+    resolved_earlier: "Erreurs d'un tour précédent résolues dans celui-ci",
     reason: "raison",
     no_reason: "sans raison donnée",
     interrupted: "Tour interrompu par l'utilisateur avant sa fin.",
@@ -252,6 +254,7 @@ const EN: Text = Text {
     resolved_on_retry: "resolved on retry",
     unresolved: "unresolved",
     declined: "Declined by the user",
+    resolved_earlier: "Errors of an earlier turn resolved in this one",
     reason: "reason",
     no_reason: "no reason given",
     interrupted: "The user interrupted the turn before it ended.",
@@ -649,6 +652,18 @@ impl Render<'_> {
         ev.listed(t.checks, turn.checks.iter().map(|c| self.check(c)));
         ev.listed(t.errors, turn.errors.iter().map(|e| self.error(e)));
         ev.listed(t.declined, turn.declined.iter().map(|d| self.declined(d)));
+        ev.listed(
+            t.resolved_earlier,
+            turn.resolved_earlier.iter().map(|f| {
+                format!(
+                    "{} {} → {} {}",
+                    one_line(&f.tool, 40),
+                    self.target(&f.target),
+                    t.resolved_by,
+                    code(&f.by, ITEM_MAX)
+                )
+            }),
+        );
         if turn.interrupted {
             ev.line(t.interrupted);
         }
@@ -849,7 +864,7 @@ pub fn build_prompt(req: &ExtractRequest) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::digest::{Choice, Digest, Todo};
+    use crate::extract::digest::{Choice, Digest, EarlierFix, Todo};
     use std::path::Path;
 
     fn projects() -> Vec<(String, String)> {
@@ -957,6 +972,11 @@ mod tests {
                     resolved_by: None,
                 },
             ],
+            resolved_earlier: vec![EarlierFix {
+                tool: "Bash".into(),
+                target: "git commit -m wip".into(),
+                by: "git commit --amend".into(),
+            }],
             declined: vec![Declined {
                 tool: "Bash".into(),
                 target: "rm -rf target".into(),

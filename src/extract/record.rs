@@ -32,6 +32,21 @@ pub struct Sections {
     pub decisions: Vec<String>,
     pub a_suivre: Vec<String>,
     pub a_suivre_done: Vec<String>,
+    /// Problems an earlier Stop of the day wrote as unresolved that a later
+    /// turn got past. cairn's own field (not the seeds'), absent from an
+    /// LLM's answer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problemes_resolus: Vec<Resolution>,
+}
+
+/// The problem bullet of today's log that starts with `head` and ends
+/// with `was` (the unresolved mark) ends with `now` instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Resolution {
+    pub head: String,
+    pub was: String,
+    pub now: String,
 }
 
 impl Sections {
@@ -44,6 +59,7 @@ impl Sections {
             && self.decisions.is_empty()
             && self.a_suivre.is_empty()
             && self.a_suivre_done.is_empty()
+            && self.problemes_resolus.is_empty()
     }
 
     /// Every bullet list that is appended as-is (all but `a_suivre_done`), with its key.

@@ -156,6 +156,8 @@ pub struct MergeOutcome {
     /// `a_suivre_done` items that matched no open to-do (nor one already
     /// finalised), cleaned; they changed nothing.
     pub unmatched: Vec<String>,
+    /// Problem bullets marked resolved by `problemes_resolus`.
+    pub resolved: usize,
 }
 
 impl DailyLog {
@@ -384,7 +386,37 @@ impl DailyLog {
         for item in &sections.a_suivre_done {
             self.finalize(item, max_len, &mut outcome);
         }
+        for r in &sections.problemes_resolus {
+            outcome.resolved += self.resolve(r, max_len);
+        }
         outcome
+    }
+
+    /// Rewrites the unresolved mark of the problem bullets `r` names; how
+    /// many. Only a bullet that still ends with the mark is touched: a
+    /// person's edit of it, or a second resolution, leaves it alone.
+    fn resolve(&mut self, r: &crate::extract::record::Resolution, max_len: usize) -> usize {
+        if r.head.trim().is_empty() || r.was.trim().is_empty() {
+            return 0;
+        }
+        let mut n = 0;
+        for line in self.known[SectionKey::Problemes.index()].iter_mut() {
+            let LogLine::Bullet(text) = line else {
+                continue;
+            };
+            let body = text.trim();
+            let Some(kept) = body
+                .strip_suffix(r.was.as_str())
+                .filter(|_| body.starts_with(r.head.as_str()))
+            else {
+                continue;
+            };
+            if let Some(now) = clean_bullet(&format!("{} {}", kept.trim_end(), r.now), max_len) {
+                *text = now;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Matches one `a_suivre_done` item: against open to-dos and finalised

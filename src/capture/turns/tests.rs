@@ -592,3 +592,85 @@ fn a_crashing_help_probe_is_an_error_its_rerun_resolves() {
     assert!(errors[0].resolved);
     assert_eq!(errors[0].fixed_in, ["/p/pyproject.toml"]);
 }
+
+/// An error a turn ended with is resolved by a later turn's success of the
+/// same program, within one pass and across passes (the cursor carries it).
+#[test]
+fn an_error_left_open_is_resolved_by_a_later_turn() {
+    let lines = [
+        user("commit the work"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git add -A && git commit -m \"feat: wire it\""}),
+        )]),
+        result(
+            "1",
+            "Pre-commit validation failed: credo",
+            true,
+            json!("Error: Pre-commit validation failed: credo"),
+        ),
+        say("The hook refused the commit."),
+    ];
+    let later = [
+        user("now wire the readme too"),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"git add lib/a.ex && git commit -m \"feat: wire it (x-1)\""}),
+        )]),
+        result(
+            "2",
+            "[main 1a2b3c4] feat: wire it (x-1)",
+            false,
+            json!({"stdout":"[main 1a2b3c4] feat"}),
+        ),
+        say("Committed."),
+    ];
+    let feed = |b: &mut Builder, lines: &[serde_json::Value]| {
+        for l in lines {
+            if let Some(r) = Record::parse(l.to_string().as_bytes()) {
+                b.feed(&r);
+            }
+        }
+    };
+    // One pass.
+    let mut b = Builder::new(&NoSubagents);
+    feed(&mut b, &lines);
+    feed(&mut b, &later);
+    let (turns, open) = b.finish_carrying();
+    assert!(!turns[0].errors[0].resolved, "{turns:#?}");
+    assert_eq!(turns[1].resolved_earlier.len(), 1);
+    assert_eq!(
+        turns[1].resolved_earlier[0].target,
+        "git add -A && git commit -m \"feat: wire it\""
+    );
+    assert!(open.is_empty());
+    // Two passes: the first leaves it open, the second resolves it.
+    let mut b = Builder::new(&NoSubagents);
+    feed(&mut b, &lines);
+    let (_, open) = b.finish_carrying();
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].key, "git commit");
+    let mut b = Builder::new(&NoSubagents).carrying(open);
+    feed(&mut b, &later);
+    let (turns, open) = b.finish_carrying();
+    assert_eq!(turns[0].resolved_earlier.len(), 1);
+    assert!(open.is_empty());
+    // A success of another program resolves nothing.
+    let mut b = Builder::new(&NoSubagents);
+    feed(&mut b, &lines);
+    let (_, open) = b.finish_carrying();
+    let mut b = Builder::new(&NoSubagents).carrying(open);
+    feed(
+        &mut b,
+        &[
+            user("status?"),
+            calls(&[("3", "Bash", json!({"command":"git add README.md"}))]),
+            result("3", "", false, json!({"stdout":""})),
+        ],
+    );
+    let (turns, open) = b.finish_carrying();
+    assert!(turns[0].resolved_earlier.is_empty());
+    assert_eq!(open.len(), 1);
+}

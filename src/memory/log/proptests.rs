@@ -150,6 +150,7 @@ fn sections() -> impl Strategy<Value = Sections> {
                     decisions,
                     a_suivre,
                     a_suivre_done,
+                    problemes_resolus: Vec::new(),
                 }
             },
         )

@@ -621,3 +621,44 @@ fn rules_around_the_title_and_blank_lines_above_a_front_matter_round_trip() {
         assert_eq!(again.render(), rendered, "{text:?}");
     }
 }
+
+#[test]
+fn a_resolution_rewrites_the_unresolved_mark_of_its_bullet_only() {
+    let mut log = DailyLog::new("2026-03-24", Lang::Fr);
+    log.merge(
+        &record(|s| {
+            s.problemes = strings(&[
+                "`git commit -m x` : hook failed (non résolu)",
+                "`git commit -m x` : edited by hand, no mark",
+                "`cargo test` : 1 failed (non résolu)",
+            ])
+        }),
+        MAX,
+    );
+    let res = crate::extract::record::Resolution {
+        head: "`git commit -m x` :".into(),
+        was: "(non résolu)".into(),
+        now: "→ résolu ensuite avec `git commit -m y`".into(),
+    };
+    let outcome = log.merge(&record(|s| s.problemes_resolus = vec![res.clone()]), MAX);
+    assert_eq!(outcome.resolved, 1);
+    let out = log.render();
+    assert!(
+        out.contains("- `git commit -m x` : hook failed → résolu ensuite avec `git commit -m y`\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- `git commit -m x` : edited by hand, no mark\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- `cargo test` : 1 failed (non résolu)\n"),
+        "{out}"
+    );
+    // Twice: nothing more.
+    assert_eq!(
+        log.merge(&record(|s| s.problemes_resolus = vec![res]), MAX)
+            .resolved,
+        0
+    );
+}
