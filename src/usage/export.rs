@@ -187,14 +187,14 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Imported>> {
 }
 
 fn read(path: &Path) -> Result<Vec<Imported>> {
-    let len = std::fs::metadata(path)
-        .with_context(|| format!("cannot read --merge file {}", path.display()))?
-        .len();
-    if len > MAX_FILE_BYTES {
-        bail!("--merge file {} is larger than 2 GiB", path.display());
-    }
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read --merge file {}", path.display()))?;
+    // A regular file only: a FIFO named by mistake would block the report.
+    let bytes = crate::fsutil::confine::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            anyhow::anyhow!("--merge file {} is larger than 2 GiB", path.display())
+        } else {
+            anyhow::Error::new(e).context(format!("cannot read --merge file {}", path.display()))
+        }
+    })?;
     parse(&bytes).with_context(|| format!("--merge file {}", path.display()))
 }
 

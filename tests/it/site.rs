@@ -411,3 +411,52 @@ fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     assert_eq!(v["version"], 1);
     assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
 }
+
+#[cfg(unix)]
+#[test]
+fn regression_audit_reports_linked_out_of_the_project_are_not_published() {
+    let s = Site::new();
+    let secret = s.p.base.join("outside-secret.md");
+    std::fs::write(&secret, "# Secret\n\nAWS_KEY=outside-the-project\n").unwrap();
+    let dir = s.p.root.join("docs/audits/token");
+    std::fs::remove_file(dir.join("README.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.join("README.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.join("token_audit_leak.md")).unwrap();
+    let html = s.page(&[]);
+    assert!(
+        !html.contains("outside-the-project"),
+        "the secret was published"
+    );
+    let audits = between(&html, "id=\"panel-audits\"", "</section>");
+    assert!(
+        audits.contains("README.md: not shown: a link to a file outside the project"),
+        "{audits}"
+    );
+    // The reason does not say where the link points.
+    assert!(!audits.contains("outside-secret"), "{audits}");
+    // The real report is still there.
+    assert!(audits.contains("token_audit_rapport_hebdo.md"), "{audits}");
+}
+
+#[cfg(unix)]
+#[test]
+fn regression_a_fifo_given_to_merge_is_refused_instead_of_blocking() {
+    let s = Site::new();
+    let fifo = s.p.base.join("export.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let out =
+        s.p.cairn()
+            .current_dir(&s.p.root)
+            .args(["site", "--merge"])
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("export.fifo") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
