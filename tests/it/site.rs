@@ -408,7 +408,7 @@ fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     let (json, _) = s.run(&["usage", "export"]);
     let v: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["format"], "cairn-usage-export");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
 }
 
@@ -459,4 +459,150 @@ fn regression_a_fifo_given_to_merge_is_refused_instead_of_blocking() {
         err.contains("export.fifo") && err.contains("not a regular file"),
         "{err}"
     );
+}
+
+fn memory_line(ts: &str, input: u64) -> String {
+    format!(
+        "{}\n",
+        serde_json::json!({
+            "ts": ts, "date": &ts[..10], "kind": "memory", "backend": "anthropic/memory",
+            "model": "claude-haiku-4-5", "input_tokens": input, "output_tokens": 800,
+            "cache_write_tokens": 0, "cache_read_tokens": 0, "usd": null
+        })
+    )
+}
+
+fn day<'a>(report: &'a Value, date: &str) -> &'a Value {
+    report["daily"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["date"] == date)
+        .unwrap_or_else(|| panic!("no {date} in {report}"))
+}
+
+/// Memory spend was not in the export: a merged machine's extraction cost
+/// was lost. It is now, once per call, with each machine's share per day.
+#[test]
+fn merged_exports_carry_memory_spend_once_per_call() {
+    let laptop = Site::new();
+    let ledger = laptop.p.state.join("ledger/memory.jsonl");
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    std::fs::write(
+        &ledger,
+        memory_line("2026-11-28T09:30:00.000000001Z", 300_000)
+            + &memory_line("2026-11-29T10:05:00.000000002Z", 200_000),
+    )
+    .unwrap();
+    let export = laptop.p.base.join("laptop.json");
+    let (said, _) = laptop.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+    assert!(said.contains("2 memory calls"), "{said}");
+    let (own, _) = laptop.run(&["usage", "daily", "--json"]);
+    let own: Value = serde_json::from_str(&own).unwrap();
+    let own_cost = own["totals"]["memoryCost"].as_f64().unwrap();
+    assert!(own_cost > 0.0, "{own}");
+
+    // Merging its own export back changes nothing.
+    let (same, _) = laptop.run(&[
+        "usage",
+        "daily",
+        "--json",
+        "--merge",
+        export.to_str().unwrap(),
+    ]);
+    let same: Value = serde_json::from_str(&same).unwrap();
+    assert_eq!(same["totals"]["memoryCost"], own["totals"]["memoryCost"]);
+    assert_eq!(same["totals"]["memoryCalls"], 2);
+
+    // A desktop with a call of its own on the 29th sees both machines.
+    let desktop = Site::new();
+    let ledger = desktop.p.state.join("ledger/memory.jsonl");
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    std::fs::write(
+        &ledger,
+        memory_line("2026-11-29T15:00:00.000000003Z", 100_000),
+    )
+    .unwrap();
+    let (alone, _) = desktop.run(&["usage", "daily", "--json"]);
+    let alone: Value = serde_json::from_str(&alone).unwrap();
+    let (both, _) = desktop.run(&[
+        "usage",
+        "daily",
+        "--json",
+        "--merge",
+        export.to_str().unwrap(),
+    ]);
+    let both: Value = serde_json::from_str(&both).unwrap();
+    assert_eq!(both["totals"]["memoryCalls"], 3);
+    let sum = alone["totals"]["memoryCost"].as_f64().unwrap() + own_cost;
+    assert!(
+        (both["totals"]["memoryCost"].as_f64().unwrap() - sum).abs() < 1e-6,
+        "{both}"
+    );
+    let d29 = day(&both, "2026-11-29");
+    assert_eq!(d29["memoryCalls"], 2);
+    let machines: Vec<&str> = d29["memoryByMachine"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["machine"].as_str().unwrap())
+        .collect();
+    assert_eq!(machines, ["this machine", "laptop.json"]);
+    // Without --merge the report keeps its shape.
+    assert!(day(&alone, "2026-11-29").get("memoryByMachine").is_none());
+
+    // The page's memory table says who spent what.
+    let html = desktop.page(&["--merge", export.to_str().unwrap()]);
+    let spend = between(&html, "<h3>Memory spend against", "</section>");
+    let row = between(spend, "<td>2026-11-29</td>", "</tr>");
+    assert!(
+        row.contains("this machine $") && row.contains("laptop.json $"),
+        "{row}"
+    );
+    assert!(spend.contains("<td>2026-11-28</td>"), "{spend}");
+}
+
+/// Sessions from another machine's export were marked "transcript missing".
+#[test]
+fn merged_sessions_are_from_another_machine_not_missing() {
+    let laptop = Site::new();
+    let export = laptop.p.base.join("laptop.json");
+    laptop.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+    let mut b = Project::new();
+    let empty = b.base.join("claude");
+    std::fs::create_dir_all(empty.join("projects")).unwrap();
+    b.env("CLAUDE_CONFIG_DIR", empty.to_str().unwrap());
+    let run = |args: &[&str]| {
+        let out = b
+            .cairn()
+            .args(args)
+            .arg("--merge")
+            .arg(&export)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value = serde_json::from_str(&run(&["usage", "session", "--json"])).unwrap();
+    let rows = v["sessions"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{v}");
+    for r in rows {
+        assert_eq!(r["transcriptMissing"], false, "{r}");
+        assert_eq!(r["mergedFrom"], "laptop.json", "{r}");
+    }
+    let text = run(&["usage", "session"]);
+    assert!(text.contains("s-hot+"), "{text}");
+    assert!(text.contains("+ from another machine"), "{text}");
+    assert!(!text.contains("transcript not found"), "{text}");
+
+    let dir = b.base.join("site");
+    run(&["site", "--out", dir.to_str().unwrap()]);
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let sessions = between(&html, "<h3>Costliest sessions</h3>", "</table>");
+    assert_eq!(sessions.matches("other machine").count(), 2, "{sessions}");
+    assert!(!sessions.contains(">ledger<"), "{sessions}");
 }
