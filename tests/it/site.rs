@@ -606,3 +606,53 @@ fn merged_sessions_are_from_another_machine_not_missing() {
     assert_eq!(sessions.matches("other machine").count(), 2, "{sessions}");
     assert!(!sessions.contains(">ledger<"), "{sessions}");
 }
+
+/// The guard's 30-day sweep removed the ratchets, and with them every fire
+/// the Guard tab showed. Fires are now also kept in `guard/history.jsonl`.
+#[test]
+fn guard_fires_outlive_the_sweep_of_the_ratchets() {
+    let s = Site::new();
+    let ratchet = s.p.state.join("guard/sessions/s-hot.json");
+    std::fs::remove_file(&ratchet).unwrap();
+    let transcript = s.config.join("projects/-proj/s-hot.jsonl");
+    let stop = serde_json::json!({
+        "session_id": "s-hot", "transcript_path": transcript, "cwd": s.p.root,
+        "hook_event_name": "Stop", "stop_hook_active": false,
+        "last_assistant_message": "ok"
+    });
+    let out = s.p.hook(&stop);
+    let said: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("no block: {}", s.p.diagnostics()));
+    assert_eq!(said["decision"], "block");
+    assert!(ratchet.exists());
+    let history = std::fs::read_to_string(s.p.state.join("guard/history.jsonl")).unwrap();
+    assert_eq!(history.lines().count(), 1, "{history}");
+    assert!(
+        !history.contains("\"ok\""),
+        "no text of the session: {history}"
+    );
+
+    // 40 days later a session starts and the sweep removes the ratchet.
+    let aged = std::process::Command::new("touch")
+        .args(["-d", "40 days ago"])
+        .arg(&ratchet)
+        .status();
+    assert!(aged.is_ok_and(|a| a.success()));
+    let start = serde_json::json!({
+        "session_id": "s-next", "cwd": s.p.root, "hook_event_name": "SessionStart",
+        "source": "startup"
+    });
+    assert!(s.p.hook(&start).status.success());
+    assert!(!ratchet.exists(), "the sweep ran");
+
+    let html = s.page(&[]);
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    let hot = between(guard, "<code>s-hot</code>", "</details>");
+    assert!(hot.contains("fired ×1"), "{hot}");
+    assert!(hot.contains("<td>hard</td>"), "{hot}");
+    assert!(hot.contains("<circle class=\"fire\""), "{hot}");
+    assert!(
+        hot.contains(r#"<p>Checkpoint: <a href="memory_sessions/checkpoints/"#),
+        "{hot}"
+    );
+}
