@@ -37,6 +37,8 @@ pub struct ProjectView {
     pub checkpoints: Vec<Doc>,
     pub older_checkpoints: Vec<Link>,
     pub days: Vec<Day>,
+    /// Days past [`DAYS_IN_FULL`], listed by date only.
+    pub listed: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -150,6 +152,7 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
             checkpoints: Vec::new(),
             older_checkpoints: Vec::new(),
             days: Vec::new(),
+            listed: 0,
         };
         // (date, folded to-do text) → where it is written, for the links.
         let mut todo_lines: HashMap<(String, String), (String, usize)> = HashMap::new();
@@ -236,6 +239,7 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
         };
         for d in view.days.iter_mut().skip(full) {
             d.sections = Vec::new();
+            view.listed += 1;
         }
 
         // Newest first: checkpoint names start with their UTC time.
