@@ -3,6 +3,8 @@
 
 #[path = "site/fixture.rs"]
 mod fixture;
+#[path = "site/outline.rs"]
+mod outline;
 
 use crate::common::Project;
 use serde_json::Value;
@@ -654,5 +656,36 @@ fn guard_fires_outlive_the_sweep_of_the_ratchets() {
     assert!(
         hot.contains(r#"<p>Checkpoint: <a href="memory_sessions/checkpoints/"#),
         "{hot}"
+    );
+}
+
+/// The page's structure on the fixture project, as an outline (tabs,
+/// headings, every bullet's HTML as written, tables and charts by count),
+/// with the command's own output: a change to any of them shows here.
+#[test]
+fn the_page_outline_on_the_fixture() {
+    let s = Site::new();
+    let dir = s.p.base.join("site");
+    let o =
+        s.p.cairn()
+            .current_dir(&s.p.root)
+            .args(["site", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+    let base = s.p.base.display().to_string();
+    // The size moves with every CSS edit; the counts are what matter here.
+    let kb = regex::Regex::new(r"\(\d+ KB\)").unwrap();
+    let cli = crate::common::output_text(&o).replace(&base, "[BASE]");
+    let cli = kb.replace(&cli, "([N] KB)");
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let page = outline::outline(&html, &s.p.root.display().to_string());
+    for h in fixture::HOSTILE {
+        let first = h.split(' ').next().unwrap();
+        assert!(!page.contains(&format!("- {first}")), "{h} unescaped");
+    }
+    crate::common::snapshot(
+        "site_fixture_outline",
+        &format!("{cli}------- page outline -------\n{page}"),
     );
 }
