@@ -7,7 +7,7 @@
 
 use super::html::markdown;
 use crate::audit::index;
-use crate::fsutil::confine::{Jail, Refused};
+use crate::fsutil::confine::Jail;
 use serde::Serialize;
 use std::path::Path;
 
@@ -25,19 +25,6 @@ pub struct Report {
     pub html: String,
 }
 
-/// The reason without the paths: the page may be shared, and where a link
-/// points on this machine is nobody else's business.
-fn why(r: &Refused) -> String {
-    match r {
-        Refused::Outside { .. } => "not shown: a link to a file outside the project".into(),
-        Refused::NotRegular { what, .. } => format!("not shown: {what}, not a regular file"),
-        Refused::TooLarge { len, .. } => format!("not shown: {len} bytes, over the cap"),
-        Refused::Dangling { .. } => "not shown: a link that points nowhere".into(),
-        Refused::Climbs { .. } => "not shown: a path climbing out of the project".into(),
-        Refused::Io { source, .. } => format!("cannot read: {source}"),
-    }
-}
-
 pub fn build(root: &Path) -> Tab {
     let jail = Jail::new(root);
     let rel = |name: &str| format!("{}/{name}", index::DIR);
@@ -45,7 +32,7 @@ pub fn build(root: &Path) -> Tab {
     let mut read = |name: &str| match jail.read_text(&index::dir(root).join(name)) {
         Ok(t) => t,
         Err(refused) => {
-            invalid.push((name.to_string(), why(&refused)));
+            invalid.push((name.to_string(), super::refused_reason(&refused)));
             None
         }
     };

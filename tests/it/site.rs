@@ -689,3 +689,40 @@ fn the_page_outline_on_the_fixture() {
         &format!("{cli}------- page outline -------\n{page}"),
     );
 }
+
+/// Memory files the jail refuses were skipped without a word: the page now
+/// says which and why, and still publishes none of their content.
+#[cfg(unix)]
+#[test]
+fn refused_memory_files_are_named_on_the_page_never_published() {
+    let s = Site::new();
+    let secret = s.p.base.join("credentials");
+    std::fs::write(&secret, "- aws_secret_access_key = outside-the-project\n").unwrap();
+    let mem = s.p.root.join("memory_sessions");
+    std::fs::remove_file(mem.join("long_memory.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, mem.join("long_memory.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, mem.join("logs/2026-11-30.md")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(mem.join("logs/2026-11-26.md"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let huge = format!(
+        "# Log\n\n## Travail produit\n- big\n{}",
+        "x".repeat(9 << 20)
+    );
+    std::fs::write(mem.join("logs/2026-11-25.md"), huge).unwrap();
+    let html = s.page(&[]);
+    assert!(!html.contains("outside-the-project"), "published");
+    let memory = between(&html, r#"id="panel-memory""#, "</section>");
+    for want in [
+        "memory_sessions/long_memory.md: not shown: a link to a file outside the project",
+        "memory_sessions/logs/2026-11-30.md: not shown: a link to a file outside the project",
+        "memory_sessions/logs/2026-11-26.md: not shown: a FIFO, not a regular file",
+        "memory_sessions/logs/2026-11-25.md: not shown: 9.0 MiB, over the 8 MiB cap",
+    ] {
+        assert!(memory.contains(want), "{want}");
+    }
+    assert!(!memory.contains(&s.p.base.join("credentials").display().to_string()));
+    // The readable days are all there.
+    assert!(memory.contains(r#"id="day-2026-11-29""#));
+}
