@@ -38,6 +38,7 @@
 //! Errors are `Err` and never a block: the dispatcher logs them and exits 0.
 
 mod git;
+pub mod history;
 mod late;
 mod limits;
 mod note;
@@ -474,6 +475,26 @@ impl FireCtx<'_> {
         {
             let _ = state::write_ratchet(self.ctx, self.id, &previous);
             return Err(e);
+        }
+        // For `cairn site`, past the sweep of the ratchets: one appended
+        // line, from figures already here.
+        if let Err(e) = history::record(
+            self.ctx,
+            &history::Entry {
+                session: self.info.session_id.clone(),
+                root: self.root.to_path_buf(),
+                level: self.level,
+                at: now.to_string(),
+                tokens: self.fill,
+                window: self.limits.window,
+                checkpoint: Some(note_path.clone()),
+            },
+        ) {
+            self.ctx.diag(
+                crate::diag::Level::Warn,
+                "guard",
+                &format!("cannot record the fire in the guard's history: {e:#}"),
+            );
         }
         if self.level == Level::Hard {
             state::write_handoff(

@@ -6,6 +6,8 @@
 //! guard/sessions/<session>.json   the ratchet: highest level fired, the note
 //! guard/windows/<session>.json    the window the status line last reported
 //! guard/handoff/<root-key>.json   the hand-off note the next session injects
+//! guard/history.jsonl             every fire, for `cairn site` (`history`;
+//!                                 not swept with the files above)
 //! ```
 //!
 //! Every file is replaced atomically, so a reader never sees half of one and

@@ -4,9 +4,11 @@
 //!
 //! The fill over turns comes from the usage ledger (each response's input,
 //! cache reads and cache writes are what the context held), so it outlives
-//! the client's transcripts; the fires come from the guard's ratchet files,
-//! which are pruned after 30 days; gate notes from `gate::journal`, which
-//! only holds notes written since it exists.
+//! the client's transcripts; the fires come from the guard's history
+//! (`guard::history`, kept past the 30-day sweep of the ratchets) and from
+//! the ratchet files themselves, for fires older than that history; gate
+//! notes from `gate::journal`. Both histories only hold what was written
+//! since they exist.
 
 use super::svg;
 use crate::config::Config;
@@ -81,7 +83,20 @@ fn in_project(cwd: &str, root: &Path) -> bool {
     !cwd.is_empty() && Path::new(cwd).starts_with(root)
 }
 
+/// A fire as the tab shows it, from either source.
+struct Fired {
+    level: crate::guard::Level,
+    at: String,
+    tokens: u64,
+}
+
 pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Tab {
+    // Fires and checkpoints by session, oldest first.
+    let mut history: std::collections::HashMap<String, Vec<crate::guard::history::Entry>> =
+        std::collections::HashMap::new();
+    for e in crate::guard::history::read(&ctx.state_dir) {
+        history.entry(e.session.clone()).or_default().push(e);
+    }
     let mut found = Vec::new();
     for (stem, path) in aggregate::state_sessions(ctx) {
         let Ok(log) = Log::load(&path) else { continue };
@@ -153,9 +168,32 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Ta
         let ratchet = crate::guard::file_id(&id)
             .and_then(|f| crate::guard::read_ratchet(ctx, &f).ok())
             .unwrap_or_default();
+        let logged = history.remove(&id).unwrap_or_default();
+        let mut fired: Vec<Fired> = logged
+            .iter()
+            .map(|e| Fired {
+                level: e.level,
+                at: e.at.clone(),
+                tokens: e.tokens,
+            })
+            .collect();
+        // A ratchet written before the history existed may know more.
+        for f in &ratchet.fires {
+            if !fired.iter().any(|g| g.level == f.level && g.at == f.at) {
+                fired.push(Fired {
+                    level: f.level,
+                    at: f.at.clone(),
+                    tokens: f.tokens,
+                });
+            }
+        }
+        fired.sort_by(|a, b| a.at.cmp(&b.at));
+        let checkpoint = ratchet
+            .checkpoint
+            .or_else(|| logged.iter().rev().find_map(|e| e.checkpoint.clone()));
         let mut fires = Vec::new();
         let mut marks = Vec::new();
-        for f in &ratchet.fires {
+        for f in &fired {
             // The turn it fired on: the first response at or after the fire
             // whose fill reached the figure the guard saw.
             let at_ms =
@@ -165,14 +203,19 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Ta
                 .iter()
                 .rposition(|r| r.ts_ms <= at_ms)
                 .unwrap_or(turns.len() - 1);
-            let level = format!("{:?}", f.level).to_lowercase();
+            let level = f.level.as_str().to_string();
+            // In the zone the session's start is shown in.
+            let at =
+                f.at.parse::<jiff::Timestamp>()
+                    .map(|t| t.to_zoned(ctx.tz()).strftime("%Y-%m-%d %H:%M").to_string())
+                    .unwrap_or_else(|_| f.at.clone());
             marks.push(svg::Mark {
                 index: turn,
-                label: format!("{level} fired at {} tokens ({})", k(f.tokens), f.at),
+                label: format!("{level} fired at {} tokens ({at})", k(f.tokens)),
             });
             fires.push(FireView {
                 level,
-                at: f.at.clone(),
+                at,
                 tokens: k(f.tokens),
                 turn: turn + 1,
             });
@@ -197,9 +240,7 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Ta
             warn,
             hard,
             fires,
-            checkpoint: ratchet
-                .checkpoint
-                .map(|p| crate::search::scan::rel_path(root, &p)),
+            checkpoint: checkpoint.map(|p| crate::search::scan::rel_path(root, &p)),
         });
     }
 

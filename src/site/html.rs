@@ -81,13 +81,48 @@ fn safe_events<'a>(parser: Parser<'a>) -> impl Iterator<Item = Event<'a>> {
 }
 
 fn options() -> Options {
-    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+}
+
+/// A YAML header (`---` … `---`, an audit report's) as a small table of
+/// its `key: value` lines, every cell escaped. Without this the header
+/// would read as a paragraph turned into a heading by its closing `---`.
+fn metadata_table(yaml: &str) -> String {
+    let mut out = String::from("<table class=\"meta\"><tbody>");
+    for l in yaml.lines().filter(|l| !l.trim().is_empty()) {
+        let (k, v) = l.split_once(':').unwrap_or((l, ""));
+        out.push_str(&format!(
+            "<tr><th>{}</th><td>{}</td></tr>",
+            esc(k.trim()),
+            esc(v.trim())
+        ));
+    }
+    out.push_str("</tbody></table>\n");
+    out
 }
 
 /// A Markdown document (long memory, a checkpoint, an audit report).
 pub fn markdown(src: &str) -> String {
     let mut out = String::with_capacity(src.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut out, safe_events(Parser::new_ext(src, options())));
+    let mut meta: Option<String> = None;
+    let events = safe_events(Parser::new_ext(src, options())).filter_map(|ev| match ev {
+        Event::Start(Tag::MetadataBlock(_)) => {
+            meta = Some(String::new());
+            None
+        }
+        Event::End(TagEnd::MetadataBlock(_)) => {
+            meta.take().map(|m| Event::Html(metadata_table(&m).into()))
+        }
+        Event::Text(t) if meta.is_some() => {
+            meta.as_mut().expect("checked").push_str(&t);
+            None
+        }
+        other => Some(other),
+    });
+    pulldown_cmark::html::push_html(&mut out, events);
     out
 }
 
@@ -187,6 +222,18 @@ mod tests {
         let img = markdown("![alt text](http://evil.example/x.png)");
         assert!(!img.contains("<img"), "{img}");
         assert!(img.contains("alt text"), "{img}");
+    }
+
+    #[test]
+    fn a_yaml_header_is_a_table_of_escaped_cells() {
+        let h = markdown("---\nskill: <script>x</script>\nlangue: en\n---\n# Title\n");
+        assert!(h.starts_with("<table class=\"meta\">"), "{h}");
+        assert!(
+            h.contains("<tr><th>skill</th><td>&lt;script&gt;x&lt;/script&gt;</td></tr>"),
+            "{h}"
+        );
+        assert!(h.contains("<h1>Title</h1>"), "{h}");
+        assert!(!h.contains("<h2>"), "{h}");
     }
 
     #[test]

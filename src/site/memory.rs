@@ -37,6 +37,12 @@ pub struct ProjectView {
     pub checkpoints: Vec<Doc>,
     pub older_checkpoints: Vec<Link>,
     pub days: Vec<Day>,
+    /// Days past [`DAYS_IN_FULL`], listed by date only.
+    pub listed: usize,
+    /// Memory files the project's jail refused (links out of the project,
+    /// FIFOs, files over the cap), with why: a day missing from the
+    /// timeline says so instead of vanishing.
+    pub refused: Vec<(String, String)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -150,7 +156,20 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
             checkpoints: Vec::new(),
             older_checkpoints: Vec::new(),
             days: Vec::new(),
+            listed: 0,
+            refused: Vec::new(),
         };
+        let mut refusals = Vec::new();
+        // `scan::sources` skips what is not a regular file in the memory
+        // folders; the jail's listing says what that was.
+        for dir in [p.logs_dir(), p.archives_dir(), p.checkpoints_dir()] {
+            if dir.exists() || dir.is_symlink() {
+                refusals.extend(store.jail.list(&dir).1);
+            }
+        }
+        if let Err(r) = store.jail.resolve(&p.long_memory_path()) {
+            refusals.push(r);
+        }
         // (date, folded to-do text) → where it is written, for the links.
         let mut todo_lines: HashMap<(String, String), (String, usize)> = HashMap::new();
         let mut days: BTreeMap<(String, String), Day> = BTreeMap::new();
@@ -163,8 +182,14 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
             if too_old && src.kind != Kind::LongMemory {
                 continue;
             }
-            let Some(text) = store.read_text(ctx, &src.path) else {
-                continue;
+            let text = match store.jail.read_text(&src.path) {
+                Ok(Some(t)) => t,
+                Ok(None) => continue,
+                Err(r) => {
+                    crate::memory::store::report(ctx, &r);
+                    refusals.push(r);
+                    continue;
+                }
             };
             let file_no = index.files.len() as u32;
             index.files.push(src.rel.clone());
@@ -227,6 +252,17 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
                 }
             }
         }
+        view.refused = refusals
+            .iter()
+            .map(|r| {
+                (
+                    scan::rel_path(&store.root, super::refused_path(r)),
+                    super::refused_reason(r),
+                )
+            })
+            .collect();
+        view.refused.sort();
+        view.refused.dedup();
         day_count += days.len();
         view.days = days.into_values().rev().collect();
         let full = if since.is_some() {
@@ -236,6 +272,7 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
         };
         for d in view.days.iter_mut().skip(full) {
             d.sections = Vec::new();
+            view.listed += 1;
         }
 
         // Newest first: checkpoint names start with their UTC time.

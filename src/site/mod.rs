@@ -21,6 +21,7 @@ pub mod svg;
 
 use crate::config::Config;
 use crate::context::Ctx;
+use crate::fsutil::confine::Refused;
 use crate::memory::store::Store;
 use crate::usage::{PriceTable, ReportKind, ReportOptions};
 use anyhow::{Context, Result};
@@ -146,6 +147,36 @@ fn nonce(ctx: &Ctx) -> String {
         ctx.state_dir.as_os_str().as_encoded_bytes(),
     ]);
     format!("{h:016x}")
+}
+
+/// Why a repository file is not on the page, without the paths: the page
+/// may be shared, and where a link points on this machine is nobody
+/// else's business.
+pub(crate) fn refused_reason(r: &Refused) -> String {
+    match r {
+        Refused::Outside { .. } => "not shown: a link to a file outside the project".into(),
+        Refused::NotRegular { what, .. } => format!("not shown: {what}, not a regular file"),
+        Refused::TooLarge { len, cap, .. } => format!(
+            "not shown: {:.1} MiB, over the {:.0} MiB cap",
+            *len as f64 / f64::from(1 << 20),
+            *cap as f64 / f64::from(1 << 20)
+        ),
+        Refused::Dangling { .. } => "not shown: a link that points nowhere".into(),
+        Refused::Climbs { .. } => "not shown: a path climbing out of the project".into(),
+        Refused::Io { source, .. } => format!("cannot read: {source}"),
+    }
+}
+
+/// The path a refusal is about.
+pub(crate) fn refused_path(r: &Refused) -> &Path {
+    match r {
+        Refused::Outside { path, .. }
+        | Refused::NotRegular { path, .. }
+        | Refused::TooLarge { path, .. }
+        | Refused::Dangling { path }
+        | Refused::Climbs { path }
+        | Refused::Io { path, .. } => path,
+    }
 }
 
 /// Builds the page in memory.

@@ -55,7 +55,10 @@ pub struct SessionRow {
     pub last: String,
     pub cost: String,
     pub models: String,
+    /// Transcript deleted on this machine: figures from the ledger.
     pub missing: bool,
+    /// The `--merge` file of another machine it came from.
+    pub machine: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -71,7 +74,10 @@ pub struct MemoryRow {
     pub date: String,
     pub cost: String,
     pub calls: u64,
+    /// Over the budget on a machine (each has its own).
     pub over: bool,
+    /// With merged files: what each machine spent that day.
+    pub machines: String,
 }
 
 /// A session id as a table has room for; the whole id is in the title.
@@ -248,11 +254,29 @@ pub fn build(reports: &[Value], daily_budget: f64) -> Tab {
     let memory_days: Vec<MemoryRow> = mem_days
         .iter()
         .rev()
-        .map(|d| MemoryRow {
-            date: s(d, "date").to_string(),
-            cost: dollars(f(d, "memoryCost")),
-            calls: f(d, "memoryCalls") as u64,
-            over: daily_budget > 0.0 && f(d, "memoryCost") > daily_budget,
+        .map(|d| {
+            let machines = rows_of(d, "memoryByMachine");
+            // The budget is each machine's: two machines under it do not
+            // make a day over it.
+            let peak = if machines.is_empty() {
+                f(d, "memoryCost")
+            } else {
+                machines
+                    .iter()
+                    .map(|m| f(m, "memoryCost"))
+                    .fold(0.0, f64::max)
+            };
+            MemoryRow {
+                date: s(d, "date").to_string(),
+                cost: dollars(f(d, "memoryCost")),
+                calls: f(d, "memoryCalls") as u64,
+                over: daily_budget > 0.0 && peak > daily_budget,
+                machines: machines
+                    .iter()
+                    .map(|m| format!("{} {}", s(m, "machine"), dollars(f(m, "memoryCost"))))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
         })
         .collect();
 
@@ -303,6 +327,7 @@ pub fn build(reports: &[Value], daily_budget: f64) -> Tab {
                     .get("transcriptMissing")
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
+                machine: s(v, "mergedFrom").to_string(),
             })
             .collect(),
         blocks: top_blocks

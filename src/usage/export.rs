@@ -7,11 +7,19 @@
 //! sessions: a transcript synced to two machines counts once, and two
 //! machines' different sessions add up.
 //!
-//! The file is JSON, one object: `format`, `version`, `exported_at`, and
+//! The file is JSON, one object: `format`, `version`, `exported_at`,
 //! `sessions`, each with its string tables and its records as arrays (keys
-//! in hex, so tools that read numbers as doubles keep them exact).
+//! in hex, so tools that read numbers as doubles keep them exact), and
+//! (since version 2) `memory`: the lines of the machine's memory ledger
+//! (`<state>/ledger/memory.jsonl`), what its memory extraction cost. A
+//! version 1 file, written before, reads as one without memory spend.
+//!
+//! A memory call has no id of its own; its line (time to the nanosecond,
+//! backend, model, tokens) is one, so an export merged into the machine
+//! that wrote it, or merged twice, counts each call once.
 
 use super::aggregate;
+use super::ledger::{self, Entry};
 use super::store::{Log, Rec, Summary};
 use crate::context::Ctx;
 use anyhow::{Context, Result, bail};
@@ -19,7 +27,9 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub const FORMAT: &str = "cairn-usage-export";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The oldest version still read (1: no memory spend).
+const OLDEST_READ: u32 = 1;
 
 /// A merged file larger than this is refused rather than read whole.
 const MAX_FILE_BYTES: u64 = 2 << 30;
@@ -30,6 +40,9 @@ pub struct ExportFile {
     pub version: u32,
     pub exported_at: String,
     pub sessions: Vec<ExportSession>,
+    /// The memory ledger's lines; absent from version 1 files.
+    #[serde(default)]
+    pub memory: Vec<Entry>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -125,24 +138,47 @@ pub fn export(ctx: &Ctx) -> Result<ExportFile> {
         version: VERSION,
         exported_at: ctx.clock.now().to_string(),
         sessions,
+        memory: ledger::entries(&ctx.state_dir),
     })
 }
 
 /// A session read back from an export file: its identity and a record log
 /// shaped like a local one, so the report adds it the same way.
 pub struct Imported {
+    /// Its file's index in [`Merged::sources`].
+    pub origin: u32,
     pub id: String,
     pub project: String,
     pub cwd: String,
     pub log: Log,
 }
 
-pub fn parse(bytes: &[u8]) -> Result<Vec<Imported>> {
+/// What every `--merge` file holds, read once for a report.
+#[derive(Default)]
+pub struct Merged {
+    pub sessions: Vec<Imported>,
+    /// Memory calls, each with the index of its file in `sources`.
+    pub memory: Vec<(Entry, u32)>,
+    /// `this machine`, then each file's name, in the order given: where a
+    /// memory call was made (each machine has its own daily budget).
+    pub sources: Vec<String>,
+}
+
+/// The name a merged file's machine goes by on the page and in reports.
+pub const THIS_MACHINE: &str = "this machine";
+
+/// One export file's sessions and memory calls.
+pub struct Parsed {
+    pub sessions: Vec<Imported>,
+    pub memory: Vec<Entry>,
+}
+
+pub fn parse(bytes: &[u8]) -> Result<Parsed> {
     let file: ExportFile = serde_json::from_slice(bytes).context("not a cairn usage export")?;
     if file.format != FORMAT {
         bail!("not a cairn usage export (format `{}`)", file.format);
     }
-    if file.version != VERSION {
+    if !(OLDEST_READ..=VERSION).contains(&file.version) {
         bail!(
             "usage export version {} is not supported by this cairn (expects {VERSION}); export again with the same version",
             file.version
@@ -168,33 +204,78 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Imported>> {
             log.recs.push(r);
         }
         out.push(Imported {
+            origin: 0,
             id: s.id,
             project: s.project,
             cwd: s.cwd,
             log,
         });
     }
-    Ok(out)
+    Ok(Parsed {
+        sessions: out,
+        memory: file.memory,
+    })
 }
 
 /// Every `--merge` file, in the order given.
-pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Imported>> {
-    let mut out = Vec::new();
+pub fn read_all(paths: &[PathBuf]) -> Result<Merged> {
+    let mut out = Merged {
+        sources: vec![THIS_MACHINE.to_string()],
+        ..Merged::default()
+    };
     for p in paths {
-        out.extend(read(p)?);
+        let parsed = read(p)?;
+        let origin = out.sources.len() as u32;
+        out.sources.push(
+            p.file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),
+        );
+        out.sessions.extend(
+            parsed
+                .sessions
+                .into_iter()
+                .map(|s| Imported { origin, ..s }),
+        );
+        out.memory
+            .extend(parsed.memory.into_iter().map(|e| (e, origin)));
     }
     Ok(out)
 }
 
-fn read(path: &Path) -> Result<Vec<Imported>> {
-    let len = std::fs::metadata(path)
-        .with_context(|| format!("cannot read --merge file {}", path.display()))?
-        .len();
-    if len > MAX_FILE_BYTES {
-        bail!("--merge file {} is larger than 2 GiB", path.display());
-    }
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read --merge file {}", path.display()))?;
+/// This machine's memory calls (origin 0) and the merged files' ones, each
+/// call once: the first source that holds it keeps it.
+pub fn memory_calls(local: Vec<Entry>, merged: Vec<(Entry, u32)>) -> Vec<(Entry, u32)> {
+    let mut seen = std::collections::HashSet::new();
+    local
+        .into_iter()
+        .map(|e| (e, 0))
+        .chain(merged)
+        .filter(|(e, _)| {
+            seen.insert((
+                e.ts.clone(),
+                e.kind.clone(),
+                e.backend.clone(),
+                e.model.clone(),
+                [
+                    e.input_tokens,
+                    e.output_tokens,
+                    e.cache_write_tokens,
+                    e.cache_read_tokens,
+                ],
+            ))
+        })
+        .collect()
+}
+
+fn read(path: &Path) -> Result<Parsed> {
+    // A regular file only: a FIFO named by mistake would block the report.
+    let bytes = crate::fsutil::confine::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            anyhow::anyhow!("--merge file {} is larger than 2 GiB", path.display())
+        } else {
+            anyhow::Error::new(e).context(format!("cannot read --merge file {}", path.display()))
+        }
+    })?;
     parse(&bytes).with_context(|| format!("--merge file {}", path.display()))
 }
 
@@ -210,11 +291,14 @@ pub fn run(ctx: &Ctx, out: Option<&Path>) -> Result<String> {
             crate::fsutil::atomic_write(p, json.as_bytes())
                 .with_context(|| format!("cannot write {}", p.display()))?;
             let recs: usize = file.sessions.iter().map(|s| s.recs.len()).sum();
+            let calls = file.memory.iter().filter(|e| e.kind == "memory").count();
             Ok(format!(
-                "Wrote {} ({} sessions, {} responses). Merge it elsewhere with `cairn usage daily --merge {}`.\n",
+                "Wrote {} ({} sessions, {} responses, {} memory call{}). Merge it elsewhere with `cairn usage daily --merge {}`.\n",
                 p.display(),
                 file.sessions.len(),
                 recs,
+                calls,
+                if calls == 1 { "" } else { "s" },
                 p.display()
             ))
         }
@@ -251,11 +335,55 @@ mod tests {
                 agents: vec![String::new()],
                 recs: vec![row_of(&rec(u64::MAX - 3, 5)), row_of(&rec(2, 9))],
             }],
+            memory: vec![memory_call("2026-12-01T10:00:00.123456789Z", 0.02)],
         };
         let back = parse(&serde_json::to_vec(&file).unwrap()).unwrap();
-        assert_eq!(back.len(), 1);
-        assert_eq!(back[0].log.recs, vec![rec(u64::MAX - 3, 5), rec(2, 9)]);
-        assert_eq!(back[0].cwd, "/w/p");
+        assert_eq!(back.sessions.len(), 1);
+        let s = &back.sessions[0];
+        assert_eq!(s.log.recs, vec![rec(u64::MAX - 3, 5), rec(2, 9)]);
+        assert_eq!(s.cwd, "/w/p");
+        assert_eq!(back.memory, file.memory);
+    }
+
+    fn memory_call(ts: &str, usd: f64) -> Entry {
+        Entry {
+            ts: ts.into(),
+            date: ts[..10].into(),
+            kind: "memory".into(),
+            backend: "anthropic/memory".into(),
+            model: "claude-haiku-4-5".into(),
+            input_tokens: 4000,
+            output_tokens: 300,
+            cache_write_tokens: 0,
+            cache_read_tokens: 0,
+            usd: Some(usd),
+        }
+    }
+
+    /// Files written before memory spend was exported still merge.
+    #[test]
+    fn a_version_1_file_reads_without_memory_spend() {
+        let v1 = r#"{"format":"cairn-usage-export","version":1,"exported_at":"2026-11-30T00:00:00Z","sessions":[
+            {"id":"s","project":"p","cwd":"/w/p","models":["m"],"agents":[""],"recs":[["01","02",1,0,0,0,1,1,0,0,0,0]]}]}"#;
+        let back = parse(v1.as_bytes()).unwrap();
+        assert_eq!(back.sessions.len(), 1);
+        assert!(back.memory.is_empty());
+    }
+
+    #[test]
+    fn a_memory_call_on_two_machines_counts_once() {
+        let a = memory_call("2026-12-01T10:00:00.1Z", 0.02);
+        let b = memory_call("2026-12-01T11:00:00.2Z", 0.03);
+        let c = memory_call("2026-12-01T12:00:00.3Z", 0.04);
+        // This machine's own export merged back, and a laptop's file twice.
+        let merged = vec![
+            (a.clone(), 1),
+            (b.clone(), 2),
+            (c.clone(), 2),
+            (c.clone(), 3),
+        ];
+        let all = memory_calls(vec![a.clone(), b.clone()], merged);
+        assert_eq!(all, vec![(a, 0), (b, 0), (c, 2)]);
     }
 
     #[test]

@@ -156,6 +156,9 @@ struct SessionInfo {
     /// No transcript of it was found this time (deleted by the client, or
     /// in a config folder not scanned): figures come from the ledger.
     ledger_only: bool,
+    /// The `--merge` file it came from: another machine's session, whose
+    /// transcript was never here.
+    merged_from: Option<String>,
     agents: Vec<String>,
 }
 
@@ -165,6 +168,11 @@ struct Dataset {
     models: Vec<String>,
     recs: Dedup,
     warnings: Vec<String>,
+    /// Memory calls, this machine's and the merged files', each once, with
+    /// the index of their machine in `sources`.
+    memory: Vec<(ledger::Entry, u32)>,
+    /// `this machine`, then the merged files' names.
+    sources: Vec<String>,
 }
 
 fn threads_for(opts: &ReportOptions) -> usize {
@@ -236,6 +244,8 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
         models: Vec::new(),
         recs: Dedup::new(),
         warnings: Vec::new(),
+        memory: Vec::new(),
+        sources: Vec::new(),
     };
     let mut model_index: HashMap<String, u16> = HashMap::new();
     let mut day_changes: BTreeMap<String, BTreeMap<String, Option<DayPart>>> = BTreeMap::new();
@@ -293,6 +303,7 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
             cwd: log.meta.get("cwd").cloned().unwrap_or_default(),
             // The main file is what a session's transcript is: gone, or never
             // written (a folder holding only subagents' files).
+            merged_from: None,
             ledger_only: !files
                 .files
                 .iter()
@@ -323,20 +334,25 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
             project: log.meta.get("project").cloned().unwrap_or_default(),
             cwd: log.meta.get("cwd").cloned().unwrap_or_default(),
             ledger_only: true,
+            merged_from: None,
             agents: log.agents.clone(),
         };
         add(&mut data, info, &log, &recs);
     }
-    for s in super::export::read_all(&opts.merge)? {
+    let merged = super::export::read_all(&opts.merge)?;
+    for s in merged.sessions {
         let info = SessionInfo {
             id: s.id,
             project: s.project,
             cwd: s.cwd,
             ledger_only: true,
+            merged_from: merged.sources.get(s.origin as usize).cloned(),
             agents: s.log.agents.clone(),
         };
         add(&mut data, info, &s.log, &s.log.recs);
     }
+    data.memory = super::export::memory_calls(ledger::entries(&ctx.state_dir), merged.memory);
+    data.sources = merged.sources;
     if let Err(e) = ledger::update_days(&ctx.state_dir, &day_changes) {
         ctx.diag(
             crate::diag::Level::Warn,
@@ -498,16 +514,17 @@ struct Memory {
 
 /// cairn's own calls, re-priced with the report's table so one table
 /// prices every dollar shown (the price stored at call time is the
-/// fallback for models the table does not know: local models).
-fn memory_by(
-    ctx: &Ctx,
+/// fallback for models the table does not know: local models), by key and
+/// by the machine that made them.
+fn memory_by_origin(
+    calls: &[(ledger::Entry, u32)],
     prices: &PriceTable,
     key: impl Fn(&str) -> String,
     since: Option<jiff::civil::Date>,
     until: Option<jiff::civil::Date>,
-) -> BTreeMap<String, Memory> {
-    let mut out: BTreeMap<String, Memory> = BTreeMap::new();
-    for e in ledger::entries(&ctx.state_dir) {
+) -> ByMachine {
+    let mut out = ByMachine::new();
+    for (e, origin) in calls {
         if e.kind != "memory" {
             continue;
         }
@@ -531,10 +548,25 @@ fn memory_by(
             }
             None => e.usd.unwrap_or(0.0),
         };
-        let m = out.entry(key(&e.date)).or_default();
+        let m = out.entry((key(&e.date), *origin)).or_default();
         m.cost += cost;
         m.calls += 1;
         m.tokens += e.input_tokens + e.output_tokens + e.cache_write_tokens + e.cache_read_tokens;
+    }
+    out
+}
+
+/// Memory spend by (key, machine's index in `Dataset::sources`).
+type ByMachine = BTreeMap<(String, u32), Memory>;
+
+/// [`memory_by_origin`] with every machine added up.
+fn memory_by(by_origin: &ByMachine) -> BTreeMap<String, Memory> {
+    let mut out: BTreeMap<String, Memory> = BTreeMap::new();
+    for ((k, _), m) in by_origin {
+        let t = out.entry(k.clone()).or_default();
+        t.cost += m.cost;
+        t.calls += m.calls;
+        t.tokens += m.tokens;
     }
     out
 }
@@ -633,8 +665,8 @@ fn render_with(ctx: &Ctx, opts: &ReportOptions, data: &Dataset) -> Result<String
                     .or_default()
                     .add(&data.recs.recs[i], cost, is_main(i));
             }
-            let memory = memory_by(
-                ctx,
+            let by_origin = memory_by_origin(
+                &data.memory,
                 &opts.prices,
                 |date| {
                     if monthly {
@@ -646,12 +678,17 @@ fn render_with(ctx: &Ctx, opts: &ReportOptions, data: &Dataset) -> Result<String
                 since,
                 until,
             );
+            let memory = memory_by(&by_origin);
             for k in memory.keys() {
                 groups.entry(k.clone()).or_default();
             }
+            // Each machine has its own daily budget: with merged files,
+            // each period says what each machine spent.
+            let machines = (data.sources.len() > 1).then_some((&by_origin, &data.sources[..]));
             render_periods(
                 &groups,
                 &memory,
+                machines,
                 &data.models,
                 monthly,
                 opts.json,
@@ -678,7 +715,13 @@ fn render_with(ctx: &Ctx, opts: &ReportOptions, data: &Dataset) -> Result<String
                     .or_default()
                     .add(&data.recs.recs[i], cost, is_main(i));
             }
-            let memory = memory_by(ctx, &opts.prices, |_| String::new(), since, until);
+            let memory = memory_by(&memory_by_origin(
+                &data.memory,
+                &opts.prices,
+                |_| String::new(),
+                since,
+                until,
+            ));
             render_sessions(
                 &groups,
                 data,
@@ -901,6 +944,7 @@ fn to_json(v: serde_json::Map<String, Value>) -> String {
 fn render_periods(
     groups: &BTreeMap<String, Group>,
     memory: &BTreeMap<String, Memory>,
+    machines: Option<(&ByMachine, &[String])>,
     models: &[String],
     monthly: bool,
     json: bool,
@@ -933,6 +977,19 @@ fn render_periods(
                 let mem = memory.get(k).copied().unwrap_or_default();
                 m.insert("memoryCost".into(), json!(usd(mem.cost)));
                 m.insert("memoryCalls".into(), json!(mem.calls));
+                if let Some((by, names)) = machines {
+                    let per: Vec<Value> = by
+                        .range((k.clone(), 0)..=(k.clone(), u32::MAX))
+                        .map(|((_, o), mm)| {
+                            json!({
+                                "machine": names.get(*o as usize).map_or("", String::as_str),
+                                "memoryCost": usd(mm.cost),
+                                "memoryCalls": mm.calls,
+                            })
+                        })
+                        .collect();
+                    m.insert("memoryByMachine".into(), Value::Array(per));
+                }
                 Value::Object(m)
             })
             .collect();
@@ -1041,7 +1098,13 @@ fn render_sessions(
                 m.insert("mainCost".into(), json!(usd(g.main_cost)));
                 m.insert("subagents".into(), json!(g.subagents.len()));
                 m.insert("subagentCost".into(), json!(usd(subagent_cost(g))));
-                m.insert("transcriptMissing".into(), json!(s.ledger_only));
+                m.insert(
+                    "transcriptMissing".into(),
+                    json!(s.ledger_only && s.merged_from.is_none()),
+                );
+                if let Some(f) = &s.merged_from {
+                    m.insert("mergedFrom".into(), json!(f));
+                }
                 m.insert("modelsUsed".into(), json!(models_used(g, &data.models)));
                 m.insert("modelBreakdowns".into(), breakdowns(g, &data.models));
                 Value::Object(m)
@@ -1063,7 +1126,9 @@ fn render_sessions(
         .map(|(o, g)| {
             let s = &data.sessions[**o as usize];
             let mut id: String = s.id.chars().take(8).collect();
-            if s.ledger_only {
+            if s.merged_from.is_some() {
+                id.push('+');
+            } else if s.ledger_only {
                 id.push('*');
             }
             let project = if s.cwd.is_empty() {
@@ -1106,13 +1171,16 @@ fn render_sessions(
         });
         t.push(String::new());
         out.push_str(&table(&head, &rows, Some(t), info.color));
-        if order
-            .iter()
-            .any(|(o, _)| data.sessions[**o as usize].ledger_only)
-        {
+        let shown = |f: &dyn Fn(&SessionInfo) -> bool| {
+            order.iter().any(|(o, _)| f(&data.sessions[**o as usize]))
+        };
+        if shown(&|s| s.ledger_only && s.merged_from.is_none()) {
             out.push_str(
                 "* transcript not found (the client deletes them after 30 days): figures from cairn's ledger\n",
             );
+        }
+        if shown(&|s| s.merged_from.is_some()) {
+            out.push_str("+ from another machine (a --merge file)\n");
         }
     }
     footer(&mut out, info, memory);

@@ -3,6 +3,8 @@
 
 #[path = "site/fixture.rs"]
 mod fixture;
+#[path = "site/outline.rs"]
+mod outline;
 
 use crate::common::Project;
 use serde_json::Value;
@@ -408,6 +410,319 @@ fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     let (json, _) = s.run(&["usage", "export"]);
     let v: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["format"], "cairn-usage-export");
-    assert_eq!(v["version"], 1);
+    assert_eq!(v["version"], 2);
     assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn regression_audit_reports_linked_out_of_the_project_are_not_published() {
+    let s = Site::new();
+    let secret = s.p.base.join("outside-secret.md");
+    std::fs::write(&secret, "# Secret\n\nAWS_KEY=outside-the-project\n").unwrap();
+    let dir = s.p.root.join("docs/audits/token");
+    std::fs::remove_file(dir.join("README.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.join("README.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.join("token_audit_leak.md")).unwrap();
+    let html = s.page(&[]);
+    assert!(
+        !html.contains("outside-the-project"),
+        "the secret was published"
+    );
+    let audits = between(&html, "id=\"panel-audits\"", "</section>");
+    assert!(
+        audits.contains("README.md: not shown: a link to a file outside the project"),
+        "{audits}"
+    );
+    // The reason does not say where the link points.
+    assert!(!audits.contains("outside-secret"), "{audits}");
+    // The real report is still there.
+    assert!(audits.contains("token_audit_rapport_hebdo.md"), "{audits}");
+}
+
+#[cfg(unix)]
+#[test]
+fn regression_a_fifo_given_to_merge_is_refused_instead_of_blocking() {
+    let s = Site::new();
+    let fifo = s.p.base.join("export.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let out =
+        s.p.cairn()
+            .current_dir(&s.p.root)
+            .args(["site", "--merge"])
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("export.fifo") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
+fn memory_line(ts: &str, input: u64) -> String {
+    format!(
+        "{}\n",
+        serde_json::json!({
+            "ts": ts, "date": &ts[..10], "kind": "memory", "backend": "anthropic/memory",
+            "model": "claude-haiku-4-5", "input_tokens": input, "output_tokens": 800,
+            "cache_write_tokens": 0, "cache_read_tokens": 0, "usd": null
+        })
+    )
+}
+
+fn day<'a>(report: &'a Value, date: &str) -> &'a Value {
+    report["daily"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["date"] == date)
+        .unwrap_or_else(|| panic!("no {date} in {report}"))
+}
+
+/// Memory spend was not in the export: a merged machine's extraction cost
+/// was lost. It is now, once per call, with each machine's share per day.
+#[test]
+fn merged_exports_carry_memory_spend_once_per_call() {
+    let laptop = Site::new();
+    let ledger = laptop.p.state.join("ledger/memory.jsonl");
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    std::fs::write(
+        &ledger,
+        memory_line("2026-11-28T09:30:00.000000001Z", 300_000)
+            + &memory_line("2026-11-29T10:05:00.000000002Z", 200_000),
+    )
+    .unwrap();
+    let export = laptop.p.base.join("laptop.json");
+    let (said, _) = laptop.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+    assert!(said.contains("2 memory calls"), "{said}");
+    let (own, _) = laptop.run(&["usage", "daily", "--json"]);
+    let own: Value = serde_json::from_str(&own).unwrap();
+    let own_cost = own["totals"]["memoryCost"].as_f64().unwrap();
+    assert!(own_cost > 0.0, "{own}");
+
+    // Merging its own export back changes nothing.
+    let (same, _) = laptop.run(&[
+        "usage",
+        "daily",
+        "--json",
+        "--merge",
+        export.to_str().unwrap(),
+    ]);
+    let same: Value = serde_json::from_str(&same).unwrap();
+    assert_eq!(same["totals"]["memoryCost"], own["totals"]["memoryCost"]);
+    assert_eq!(same["totals"]["memoryCalls"], 2);
+
+    // A desktop with a call of its own on the 29th sees both machines.
+    let desktop = Site::new();
+    let ledger = desktop.p.state.join("ledger/memory.jsonl");
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    std::fs::write(
+        &ledger,
+        memory_line("2026-11-29T15:00:00.000000003Z", 100_000),
+    )
+    .unwrap();
+    let (alone, _) = desktop.run(&["usage", "daily", "--json"]);
+    let alone: Value = serde_json::from_str(&alone).unwrap();
+    let (both, _) = desktop.run(&[
+        "usage",
+        "daily",
+        "--json",
+        "--merge",
+        export.to_str().unwrap(),
+    ]);
+    let both: Value = serde_json::from_str(&both).unwrap();
+    assert_eq!(both["totals"]["memoryCalls"], 3);
+    let sum = alone["totals"]["memoryCost"].as_f64().unwrap() + own_cost;
+    assert!(
+        (both["totals"]["memoryCost"].as_f64().unwrap() - sum).abs() < 1e-6,
+        "{both}"
+    );
+    let d29 = day(&both, "2026-11-29");
+    assert_eq!(d29["memoryCalls"], 2);
+    let machines: Vec<&str> = d29["memoryByMachine"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["machine"].as_str().unwrap())
+        .collect();
+    assert_eq!(machines, ["this machine", "laptop.json"]);
+    // Without --merge the report keeps its shape.
+    assert!(day(&alone, "2026-11-29").get("memoryByMachine").is_none());
+
+    // The page's memory table says who spent what.
+    let html = desktop.page(&["--merge", export.to_str().unwrap()]);
+    let spend = between(&html, "<h3>Memory spend against", "</section>");
+    let row = between(spend, "<td>2026-11-29</td>", "</tr>");
+    assert!(
+        row.contains("this machine $") && row.contains("laptop.json $"),
+        "{row}"
+    );
+    assert!(spend.contains("<td>2026-11-28</td>"), "{spend}");
+}
+
+/// Sessions from another machine's export were marked "transcript missing".
+#[test]
+fn merged_sessions_are_from_another_machine_not_missing() {
+    let laptop = Site::new();
+    let export = laptop.p.base.join("laptop.json");
+    laptop.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+    let mut b = Project::new();
+    let empty = b.base.join("claude");
+    std::fs::create_dir_all(empty.join("projects")).unwrap();
+    b.env("CLAUDE_CONFIG_DIR", empty.to_str().unwrap());
+    let run = |args: &[&str]| {
+        let out = b
+            .cairn()
+            .args(args)
+            .arg("--merge")
+            .arg(&export)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value = serde_json::from_str(&run(&["usage", "session", "--json"])).unwrap();
+    let rows = v["sessions"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{v}");
+    for r in rows {
+        assert_eq!(r["transcriptMissing"], false, "{r}");
+        assert_eq!(r["mergedFrom"], "laptop.json", "{r}");
+    }
+    let text = run(&["usage", "session"]);
+    assert!(text.contains("s-hot+"), "{text}");
+    assert!(text.contains("+ from another machine"), "{text}");
+    assert!(!text.contains("transcript not found"), "{text}");
+
+    let dir = b.base.join("site");
+    run(&["site", "--out", dir.to_str().unwrap()]);
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let sessions = between(&html, "<h3>Costliest sessions</h3>", "</table>");
+    assert_eq!(sessions.matches("other machine").count(), 2, "{sessions}");
+    assert!(!sessions.contains(">ledger<"), "{sessions}");
+}
+
+/// The guard's 30-day sweep removed the ratchets, and with them every fire
+/// the Guard tab showed. Fires are now also kept in `guard/history.jsonl`.
+#[test]
+fn guard_fires_outlive_the_sweep_of_the_ratchets() {
+    let s = Site::new();
+    let ratchet = s.p.state.join("guard/sessions/s-hot.json");
+    std::fs::remove_file(&ratchet).unwrap();
+    let transcript = s.config.join("projects/-proj/s-hot.jsonl");
+    let stop = serde_json::json!({
+        "session_id": "s-hot", "transcript_path": transcript, "cwd": s.p.root,
+        "hook_event_name": "Stop", "stop_hook_active": false,
+        "last_assistant_message": "ok"
+    });
+    let out = s.p.hook(&stop);
+    let said: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("no block: {}", s.p.diagnostics()));
+    assert_eq!(said["decision"], "block");
+    assert!(ratchet.exists());
+    let history = std::fs::read_to_string(s.p.state.join("guard/history.jsonl")).unwrap();
+    assert_eq!(history.lines().count(), 1, "{history}");
+    assert!(
+        !history.contains("\"ok\""),
+        "no text of the session: {history}"
+    );
+
+    // 40 days later a session starts and the sweep removes the ratchet.
+    let aged = std::process::Command::new("touch")
+        .args(["-d", "40 days ago"])
+        .arg(&ratchet)
+        .status();
+    assert!(aged.is_ok_and(|a| a.success()));
+    let start = serde_json::json!({
+        "session_id": "s-next", "cwd": s.p.root, "hook_event_name": "SessionStart",
+        "source": "startup"
+    });
+    assert!(s.p.hook(&start).status.success());
+    assert!(!ratchet.exists(), "the sweep ran");
+
+    let html = s.page(&[]);
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    let hot = between(guard, "<code>s-hot</code>", "</details>");
+    assert!(hot.contains("fired ×1"), "{hot}");
+    assert!(hot.contains("<td>hard</td>"), "{hot}");
+    assert!(hot.contains("<circle class=\"fire\""), "{hot}");
+    assert!(
+        hot.contains(r#"<p>Checkpoint: <a href="memory_sessions/checkpoints/"#),
+        "{hot}"
+    );
+}
+
+/// The page's structure on the fixture project, as an outline (tabs,
+/// headings, every bullet's HTML as written, tables and charts by count),
+/// with the command's own output: a change to any of them shows here.
+#[test]
+fn the_page_outline_on_the_fixture() {
+    let s = Site::new();
+    let dir = s.p.base.join("site");
+    let o =
+        s.p.cairn()
+            .current_dir(&s.p.root)
+            .args(["site", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+    let base = s.p.base.display().to_string();
+    // The size moves with every CSS edit; the counts are what matter here.
+    let kb = regex::Regex::new(r"\(\d+ KB\)").unwrap();
+    let cli = crate::common::output_text(&o).replace(&base, "[BASE]");
+    let cli = kb.replace(&cli, "([N] KB)");
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let page = outline::outline(&html, &s.p.root.display().to_string());
+    for h in fixture::HOSTILE {
+        let first = h.split(' ').next().unwrap();
+        assert!(!page.contains(&format!("- {first}")), "{h} unescaped");
+    }
+    crate::common::snapshot(
+        "site_fixture_outline",
+        &format!("{cli}------- page outline -------\n{page}"),
+    );
+}
+
+/// Memory files the jail refuses were skipped without a word: the page now
+/// says which and why, and still publishes none of their content.
+#[cfg(unix)]
+#[test]
+fn refused_memory_files_are_named_on_the_page_never_published() {
+    let s = Site::new();
+    let secret = s.p.base.join("credentials");
+    std::fs::write(&secret, "- aws_secret_access_key = outside-the-project\n").unwrap();
+    let mem = s.p.root.join("memory_sessions");
+    std::fs::remove_file(mem.join("long_memory.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, mem.join("long_memory.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, mem.join("logs/2026-11-30.md")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(mem.join("logs/2026-11-26.md"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let huge = format!(
+        "# Log\n\n## Travail produit\n- big\n{}",
+        "x".repeat(9 << 20)
+    );
+    std::fs::write(mem.join("logs/2026-11-25.md"), huge).unwrap();
+    let html = s.page(&[]);
+    assert!(!html.contains("outside-the-project"), "published");
+    let memory = between(&html, r#"id="panel-memory""#, "</section>");
+    for want in [
+        "memory_sessions/long_memory.md: not shown: a link to a file outside the project",
+        "memory_sessions/logs/2026-11-30.md: not shown: a link to a file outside the project",
+        "memory_sessions/logs/2026-11-26.md: not shown: a FIFO, not a regular file",
+        "memory_sessions/logs/2026-11-25.md: not shown: 9.0 MiB, over the 8 MiB cap",
+    ] {
+        assert!(memory.contains(want), "{want}");
+    }
+    assert!(!memory.contains(&s.p.base.join("credentials").display().to_string()));
+    // The readable days are all there.
+    assert!(memory.contains(r#"id="day-2026-11-29""#));
 }
