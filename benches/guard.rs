@@ -143,7 +143,9 @@ fn fresh_sid(prefix: &str) -> String {
 
 fn stop(ctx: &cairn::context::Ctx, info: &StopInfo) -> Option<String> {
     let f = fixture();
-    guard::on_stop(ctx, &Config::default(), &f.scratch.root, info).unwrap()
+    let config = Config::default();
+    let spend = cairn::usage::SessionSpend::new(ctx, &config.usage);
+    guard::on_stop(ctx, &config.for_guard(), &f.scratch.root, info, &spend).unwrap()
 }
 
 /// The common turn: below both levels, nothing written.

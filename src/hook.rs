@@ -83,12 +83,11 @@ pub fn run(ctx: &Ctx, input: &[u8]) -> Result<Option<String>> {
     }
     match payload.hook_event_name.as_str() {
         "Stop" => on_stop(ctx, &payload),
-        "SubagentStop" => on_subagent_stop(ctx, &payload),
         "SessionStart" => on_session_start(ctx, &payload),
         "UserPromptSubmit" => on_user_prompt(ctx, &payload),
         "" => anyhow::bail!("hook payload has no hook_event_name"),
-        // Events without a handler (PreCompact, SessionEnd, tool events, …)
-        // are no-ops by design.
+        // Events without a handler (SubagentStop, PreCompact, SessionEnd,
+        // tool events, …) are no-ops by design.
         _ => Ok(None),
     }
 }
@@ -207,7 +206,7 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let captured = logged(
         ctx,
         "capture",
-        capture::on_stop(ctx, &config, &root, &input),
+        capture::on_stop(ctx, &config.for_capture(), &root, &input),
     );
     let info = guard::StopInfo {
         session_id: payload.session_id.clone(),
@@ -219,20 +218,9 @@ fn on_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
         // the file again, unless that pass saw no usage at all.
         context: captured.and_then(|c| c.context),
     };
-    Ok(logged(ctx, "guard", guard::on_stop(ctx, &config, &root, &info)).flatten())
-}
-
-fn on_subagent_stop(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
-    let root = project_root(ctx, payload);
-    let config = config::load_or_default(ctx, root.as_deref());
-    let info = guard::SubagentStopInfo {
-        session_id: payload.session_id.clone(),
-        agent_id: payload.agent_id.clone(),
-        agent_type: payload.agent_type.clone(),
-        agent_transcript_path: payload.agent_transcript_path.clone(),
-    };
-    guard::on_subagent_stop(ctx, &config, &info)?;
-    Ok(None)
+    let spend = crate::usage::SessionSpend::new(ctx, &config.usage);
+    let guarded = guard::on_stop(ctx, &config.for_guard(), &root, &info, &spend);
+    Ok(logged(ctx, "guard", guarded).flatten())
 }
 
 fn on_user_prompt(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
@@ -267,14 +255,14 @@ fn on_session_start(ctx: &Ctx, payload: &Payload) -> Result<Option<String>> {
     let handoff = logged(
         ctx,
         "guard",
-        guard::on_session_start(ctx, &config, &root, &info),
+        guard::on_session_start(ctx, &config.for_guard(), &root, &info),
     )
     .flatten();
-    let store = store::Store::discover(&root, &config);
+    let store = store::Store::discover(&root, &config.memory);
     let cwd = payload.cwd.clone().unwrap_or_else(|| root.clone());
     let text = load::session_start_context(
         ctx,
-        &config,
+        &config.memory,
         &store,
         store.project_for_dir(&cwd),
         source,

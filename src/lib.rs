@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod capture;
+pub mod cli;
 pub mod config;
 pub mod context;
 pub mod demo;
@@ -16,6 +17,7 @@ pub mod gate;
 pub mod guard;
 pub mod hook;
 pub mod install;
+pub mod layers;
 pub mod mcp;
 pub mod memory;
 pub mod merge;
@@ -50,3 +52,6 @@ impl From<String> for Output {
         Output::ok(stdout)
     }
 }
+
+#[cfg(test)]
+mod dag_tests;

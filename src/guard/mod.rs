@@ -56,7 +56,6 @@ pub use note::{NoteInput, SubagentSpend, group_digits};
 pub use scan::{Facts, FileTouch, SCAN_BYTES, scan};
 pub use state::{Fire, PendingHandoff, Ratchet, WindowRecord, file_id, read_ratchet, read_window};
 
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::memory::log::{DailyLog, SectionKey};
 use crate::memory::store::Store;
@@ -112,6 +111,26 @@ pub struct Unpriced;
 impl SpendSource for Unpriced {
     fn subagent_cost_usd(&self, _: &str, _: &Path) -> Option<f64> {
         None
+    }
+}
+
+/// What the guard reads of the configuration, already validated: its own
+/// section, where checkpoint notes go and in which language (the memory
+/// section), and the compiled redactor notes pass through.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub guard: GuardConfig,
+    pub memory: crate::memory::config::MemoryConfig,
+    pub redactor: crate::redact::ActiveRedactor,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            guard: GuardConfig::default(),
+            memory: Default::default(),
+            redactor: crate::redact::RedactConfig::default().redactor(),
+        }
     }
 }
 
@@ -177,22 +196,16 @@ impl Outcome {
 }
 
 /// `Stop`: `Ok(Some(json))` to print, `Ok(None)` to stay silent.
-pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, info: &StopInfo) -> Result<Option<String>> {
-    let spend = crate::usage::SessionSpend::new(ctx, &config.usage);
-    Ok(check(ctx, config, root, info, &spend)?.hook_output())
-}
-
-/// `SubagentStop`: never blocks and records nothing. The subagent's spend
-/// goes to the usage aggregate (the dispatcher calls the usage module for
-/// that, skipping [`is_compaction_call`]); the guard counts subagent
-/// transcripts itself when it writes a note, so a missed event loses
-/// nothing. The compaction call is not an agent: `SessionStart` with
-/// `source: compact`, which follows it, is what re-arms the ratchet.
-pub fn on_subagent_stop(_ctx: &Ctx, _config: &Config, info: &SubagentStopInfo) -> Result<()> {
-    if is_compaction_call(info) {
-        return Ok(());
-    }
-    Ok(())
+/// `spend` prices the subagents a checkpoint note mentions (the usage
+/// aggregate in the hook, which wires it).
+pub fn on_stop(
+    ctx: &Ctx,
+    config: &Settings,
+    root: &Path,
+    info: &StopInfo,
+    spend: &dyn SpendSource,
+) -> Result<Option<String>> {
+    Ok(check(ctx, config, root, info, spend)?.hook_output())
 }
 
 /// The client fires `SubagentStop` for its compaction call too, with
@@ -210,7 +223,7 @@ pub fn is_compaction_call(info: &SubagentStopInfo) -> bool {
 /// ratchet of a resumed session still holds).
 pub fn on_session_start(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     root: &Path,
     info: &SessionStartInfo,
 ) -> Result<Option<PathBuf>> {
@@ -231,7 +244,7 @@ pub fn on_session_start(
 
 /// The pending hand-off note of the project at `root`, without consuming
 /// it (for `cairn memory load` or the status line).
-pub fn pending_handoff(ctx: &Ctx, config: &Config, root: &Path) -> Option<PathBuf> {
+pub fn pending_handoff(ctx: &Ctx, config: &Settings, root: &Path) -> Option<PathBuf> {
     let h = state::read_handoff(ctx, root).ok()??;
     usable_handoff(ctx, config, &h)
 }
@@ -309,7 +322,7 @@ fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> 
 /// [`on_stop`] with a structured answer and a source of subagent dollars.
 pub fn check(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     root: &Path,
     info: &StopInfo,
     spend: &dyn SpendSource,
@@ -429,7 +442,7 @@ pub fn check(
 
 struct FireCtx<'a> {
     ctx: &'a Ctx,
-    config: &'a Config,
+    config: &'a Settings,
     root: &'a Path,
     info: &'a StopInfo,
     spend: &'a dyn SpendSource,
@@ -452,7 +465,7 @@ impl FireCtx<'_> {
         let (note_path, store) = match &existing {
             Some(p) => (p.clone(), None),
             None => {
-                let store = Store::discover(self.root, self.config);
+                let store = Store::discover(self.root, &self.config.memory);
                 (self.new_note_path(&store, now), Some(store))
             }
         };
@@ -529,7 +542,7 @@ impl FireCtx<'_> {
         let lang = self.config.memory.language;
         // Redacted before any cut to length (SPEC §1.11), and the whole note
         // once more after rendering.
-        let redactor = crate::redact::for_config(self.config);
+        let redactor = &self.config.redactor;
         let clean = |t: &str| redactor.redact(t);
         // A transcript that cannot be read again gives a thinner note, not
         // a failed block: the figures and the gaps to fill are still there.
@@ -687,7 +700,7 @@ fn rearm(ctx: &Ctx, session_id: &str) -> Result<()> {
     state::write_ratchet(ctx, &id, &r)
 }
 
-fn usable_handoff(ctx: &Ctx, config: &Config, h: &PendingHandoff) -> Option<PathBuf> {
+fn usable_handoff(ctx: &Ctx, config: &Settings, h: &PendingHandoff) -> Option<PathBuf> {
     let at: jiff::Timestamp = h.at.parse().ok()?;
     let age = ctx.clock.now().duration_since(at);
     let max = jiff::SignedDuration::from_hours(
@@ -696,7 +709,7 @@ fn usable_handoff(ctx: &Ctx, config: &Config, h: &PendingHandoff) -> Option<Path
     (age <= max && h.path.is_file()).then(|| h.path.clone())
 }
 
-fn take_handoff(ctx: &Ctx, config: &Config, root: &Path) -> Result<Option<PathBuf>> {
+fn take_handoff(ctx: &Ctx, config: &Settings, root: &Path) -> Result<Option<PathBuf>> {
     // Peek first: most session starts have nothing pending and should not
     // take a lock (or create the state folder) to learn it.
     if state::read_handoff(ctx, root)?.is_none() {
@@ -727,7 +740,7 @@ fn count_subagent_transcripts(transcript: &Path) -> usize {
             } else if kind.is_file()
                 && name.starts_with("agent-")
                 && name.ends_with(".jsonl")
-                && !crate::usage::discover::is_compaction_file(&name)
+                && !crate::transcript::is_compaction_file(&name)
             {
                 n += 1;
             }

@@ -99,19 +99,19 @@ impl ReportOptions {
 /// unset, a progress bar when stderr is a terminal.
 pub fn report(
     ctx: &Ctx,
-    root: Option<&std::path::Path>,
+    prices: &PriceTable,
     kind: ReportKind,
     since: Option<&str>,
     until: Option<&str>,
     json: bool,
 ) -> Result<String> {
-    report_merging(ctx, root, kind, since, until, json, &[])
+    report_merging(ctx, prices, kind, since, until, json, &[])
 }
 
 /// [`report`] with other machines' export files merged in.
 pub fn report_merging(
     ctx: &Ctx,
-    root: Option<&std::path::Path>,
+    prices: &PriceTable,
     kind: ReportKind,
     since: Option<&str>,
     until: Option<&str>,
@@ -119,9 +119,6 @@ pub fn report_merging(
     merge: &[PathBuf],
 ) -> Result<String> {
     use std::io::IsTerminal;
-    // The project's `.cairn.toml` may override prices: a report run inside
-    // it uses them, like the status line there does.
-    let config = crate::config::load(&ctx.env, root).map_err(|e| anyhow::anyhow!("{e}"))?;
     let no_color = ctx.env.get("NO_COLOR").is_some_and(|v| !v.is_empty());
     let opts = ReportOptions {
         since: since.map(str::to_string),
@@ -129,7 +126,7 @@ pub fn report_merging(
         json,
         color: !json && !no_color && std::io::stdout().is_terminal(),
         progress: std::io::stderr().is_terminal(),
-        prices: PriceTable::from_config(&config.config.usage),
+        prices: prices.clone(),
         merge: merge.to_vec(),
         ..ReportOptions::new(kind)
     };

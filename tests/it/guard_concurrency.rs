@@ -23,7 +23,7 @@ fn race_threads(s: &Arc<Scratch>, t: &Session, n: usize) -> Vec<String> {
                 b.wait();
                 let o = guard::check(
                     &s.ctx(),
-                    &Config::default(),
+                    &Config::default().for_guard(),
                     &s.root,
                     &info,
                     &guard::Unpriced,
@@ -94,7 +94,7 @@ fn child_process_entry() {
     };
     let o = guard::check(
         &ctx,
-        &Config::default(),
+        &Config::default().for_guard(),
         root.as_ref(),
         &info,
         &guard::Unpriced,

@@ -81,7 +81,7 @@ impl Scratch {
     pub fn check_with(&self, config: &Config, s: &Session) -> Outcome {
         guard::check(
             &self.ctx(),
-            config,
+            &config.for_guard(),
             &self.root,
             &self.stop_info(s),
             &guard::Unpriced,
