@@ -11,6 +11,7 @@ pub mod context;
 pub mod demo;
 pub mod diag;
 pub mod doctor;
+pub mod event;
 pub mod extract;
 pub mod fsutil;
 pub mod gate;

@@ -27,10 +27,11 @@ pub use pipeline::{
 
 use crate::context::Ctx;
 use crate::diag::Level;
+use crate::event::Stop;
 use crate::extract::digest::{Digest, RequestKind};
 use crate::transcript::StopContext;
 use anyhow::{Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What capture reads of the configuration, already validated: the memory
 /// section and the redactor compiled from the redact section.
@@ -49,15 +50,6 @@ impl Default for Settings {
     }
 }
 
-/// The parts of a Stop payload the capture needs.
-#[derive(Debug, Clone, Default)]
-pub struct StopInput {
-    pub session_id: String,
-    pub transcript_path: Option<PathBuf>,
-    pub cwd: Option<PathBuf>,
-    pub last_assistant_message: Option<String>,
-}
-
 /// What a Stop's capture did, and what its pass saw of the context (the
 /// guard's input, so it need not read the file again).
 #[derive(Debug)]
@@ -69,7 +61,7 @@ pub struct Captured {
 
 /// The Stop hook's work: one pass, one job. Never calls a backend unless
 /// `memory.sync` asks for it.
-pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &StopInput) -> Result<Captured> {
+pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Result<Captured> {
     let Some(path) = input.transcript_path.as_deref() else {
         anyhow::bail!("the Stop payload has no transcript_path");
     };

@@ -4,7 +4,6 @@
 //! repository lock).
 
 use super::Settings;
-use super::StopInput;
 use super::spool::{self, Job};
 use crate::context::Ctx;
 use crate::diag::Level;
@@ -55,7 +54,7 @@ pub(super) fn spool_digest(
     ctx: &Ctx,
     config: &Settings,
     root: &Path,
-    input: &StopInput,
+    input: &crate::event::Stop,
     digest: Digest,
 ) -> Result<StopOutcome> {
     let now = ctx.clock.now();

@@ -57,25 +57,12 @@ pub use scan::{Facts, FileTouch, SCAN_BYTES, scan};
 pub use state::{Fire, PendingHandoff, Ratchet, WindowRecord, file_id, read_ratchet, read_window};
 
 use crate::context::Ctx;
+use crate::event::{SessionStart, Stop};
 use crate::memory::log::{DailyLog, SectionKey};
 use crate::memory::store::Store;
+use crate::transcript::StopContext;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-
-/// What the guard reads from a `Stop` payload.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StopInfo {
-    pub session_id: String,
-    /// Always the main session's transcript, even for subagent events.
-    pub transcript_path: Option<PathBuf>,
-    pub cwd: Option<PathBuf>,
-    pub stop_hook_active: bool,
-    /// The final assistant text: the transcript may not hold it yet at Stop.
-    pub last_assistant_message: Option<String>,
-    /// The main thread's context as the capture's pass of this Stop left
-    /// it; `None`: read the tail.
-    pub context: Option<crate::transcript::StopContext>,
-}
 
 /// What the guard reads from a `SubagentStop` payload.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -85,15 +72,6 @@ pub struct SubagentStopInfo {
     /// `""` for the compaction call, whose transcript is never written.
     pub agent_type: Option<String>,
     pub agent_transcript_path: Option<PathBuf>,
-}
-
-/// What the guard reads from a `SessionStart` payload.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SessionStartInfo {
-    pub session_id: String,
-    /// `startup`, `resume`, `compact`, `clear`.
-    pub source: String,
-    pub cwd: Option<PathBuf>,
 }
 
 /// Prices a session's subagents for the note: `usage::SessionSpend` (the
@@ -202,10 +180,11 @@ pub fn on_stop(
     ctx: &Ctx,
     config: &Settings,
     root: &Path,
-    info: &StopInfo,
+    info: &Stop,
+    seen: Option<&StopContext>,
     spend: &dyn SpendSource,
 ) -> Result<Option<String>> {
-    Ok(check(ctx, config, root, info, spend)?.hook_output())
+    Ok(check(ctx, config, root, info, seen, spend)?.hook_output())
 }
 
 /// The client fires `SubagentStop` for its compaction call too, with
@@ -225,7 +204,7 @@ pub fn on_session_start(
     ctx: &Ctx,
     config: &Settings,
     root: &Path,
-    info: &SessionStartInfo,
+    info: &SessionStart,
 ) -> Result<Option<PathBuf>> {
     match info.source.as_str() {
         "compact" => {
@@ -319,12 +298,14 @@ fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> 
     Action::Fire(now)
 }
 
-/// [`on_stop`] with a structured answer and a source of subagent dollars.
+/// [`on_stop`] with a structured answer. `seen`: the main thread's context
+/// as the capture's pass of this Stop left it; `None`: read the tail.
 pub fn check(
     ctx: &Ctx,
     config: &Settings,
     root: &Path,
-    info: &StopInfo,
+    info: &Stop,
+    seen: Option<&StopContext>,
     spend: &dyn SpendSource,
 ) -> Result<Outcome> {
     let cfg = &config.guard;
@@ -343,7 +324,7 @@ pub fn check(
     let cannot_read = || format!("guard: cannot read the transcript {}", transcript.display());
     // The capture's pass read this turn already: the file is read again only
     // when that pass saw no usage, or to wait for a late answer.
-    let seen = match &info.context {
+    let seen = match seen {
         Some(known) => known.clone(),
         None => crate::transcript::context_at_stop(transcript).with_context(cannot_read)?,
     };
@@ -444,7 +425,7 @@ struct FireCtx<'a> {
     ctx: &'a Ctx,
     config: &'a Settings,
     root: &'a Path,
-    info: &'a StopInfo,
+    info: &'a Stop,
     spend: &'a dyn SpendSource,
     id: &'a str,
     transcript: &'a Path,

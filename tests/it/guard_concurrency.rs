@@ -26,6 +26,7 @@ fn race_threads(s: &Arc<Scratch>, t: &Session, n: usize) -> Vec<String> {
                     &Config::default().for_guard(),
                     &s.root,
                     &info,
+                    None,
                     &guard::Unpriced,
                 )
                 .unwrap();
@@ -86,7 +87,7 @@ fn child_process_entry() {
     while !std::path::Path::new(go).exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_micros(200));
     }
-    let info = guard::StopInfo {
+    let info = cairn::event::Stop {
         session_id: sid.into(),
         transcript_path: Some(PathBuf::from(transcript)),
         cwd: Some(PathBuf::from(root)),
@@ -97,6 +98,7 @@ fn child_process_entry() {
         &Config::default().for_guard(),
         root.as_ref(),
         &info,
+        None,
         &guard::Unpriced,
     )
     .unwrap();

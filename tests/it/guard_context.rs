@@ -5,7 +5,8 @@
 
 use crate::common::guard::*;
 use cairn::config::Config;
-use cairn::guard::{self, Level, ModelRule, Outcome, SessionStartInfo, StopInfo};
+use cairn::event::{SessionStart as SessionStartInfo, Stop as StopInfo};
+use cairn::guard::{self, Level, ModelRule, Outcome};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -41,9 +42,16 @@ fn warn_fires_once_then_hard_once() {
     t.answer(125_000, "Still working.");
     let (ctx, config) = (s.ctx(), Config::default());
     let spend = cairn::usage::SessionSpend::new(&ctx, &config.usage);
-    let out = guard::on_stop(&ctx, &config.for_guard(), &s.root, &s.stop_info(&t), &spend)
-        .unwrap()
-        .expect("warn blocks");
+    let out = guard::on_stop(
+        &ctx,
+        &config.for_guard(),
+        &s.root,
+        &s.stop_info(&t),
+        None,
+        &spend,
+    )
+    .unwrap()
+    .expect("warn blocks");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["decision"], "block");
     let reason = v["reason"].as_str().unwrap();
@@ -81,6 +89,7 @@ fn warn_fires_once_then_hard_once() {
         &Config::default().for_guard(),
         &s.root,
         &active,
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -232,6 +241,7 @@ fn the_window_the_status_line_saw_wins() {
         &Config::default().for_guard(),
         &s.root,
         &s.stop_info(&v),
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -462,6 +472,7 @@ fn the_note_has_the_exact_sections() {
         &Config::default().for_guard(),
         &s.root,
         &info,
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -531,7 +542,15 @@ fn the_note_in_english_with_priced_subagents_and_no_repository() {
     t.answer(125_000, "Done.");
     let mut c = Config::default();
     c.memory.language = cairn::memory::log::Lang::En;
-    let o = guard::check(&s.ctx(), &c.for_guard(), &s.root, &s.stop_info(&t), &Priced).unwrap();
+    let o = guard::check(
+        &s.ctx(),
+        &c.for_guard(),
+        &s.root,
+        &s.stop_info(&t),
+        None,
+        &Priced,
+    )
+    .unwrap();
     let note = std::fs::read_to_string(&block(&o).checkpoint).unwrap();
     let headings: Vec<&str> = note.lines().filter(|l| l.starts_with("## ")).collect();
     assert_eq!(
@@ -581,6 +600,7 @@ fn the_note_goes_to_the_sub_project_of_the_cwd() {
         &Config::default().for_guard(),
         &s.root,
         &info,
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -609,6 +629,7 @@ fn run(s: &Scratch, info: &StopInfo) -> String {
         &Config::default().for_guard(),
         &s.root,
         info,
+        None,
         &guard::Unpriced,
     ))
 }
