@@ -66,7 +66,7 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
         anyhow::bail!("the Stop payload has no transcript_path");
     };
     // Two Stops of one session at once would read from the same cursor.
-    let _lock = crate::memory::session::safe_id(&input.session_id)
+    let _lock = crate::session_id::file_stem(&input.session_id)
         .map(|id| crate::fsutil::lock(&ctx.state_dir.join("capture").join(format!("{id}.lock"))))
         .transpose()
         .unwrap_or_else(|e| {

@@ -240,12 +240,8 @@ impl Store {
 
 /// The lock that serialises every write to one repository's memory.
 pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
-    // FNV-1a of the path: stable across runs, no extra crate, no path in a file name.
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in root.to_string_lossy().as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
+    // A hash of the path: stable across runs, no path in a file name.
+    let h = crate::hash::fnv1a(root.to_string_lossy().as_bytes());
     ctx.state_dir
         .join("locks")
         .join(format!("repo-{h:016x}.lock"))

@@ -260,7 +260,11 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
         data.sessions.push(info);
     };
     for (files, r) in found.iter().zip(results) {
-        seen_stems.insert(super::store::session_file_stem(&files.session_id));
+        // The stem its ledger really has (an odd id's may follow the older rule).
+        let log = super::store::session_paths(&ctx.state_dir, &files.session_id).log;
+        if let Some(stem) = log.file_stem() {
+            seen_stems.insert(stem.to_string_lossy().into_owned());
+        }
         let up = match r {
             Some(Ok(up)) => up,
             Some(Err(e)) => {
@@ -718,26 +722,10 @@ fn tz_label(ctx: &Ctx) -> String {
 
 /// `1234567` → `1,234,567`.
 fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::format::group_digits(n, ',')
 }
 
-/// Two decimals, like a bill; a non-zero amount under a cent is not
-/// shown as `$0.00`.
-fn dollars(x: f64) -> String {
-    if x > 0.0 && x < 0.005 {
-        "<$0.01".to_string()
-    } else {
-        format!("${:.2}", x.max(0.0))
-    }
-}
+use crate::format::dollars;
 
 /// Column alignment.
 #[derive(Clone, Copy, PartialEq)]
