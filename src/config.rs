@@ -39,6 +39,7 @@ impl Config {
         crate::capture::Settings {
             memory: self.memory.clone(),
             redactor: self.redact.redactor(),
+            prices: self.prices(),
         }
     }
 

@@ -39,6 +39,8 @@ use std::path::Path;
 pub struct Settings {
     pub memory: crate::memory::config::MemoryConfig,
     pub redactor: crate::redact::ActiveRedactor,
+    /// Prices the backend calls into the memory ledger (`[[usage.prices]]`).
+    pub prices: crate::usage::PriceTable,
 }
 
 impl Default for Settings {
@@ -46,6 +48,7 @@ impl Default for Settings {
         Settings {
             memory: Default::default(),
             redactor: crate::redact::RedactConfig::default().redactor(),
+            prices: Default::default(),
         }
     }
 }

@@ -220,7 +220,12 @@ pub fn process_job(ctx: &Ctx, config: &Settings, job: &Job) -> Result<()> {
         .extract(&request)
         .with_context(|| format!("{} backend failed", backend.name()))?;
     if let Some(u) = &answer.usage {
-        ledger::record_call(ctx, &format!("{}/memory", backend.name()), u.into());
+        ledger::record_call(
+            ctx,
+            &config.prices,
+            &format!("{}/memory", backend.name()),
+            u.into(),
+        );
     }
 
     let _guard = repo_lock(ctx, &job.project_root)?;

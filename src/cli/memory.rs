@@ -124,6 +124,7 @@ fn rewrite_with(
             if let Some(u) = &c.usage {
                 crate::usage::ledger::record_call(
                     ctx,
+                    &config.prices(),
                     &format!("{}/promotion", backend.name()),
                     u.into(),
                 );
