@@ -19,7 +19,8 @@
 mod support;
 
 use cairn::config::Config;
-use cairn::guard::{self, StopInfo};
+use cairn::event::Stop as StopInfo;
+use cairn::guard;
 use serde_json::json;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -143,7 +144,17 @@ fn fresh_sid(prefix: &str) -> String {
 
 fn stop(ctx: &cairn::context::Ctx, info: &StopInfo) -> Option<String> {
     let f = fixture();
-    guard::on_stop(ctx, &Config::default(), &f.scratch.root, info).unwrap()
+    let config = Config::default();
+    let spend = cairn::usage::SessionSpend::new(ctx, &config.usage);
+    guard::on_stop(
+        ctx,
+        &config.for_guard(),
+        &f.scratch.root,
+        info,
+        None,
+        &spend,
+    )
+    .unwrap()
 }
 
 /// The common turn: below both levels, nothing written.

@@ -131,7 +131,7 @@ fn write_corpus(root: &Path) {
 }
 
 fn run(c: &Corpus, query: &str) -> usize {
-    let store = Store::discover(&c.root, &Config::default());
+    let store = Store::discover(&c.root, &Config::default().memory);
     let req = Request {
         query: query.into(),
         ..Request::default()

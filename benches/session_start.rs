@@ -54,7 +54,7 @@ fn setup(bullets: usize) -> Setup {
         ]),
         Clock::Fixed("2026-11-30T12:00:00Z".parse().unwrap()),
     );
-    let store = Store::discover(&root, &Config::default());
+    let store = Store::discover(&root, &Config::default().memory);
     Setup {
         _dir: dir,
         ctx,
@@ -65,7 +65,7 @@ fn setup(bullets: usize) -> Setup {
 #[divan::bench(args = [1_000, 10_000, 20_000, 80_000], sample_count = 10)]
 fn session_start_context(bencher: divan::Bencher, bullets: usize) {
     let s = setup(bullets);
-    let config = Config::default();
+    let config = Config::default().memory;
     bencher.bench_local(|| {
         load::session_start_context(&s.ctx, &config, &s.store, "root", "startup", None)
     });

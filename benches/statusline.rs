@@ -42,7 +42,7 @@ fn main() {
             "line: {}",
             statusline::main(
                 &f.ctx(&f.state),
-                &Config::default(),
+                &Config::default().for_statusline(),
                 &f.sl,
                 f.payload.as_bytes()
             )
@@ -190,7 +190,12 @@ fn write_turn(out: &mut impl Write, n: u64) -> std::io::Result<()> {
 }
 
 fn render_line(f: &Fixture, ctx: &Ctx) -> String {
-    let line = statusline::main(ctx, &Config::default(), &f.sl, f.payload.as_bytes());
+    let line = statusline::main(
+        ctx,
+        &Config::default().for_statusline(),
+        &f.sl,
+        f.payload.as_bytes(),
+    );
     assert!(line.contains("Opus 5.5"), "not a full line: {line}");
     line
 }
@@ -257,7 +262,7 @@ fn after_new_turn_dollars_injected(bencher: divan::Bencher) {
             partial: false,
         }),
     };
-    let config = Config::default();
+    let config = Config::default().for_statusline();
     bencher
         .with_inputs(|| f.append_turn())
         .bench_local_values(|()| main_with(&ctx, &config, &f.sl, f.payload.as_bytes(), &fixed));

@@ -4,10 +4,13 @@
 //! Unknown keys and bad values are errors naming the key and the file. User
 //! commands refuse to run on them; hooks log once and fall back to defaults.
 
-use crate::memory::log::Lang;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+pub use crate::diag::DiagnosticsConfig;
+pub use crate::memory::config::{BackendKind, MemoryConfig};
+pub use crate::redact::RedactConfig;
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -22,100 +25,51 @@ pub struct Config {
     pub audit: crate::audit::AuditConfig,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BackendKind {
-    Offline,
-    ClaudeCli,
-    Anthropic,
-    Openai,
-    Auto,
-}
+/// Narrow views for the features: each takes its own section, validated
+/// and compiled (the redactor's regexes once per process), never the
+/// whole aggregate.
+impl Config {
+    /// The price table of `[[usage.prices]]` over the built-in rows: one
+    /// table for reports, the status line, audits and memory spend.
+    pub fn prices(&self) -> crate::usage::PriceTable {
+        crate::usage::PriceTable::from_config(&self.usage)
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MemoryConfig {
-    /// `offline` (default), `claude-cli`, `anthropic`, `openai`, `auto`.
-    pub backend: BackendKind,
-    /// Headings of new logs: `fr` (default) or `en`. Both are always read.
-    pub language: Lang,
-    /// Extract inline in the Stop hook instead of through the spool and worker.
-    pub sync: bool,
-    /// Model for LLM backends; empty means the backend's default.
-    pub model: String,
-    pub max_bullet_chars: usize,
-    /// SessionStart injection budget, in tokens (4 bytes each).
-    pub session_start_tokens: usize,
-    pub long_memory_max_lines: usize,
-    /// Logs older than this many days are archived by promotion.
-    pub archive_days: u32,
-    pub daily_budget_usd: f64,
-    pub timeout_secs: u64,
-    /// Attempts before a job goes to the dead-letter folder.
-    pub max_attempts: u32,
-    /// Sub-projects besides the discovered `projects/*/memory_sessions/`.
-    pub projects: Vec<String>,
-    pub claude_command: String,
-    pub anthropic_base_url: String,
-    pub anthropic_api_key_env: String,
-    pub openai_base_url: String,
-    pub openai_api_key_env: String,
-}
-
-impl Default for MemoryConfig {
-    fn default() -> Self {
-        MemoryConfig {
-            backend: BackendKind::Offline,
-            language: Lang::Fr,
-            sync: false,
-            model: String::new(),
-            max_bullet_chars: 400,
-            session_start_tokens: 2000,
-            long_memory_max_lines: 300,
-            archive_days: 30,
-            daily_budget_usd: 0.50,
-            timeout_secs: 60,
-            max_attempts: 5,
-            projects: Vec::new(),
-            claude_command: "claude".into(),
-            anthropic_base_url: "https://api.anthropic.com".into(),
-            anthropic_api_key_env: "ANTHROPIC_API_KEY".into(),
-            openai_base_url: "http://127.0.0.1:11434/v1".into(),
-            openai_api_key_env: "OPENAI_API_KEY".into(),
+    pub fn for_capture(&self) -> crate::capture::Settings {
+        crate::capture::Settings {
+            memory: self.memory.clone(),
+            redactor: self.redact.redactor(),
+            prices: self.prices(),
         }
     }
-}
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RedactConfig {
-    /// Extra regular expressions whose matches (or their `secret` group) are
-    /// replaced by `[REDACTED:custom]`.
-    pub extra_patterns: Vec<String>,
-}
+    pub fn for_guard(&self) -> crate::guard::Settings {
+        crate::guard::Settings {
+            guard: self.guard.clone(),
+            memory: self.memory.clone(),
+            redactor: self.redact.redactor(),
+        }
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct DiagnosticsConfig {
-    /// Size at which `diagnostics.log` is rotated to `diagnostics.log.1`.
-    pub max_bytes: u64,
-}
+    pub fn for_statusline(&self) -> crate::statusline::Settings {
+        crate::statusline::Settings {
+            guard: self.guard.clone(),
+            memory: self.memory.clone(),
+            prices: self.prices(),
+        }
+    }
 
-impl Default for DiagnosticsConfig {
-    fn default() -> Self {
-        DiagnosticsConfig {
-            max_bytes: 512 * 1024,
+    pub fn for_audit(&self) -> crate::audit::Settings {
+        crate::audit::Settings {
+            audit: self.audit.clone(),
+            language: self.memory.language,
+            prices: self.prices(),
         }
     }
 }
 
 /// A configuration error: which key, which file (or variable), what is wrong.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("config error in {source_name}: {message}")]
-pub struct ConfigError {
-    pub source_name: String,
-    pub message: String,
-}
+pub use crate::layers::ConfigError;
 
 /// The merged configuration and where each leaf value came from.
 #[derive(Debug, Clone)]
@@ -125,27 +79,13 @@ pub struct Loaded {
     pub origins: BTreeMap<String, String>,
 }
 
-/// The user config file: `$XDG_CONFIG_HOME/cairn/config.toml`, else `~/.config/cairn/config.toml`.
-pub fn user_config_path(env: &crate::context::Env) -> Option<PathBuf> {
-    if let Some(x) = env.get("XDG_CONFIG_HOME").filter(|s| !s.is_empty()) {
-        return Some(PathBuf::from(x).join("cairn/config.toml"));
-    }
-    env.get("HOME")
-        .filter(|s| !s.is_empty())
-        .map(|h| PathBuf::from(h).join(".config/cairn/config.toml"))
-}
+pub use crate::layers::user_config_path;
 
-/// Loads and merges every layer. `project_root` is where `.cairn.toml` is looked for.
+/// Loads and merges every layer (defaults < user file < `.cairn.toml` in
+/// `project_root` < `CAIRN_<SECTION>_<KEY>`), then validates what a
+/// feature would otherwise find broken later: the user's regexes are
+/// compiled here, once for the process.
 pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Loaded, ConfigError> {
-    let defaults = toml::Value::try_from(Config::default()).expect("defaults serialise");
-    let mut merged = defaults.clone();
-    let mut origins = BTreeMap::new();
-    let mut leaves = Vec::new();
-    collect_leaves(&defaults, "", &mut leaves);
-    for path in &leaves {
-        origins.insert(path.clone(), "default".to_string());
-    }
-
     let mut files = Vec::new();
     if let Some(p) = user_config_path(env) {
         files.push(p);
@@ -153,66 +93,13 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
     if let Some(root) = project_root {
         files.push(root.join(".cairn.toml"));
     }
-    for file in files {
-        let text = match crate::fsutil::confine::read_to_string(&file) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                return Err(ConfigError {
-                    source_name: file.display().to_string(),
-                    message: format!("cannot read: {e}"),
-                });
-            }
-        };
-        let name = file.display().to_string();
-        let layer: toml::Value = toml::from_str(&text).map_err(|e| ConfigError {
-            source_name: name.clone(),
-            message: e.message().to_string(),
-        })?;
-        overlay(&mut merged, &defaults, &layer, "", &name, &mut origins)?;
-    }
-
-    for path in &leaves {
-        let var = format!("CAIRN_{}", path.replace('.', "_").to_ascii_uppercase());
-        let Some(raw) = env.get(&var) else { continue };
-        let default_leaf = lookup(&defaults, path).expect("leaf exists");
-        let value = parse_env_value(raw, default_leaf).map_err(|message| ConfigError {
-            source_name: format!("environment variable {var}"),
-            message,
-        })?;
-        set(&mut merged, path, value);
-        origins.insert(path.clone(), format!("env {var}"));
-    }
-
-    let config: Config = merged.clone().try_into().map_err(|e: toml::de::Error| {
-        // Find the overridden key whose value alone breaks the defaults, so
-        // the message names the key and the layer it came from.
-        let culprit = origins
-            .iter()
-            .filter(|(_, o)| o.as_str() != "default")
-            .find(|(path, _)| {
-                let mut probe = defaults.clone();
-                set(
-                    &mut probe,
-                    path,
-                    lookup(&merged, path).cloned().expect("leaf exists"),
-                );
-                probe.try_into::<Config>().is_err()
-            });
-        match culprit {
-            Some((key, origin)) => ConfigError {
-                source_name: origin.clone(),
-                message: format!("bad value for `{key}`: {}", e.message()),
-            },
-            None => ConfigError {
-                source_name: "configuration".into(),
-                message: e.message().to_string(),
-            },
-        }
-    })?;
+    let crate::layers::Layered {
+        value: config,
+        origins,
+    } = crate::layers::load::<Config>(env, &files, "CAIRN")?;
     // A bad secret pattern must be caught here, where the message can name
     // the file, not later in a hook where it would silently redact less.
-    if let Err(e) = crate::redact::Redactor::new(&config.redact.extra_patterns) {
+    if let Err(e) = config.redact.compile() {
         return Err(ConfigError {
             source_name: origins
                 .get("redact.extra_patterns")
@@ -250,127 +137,9 @@ pub fn load(env: &crate::context::Env, project_root: Option<&Path>) -> Result<Lo
     Ok(Loaded { config, origins })
 }
 
-fn collect_leaves(v: &toml::Value, prefix: &str, out: &mut Vec<String>) {
-    if let toml::Value::Table(t) = v {
-        for (k, v) in t {
-            let path = if prefix.is_empty() {
-                k.clone()
-            } else {
-                format!("{prefix}.{k}")
-            };
-            if v.is_table() {
-                collect_leaves(v, &path, out);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-}
-
-fn lookup<'a>(v: &'a toml::Value, path: &str) -> Option<&'a toml::Value> {
-    path.split('.').try_fold(v, |v, k| v.get(k))
-}
-
-fn set(v: &mut toml::Value, path: &str, value: toml::Value) {
-    let mut cur = v;
-    let mut parts = path.split('.').peekable();
-    while let Some(k) = parts.next() {
-        let table = cur.as_table_mut().expect("path walks tables");
-        if parts.peek().is_none() {
-            table.insert(k.to_string(), value);
-            return;
-        }
-        cur = table.get_mut(k).expect("path exists");
-    }
-}
-
-fn overlay(
-    merged: &mut toml::Value,
-    defaults: &toml::Value,
-    layer: &toml::Value,
-    prefix: &str,
-    source: &str,
-    origins: &mut BTreeMap<String, String>,
-) -> Result<(), ConfigError> {
-    let toml::Value::Table(t) = layer else {
-        return Ok(());
-    };
-    for (k, v) in t {
-        let path = if prefix.is_empty() {
-            k.clone()
-        } else {
-            format!("{prefix}.{k}")
-        };
-        let Some(default) = lookup(defaults, &path) else {
-            return Err(ConfigError {
-                source_name: source.to_string(),
-                message: format!("unknown key `{path}`"),
-            });
-        };
-        if default.is_table() {
-            if !v.is_table() {
-                return Err(ConfigError {
-                    source_name: source.to_string(),
-                    message: format!("`{path}` must be a table"),
-                });
-            }
-            overlay(merged, defaults, v, &path, source, origins)?;
-        } else {
-            if std::mem::discriminant(default) != std::mem::discriminant(v)
-                && !(default.is_float() && v.is_integer())
-                && !(default.is_str() && v.is_bool())
-            {
-                return Err(ConfigError {
-                    source_name: source.to_string(),
-                    message: format!(
-                        "bad value for `{path}`: expected {}, found {}",
-                        default.type_str(),
-                        v.type_str()
-                    ),
-                });
-            }
-            let v = match (default, v) {
-                (toml::Value::Float(_), toml::Value::Integer(i)) => toml::Value::Float(*i as f64),
-                // Tri-state settings (`color = "auto"`) also take a plain boolean.
-                (toml::Value::String(_), toml::Value::Boolean(b)) => {
-                    toml::Value::String(b.to_string())
-                }
-                _ => v.clone(),
-            };
-            set(merged, &path, v);
-            origins.insert(path, source.to_string());
-        }
-    }
-    Ok(())
-}
-
-fn parse_env_value(raw: &str, default: &toml::Value) -> Result<toml::Value, String> {
-    Ok(match default {
-        toml::Value::String(_) => toml::Value::String(raw.to_string()),
-        toml::Value::Boolean(_) => match raw.trim().to_ascii_lowercase().as_str() {
-            "1" | "true" | "yes" | "on" => toml::Value::Boolean(true),
-            "0" | "false" | "no" | "off" | "" => toml::Value::Boolean(false),
-            other => return Err(format!("expected true or false, found `{other}`")),
-        },
-        toml::Value::Integer(_) => toml::Value::Integer(
-            raw.trim()
-                .parse()
-                .map_err(|_| format!("expected an integer, found `{raw}`"))?,
-        ),
-        toml::Value::Float(_) => toml::Value::Float(
-            raw.trim()
-                .parse()
-                .map_err(|_| format!("expected a number, found `{raw}`"))?,
-        ),
-        toml::Value::Array(_) => toml::Value::Array(
-            raw.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| toml::Value::String(s.to_string()))
-                .collect(),
-        ),
-        _ => return Err("this key cannot be set from the environment".to_string()),
-    })
+/// `cairn config show`: every leaf with its value and origin, TOML-like.
+pub fn show(loaded: &Loaded) -> String {
+    crate::layers::show(&loaded.config, &loaded.origins)
 }
 
 /// The configuration for hooks, the worker and the status line: on any
@@ -378,7 +147,10 @@ fn parse_env_value(raw: &str, default: &toml::Value) -> Result<toml::Value, Stri
 /// typo must never break a session.
 pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config {
     match load(&ctx.env, root) {
-        Ok(l) => l.config,
+        Ok(l) => {
+            ctx.set_diag_max_bytes(l.config.diagnostics.max_bytes);
+            l.config
+        }
         Err(e) => {
             let msg = e.to_string();
             let seen = ctx.state_dir.join("config-error.last");
@@ -399,33 +171,11 @@ pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config
     }
 }
 
-/// `cairn config show`: every leaf with its value and origin, TOML-like.
-pub fn show(loaded: &Loaded) -> String {
-    let value = toml::Value::try_from(&loaded.config).expect("config serialises");
-    let mut out = String::new();
-    if let toml::Value::Table(sections) = &value {
-        for (section, body) in sections {
-            out.push_str(&format!("[{section}]\n"));
-            if let toml::Value::Table(keys) = body {
-                for (k, v) in keys {
-                    let origin = loaded
-                        .origins
-                        .get(&format!("{section}.{k}"))
-                        .map(String::as_str)
-                        .unwrap_or("default");
-                    out.push_str(&format!("{k} = {v}  # {origin}\n"));
-                }
-            }
-            out.push('\n');
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::context::Env;
+    use crate::memory::log::Lang;
 
     fn env_with(home: &Path, pairs: &[(&str, &str)]) -> Env {
         let mut env = Env::from_pairs([("HOME", home.display().to_string())]);
@@ -530,5 +280,36 @@ mod tests {
                 && e.to_string().contains("CAIRN_MEMORY_LANGUAGE"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn diagnostics_max_bytes_takes_effect_once_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(".cairn.toml"),
+            "[diagnostics]\nmax_bytes = 300\n",
+        )
+        .unwrap();
+        let mut env = env_with(dir.path(), &[]);
+        env.set(
+            "CAIRN_STATE_DIR",
+            &dir.path().join("state").display().to_string(),
+        );
+        let ctx = crate::context::Ctx::new(env, crate::context::Clock::System);
+        assert_eq!(ctx.diag_max_bytes(), DiagnosticsConfig::default().max_bytes);
+        load_or_default(&ctx, Some(dir.path()));
+        assert_eq!(ctx.diag_max_bytes(), 300);
+        // The log is rotated at that size: never much more than 300 bytes.
+        for i in 0..20 {
+            ctx.diag(
+                crate::diag::Level::Info,
+                "test",
+                &format!("line {i} of twenty"),
+            );
+        }
+        let len = std::fs::metadata(crate::diag::path(&ctx.state_dir))
+            .unwrap()
+            .len();
+        assert!(len < 400, "{len}");
     }
 }

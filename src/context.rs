@@ -62,8 +62,10 @@ pub struct Ctx {
     pub env: Env,
     pub clock: Clock,
     pub state_dir: PathBuf,
-    /// Size cap of the diagnostics log (`diagnostics.max_bytes`).
-    pub diag_max_bytes: u64,
+    /// Size cap of the diagnostics log (`diagnostics.max_bytes`), set by
+    /// the entry point once the configuration is loaded.
+    /// Shared by clones: the cap is the process's, not one copy's.
+    diag_max_bytes: std::sync::Arc<std::sync::atomic::AtomicU64>,
     tz: std::sync::OnceLock<jiff::tz::TimeZone>,
 }
 
@@ -85,16 +87,29 @@ impl Ctx {
             env,
             clock,
             state_dir,
-            diag_max_bytes: crate::config::DiagnosticsConfig::default().max_bytes,
+            diag_max_bytes: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(
+                crate::diag::DiagnosticsConfig::default().max_bytes,
+            )),
             tz: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Applies `diagnostics.max_bytes` to every later [`diag`](Self::diag).
+    pub fn set_diag_max_bytes(&self, max_bytes: u64) {
+        self.diag_max_bytes
+            .store(max_bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn diag_max_bytes(&self) -> u64 {
+        self.diag_max_bytes
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// One line in the diagnostics log; never fails.
     pub fn diag(&self, level: crate::diag::Level, scope: &str, msg: &str) {
         crate::diag::log(
             &self.state_dir,
-            self.diag_max_bytes,
+            self.diag_max_bytes(),
             self.clock.now(),
             level,
             scope,

@@ -7,6 +7,22 @@ use std::path::{Path, PathBuf};
 
 pub const FILE_NAME: &str = "diagnostics.log";
 
+/// The `[diagnostics]` section of the configuration.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DiagnosticsConfig {
+    /// Size at which `diagnostics.log` is rotated to `diagnostics.log.1`.
+    pub max_bytes: u64,
+}
+
+impl Default for DiagnosticsConfig {
+    fn default() -> Self {
+        DiagnosticsConfig {
+            max_bytes: 512 * 1024,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
     Error,

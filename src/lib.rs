@@ -5,22 +5,28 @@
 
 pub mod audit;
 pub mod capture;
+pub mod cli;
 pub mod config;
 pub mod context;
 pub mod demo;
 pub mod diag;
 pub mod doctor;
+pub mod event;
 pub mod extract;
+pub mod format;
 pub mod fsutil;
 pub mod gate;
 pub mod guard;
+pub mod hash;
 pub mod hook;
 pub mod install;
+pub mod layers;
 pub mod mcp;
 pub mod memory;
 pub mod merge;
 pub mod redact;
 pub mod search;
+pub mod session_id;
 pub mod site;
 pub mod statusline;
 pub mod transcript;
@@ -50,3 +56,6 @@ impl From<String> for Output {
         Output::ok(stdout)
     }
 }
+
+#[cfg(test)]
+mod dag_tests;

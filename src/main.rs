@@ -166,7 +166,7 @@ fn main() -> ExitCode {
         let config = cairn::config::load_or_default(&ctx, root.as_deref());
         print_out(&cairn::statusline::main(
             &ctx,
-            &config,
+            &config.for_statusline(),
             &config.statusline,
             std::io::stdin().lock(),
         ));
@@ -210,13 +210,19 @@ fn print_out(s: &str) {
 }
 
 fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
-    use cairn::memory::commands as mem;
+    use cairn::cli::memory as mem;
     let cwd = std::env::current_dir()?;
     match command {
         Command::Hook | Command::Statusline => unreachable!("handled before"),
-        Command::Worker { drain } => cairn::capture::worker_command(ctx, drain).map(Output::ok),
+        Command::Worker { drain } => {
+            // Each job's project has its own `.cairn.toml`.
+            let settings_for = |root: &std::path::Path| {
+                cairn::config::load_or_default(ctx, Some(root)).for_capture()
+            };
+            cairn::capture::worker_command(ctx, drain, &settings_for).map(Output::ok)
+        }
         Command::Memory(m) => {
-            let root = mem::root_from(ctx, &cwd)?;
+            let root = cairn::memory::store::root_from(ctx, &cwd)?;
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;
             match m {
                 MemoryCommand::Load { project, json } => {
@@ -228,23 +234,29 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
                 MemoryCommand::Archive { project, days } => {
                     mem::archive(ctx, &config, &root, project.as_deref(), days).map(Output::ok)
                 }
-                MemoryCommand::Search(args) => cairn::search::run(ctx, &config, &root, args),
+                MemoryCommand::Search(args) => cairn::search::run(ctx, &config.memory, &root, args),
             }
         }
         Command::Usage(a) if a.kind == "export" => {
             cairn::usage::export::run(ctx, a.out.as_deref()).map(Output::ok)
         }
-        Command::Usage(a) => cairn::usage::report_merging(
-            ctx,
-            cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd))
-                .as_deref(),
-            a.kind.parse()?,
-            a.since.as_deref(),
-            a.until.as_deref(),
-            a.json,
-            &a.merge,
-        )
-        .map(Output::ok),
+        Command::Usage(a) => {
+            // The project's `.cairn.toml` may override prices: a report run
+            // inside it uses them, like the status line there does.
+            let root =
+                cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
+            let config = cairn::config::load(&ctx.env, root.as_deref())?.config;
+            cairn::usage::report_merging(
+                ctx,
+                &config.prices(),
+                a.kind.parse()?,
+                a.since.as_deref(),
+                a.until.as_deref(),
+                a.json,
+                &a.merge,
+            )
+            .map(Output::ok)
+        }
         Command::Site(a) => cairn::site::run(ctx, &cwd, a),
         Command::Install(a) if a.user => {
             cairn::install::run_user_install(&user_settings(ctx)?, &install_options(ctx, a.dry_run))
@@ -256,7 +268,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
         )
         .map(Output::ok),
         Command::Install(a) => {
-            let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
+            let root = cairn::memory::store::root_from(ctx, &cwd).unwrap_or(cwd);
             let config = cairn::config::load(&ctx.env, Some(&root))?.config;
             let opts = cairn::install::InstallOptions {
                 statusline: !a.no_statusline,
@@ -266,7 +278,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
             Ok(Output::ok(out + &mem::backend_summary(ctx, &config)))
         }
         Command::Uninstall(a) => {
-            let root = mem::root_from(ctx, &cwd).unwrap_or(cwd);
+            let root = cairn::memory::store::root_from(ctx, &cwd).unwrap_or(cwd);
             cairn::install::run_uninstall(&root, &install_options(ctx, a.dry_run)).map(Output::ok)
         }
         Command::Config(ConfigCommand::Show) => {
@@ -276,7 +288,13 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
             Ok(Output::ok(cairn::config::show(&loaded)))
         }
         Command::Demo { dir } => cairn::demo::run(ctx, dir.as_deref()).map(Output::ok),
-        Command::Audit(a) => cairn::audit::run(ctx, &cwd, a),
+        Command::Audit(a) => {
+            let root =
+                cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd))
+                    .unwrap_or_else(|| cwd.clone());
+            let config = cairn::config::load(&ctx.env, Some(&root))?.config;
+            cairn::audit::run(ctx, &root, &config.for_audit(), a)
+        }
         Command::Doctor(a) => cairn::doctor::run(ctx, &cwd, a),
         Command::Mcp => cairn::mcp::serve(ctx, &cwd),
         Command::MergeDriver(a) => cairn::merge::run_driver(ctx, a),

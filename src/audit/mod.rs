@@ -96,10 +96,18 @@ impl AuditConfig {
     }
 }
 
-pub fn run(ctx: &Ctx, cwd: &Path, cmd: AuditCommand) -> Result<Output> {
-    let root = crate::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(cwd))
-        .unwrap_or_else(|| cwd.to_path_buf());
-    let config = crate::config::load(&ctx.env, Some(&root))?.config;
+/// What an audit reads of the configuration: its own section, the
+/// language reports default to, and the price table of `[[usage.prices]]`.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub audit: AuditConfig,
+    pub language: Lang,
+    pub prices: crate::usage::PriceTable,
+}
+
+/// `cairn audit …` in the project at `root` (the entry point found it and
+/// loaded its configuration).
+pub fn run(ctx: &Ctx, root: &Path, config: &Settings, cmd: AuditCommand) -> Result<Output> {
     match cmd {
         AuditCommand::Skill {
             name,
@@ -107,23 +115,15 @@ pub fn run(ctx: &Ctx, cwd: &Path, cmd: AuditCommand) -> Result<Output> {
             lang,
             json,
         } => {
-            let lang = pick_lang(lang.as_deref(), config.memory.language)?;
-            skill(
-                ctx,
-                &config,
-                &root,
-                name.as_deref(),
-                !no_measured,
-                lang,
-                json,
-            )
+            let lang = pick_lang(lang.as_deref(), config.language)?;
+            skill(ctx, config, root, name.as_deref(), !no_measured, lang, json)
         }
         AuditCommand::Index { lang } => {
-            let lang = pick_lang(lang.as_deref(), config.memory.language)?;
-            let _lock = crate::fsutil::lock(&lock_path(ctx, &root))?;
-            let found = skills::discover(ctx, &root);
-            let r = index::rebuild(&root, lang, &ctx.today(), |s| project_of(&root, &found, s))?;
-            Ok(Output::ok(index_line(&root, &r)))
+            let lang = pick_lang(lang.as_deref(), config.language)?;
+            let _lock = crate::fsutil::lock(&lock_path(ctx, root))?;
+            let found = skills::discover(ctx, root);
+            let r = index::rebuild(root, lang, &ctx.today(), |s| project_of(root, &found, s))?;
+            Ok(Output::ok(index_line(root, &r)))
         }
     }
 }
@@ -212,7 +212,7 @@ pub fn listing(ctx: &Ctx, root: &Path, found: &[skills::Found]) -> String {
 
 fn skill(
     ctx: &Ctx,
-    config: &crate::config::Config,
+    config: &Settings,
     root: &Path,
     name: Option<&str>,
     measured: bool,
@@ -239,7 +239,7 @@ fn skill(
     let choice = model::recommend(&est);
     let current = sk.fm.get("model").and_then(model::Model::parse);
     let opts = optimize::find(&sk, &est, choice.model, current);
-    let prices = crate::usage::PriceTable::from_config(&config.usage);
+    let prices = config.prices.clone();
     let measured = if measured {
         Some(measure::measure(ctx, &prices, &sk.found.name)?)
     } else {
@@ -450,13 +450,5 @@ fn to_json(
 }
 
 fn human_bytes(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
-    } else if b >= 1 << 20 {
-        format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
-    } else if b >= 1 << 10 {
-        format!("{:.1} KiB", b as f64 / 1024.0)
-    } else {
-        format!("{b} B")
-    }
+    crate::format::human_bytes(b, 2)
 }

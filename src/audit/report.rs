@@ -53,15 +53,7 @@ pub struct Audit<'a> {
 }
 
 pub fn int(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(THIN);
-        }
-        out.push(c);
-    }
-    out
+    crate::format::group_digits(n, THIN)
 }
 
 fn pct(lang: Lang, x: f64) -> String {

@@ -25,21 +25,32 @@ pub use pipeline::{
     REGISTERED_HOOK_TIMEOUT_SECS, StopOutcome, inline_deadline_secs, process_job, turn_date,
 };
 
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::diag::Level;
+use crate::event::Stop;
 use crate::extract::digest::{Digest, RequestKind};
 use crate::transcript::StopContext;
 use anyhow::{Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The parts of a Stop payload the capture needs.
-#[derive(Debug, Clone, Default)]
-pub struct StopInput {
-    pub session_id: String,
-    pub transcript_path: Option<PathBuf>,
-    pub cwd: Option<PathBuf>,
-    pub last_assistant_message: Option<String>,
+/// What capture reads of the configuration, already validated: the memory
+/// section and the redactor compiled from the redact section.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub memory: crate::memory::config::MemoryConfig,
+    pub redactor: crate::redact::ActiveRedactor,
+    /// Prices the backend calls into the memory ledger (`[[usage.prices]]`).
+    pub prices: crate::usage::PriceTable,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            memory: Default::default(),
+            redactor: crate::redact::RedactConfig::default().redactor(),
+            prices: Default::default(),
+        }
+    }
 }
 
 /// What a Stop's capture did, and what its pass saw of the context (the
@@ -53,12 +64,12 @@ pub struct Captured {
 
 /// The Stop hook's work: one pass, one job. Never calls a backend unless
 /// `memory.sync` asks for it.
-pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Result<Captured> {
+pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Result<Captured> {
     let Some(path) = input.transcript_path.as_deref() else {
         anyhow::bail!("the Stop payload has no transcript_path");
     };
     // Two Stops of one session at once would read from the same cursor.
-    let _lock = crate::memory::session::safe_id(&input.session_id)
+    let _lock = crate::session_id::file_stem(&input.session_id)
         .map(|id| crate::fsutil::lock(&ctx.state_dir.join("capture").join(format!("{id}.lock"))))
         .transpose()
         .unwrap_or_else(|e| {
@@ -126,7 +137,7 @@ pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, input: &StopInput) -> Re
         });
     }
     // Redact before anything is spooled, and before any cut (SPEC §1.11).
-    let redactor = crate::redact::for_config(config);
+    let redactor = &config.redactor;
     let dropped = turns
         .len()
         .saturating_sub(crate::extract::digest::MAX_TURNS);
@@ -166,9 +177,14 @@ pub fn is_ok_done(digest: &Digest) -> bool {
         .is_some_and(|t| t.kind != RequestKind::None && crate::extract::is_ok_done(&t.request))
 }
 
-/// `cairn worker [--drain]`: what to print.
-pub fn worker_command(ctx: &Ctx, drain: bool) -> Result<String> {
-    let r = worker::run(ctx, drain)?;
+/// `cairn worker [--drain]`: what to print. `settings_for` loads the
+/// configuration of a job's project (the entry point owns the loader).
+pub fn worker_command(
+    ctx: &Ctx,
+    drain: bool,
+    settings_for: &dyn Fn(&Path) -> Settings,
+) -> Result<String> {
+    let r = worker::run(ctx, drain, settings_for)?;
     Ok(if drain {
         format!(
             "{} jobs done, {} to retry, {} dead-lettered, {} pending\n",

@@ -71,7 +71,7 @@ pub struct Pass {
 }
 
 fn cursor_path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
-    crate::memory::session::safe_id(session_id)
+    crate::session_id::file_stem(session_id)
         .map(|id| state_dir.join("capture").join(format!("{id}.json")))
 }
 
@@ -120,12 +120,7 @@ pub fn prune_cursors(state_dir: &Path, max_age: std::time::Duration) -> usize {
 }
 
 fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
+    crate::hash::fnv1a(bytes)
 }
 
 /// The folder the session started in: the first `cwd` among the records
@@ -219,7 +214,7 @@ impl SubagentDir {
     fn read(&self, agent_id: &str) -> Work {
         let name = format!("agent-{agent_id}.jsonl");
         let mut candidates = Vec::new();
-        if crate::memory::session::safe_id(&self.session_id).is_some() {
+        if crate::session_id::is_plain(&self.session_id) {
             candidates.push(
                 self.dir
                     .join(&self.session_id)

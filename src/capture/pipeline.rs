@@ -3,15 +3,15 @@
 //! merge inline) and the worker's (backend call, `.debug/`, merge under the
 //! repository lock).
 
-use super::StopInput;
+use super::Settings;
 use super::spool::{self, Job};
-use crate::config::{BackendKind, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::extract::digest::Digest;
 use crate::extract::{self, ExtractRequest};
 use crate::fsutil::confine::Kind;
 use crate::fsutil::{LockGuard, lock};
+use crate::memory::config::{BackendKind, MemoryConfig};
 use crate::memory::log::{DailyLog, append_long_memory};
 use crate::memory::session::{self, AddedTodos};
 use crate::memory::store::{Store, repo_lock_path, valid_project_name};
@@ -52,9 +52,9 @@ pub fn inline_deadline_secs(timeout_secs: u64) -> u64 {
 /// mode, merges it now).
 pub(super) fn spool_digest(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     root: &Path,
-    input: &StopInput,
+    input: &crate::event::Stop,
     digest: Digest,
 ) -> Result<StopOutcome> {
     let now = ctx.clock.now();
@@ -88,7 +88,7 @@ pub(super) fn spool_digest(
 }
 
 /// `config` with the backend's timeout cut to [`inline_deadline_secs`].
-fn inline_config(config: &Config) -> Config {
+fn inline_config(config: &Settings) -> Settings {
     let mut c = config.clone();
     c.memory.timeout_secs = inline_deadline_secs(c.memory.timeout_secs);
     c
@@ -98,7 +98,7 @@ fn inline_config(config: &Config) -> Config {
 /// worker cannot merge it at the same time. If a worker holds the lock, the
 /// job is its own (it rescans the spool before it exits). If the inline
 /// attempt fails or runs out of time, the job stays for the worker.
-fn sync_inline(ctx: &Ctx, config: &Config, job: Job) -> StopOutcome {
+fn sync_inline(ctx: &Ctx, config: &Settings, job: Job) -> StopOutcome {
     let claim = match super::worker::claim(ctx) {
         Ok(Some(g)) => g,
         Ok(None) => return StopOutcome::Queued(job.id),
@@ -148,7 +148,7 @@ fn sync_inline(ctx: &Ctx, config: &Config, job: Job) -> StopOutcome {
 /// line are where the user learns of it.
 fn capture_without_spool(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     job: &Job,
     spool_error: anyhow::Error,
 ) -> Result<StopOutcome> {
@@ -183,11 +183,10 @@ pub(crate) fn redact_digest(r: &Redactor, digest: &mut Digest) {
 
 /// The worker's work for one job: extract, keep the raw answer in `.debug/`,
 /// merge under the repository lock. `Err` means "retry later".
-pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
-    let store = Store::discover(&job.project_root, config);
+pub fn process_job(ctx: &Ctx, config: &Settings, job: &Job) -> Result<()> {
+    let store = Store::discover(&job.project_root, &config.memory);
     let date = turn_date(ctx, &job.timestamp);
-    let redactor = crate::redact::for_config(config);
-    let r: &Redactor = &redactor;
+    let r: &Redactor = &config.redactor;
     let mut digest = job.digest();
     redact_digest(r, &mut digest);
     let default_project = store.project_for_dir(&job.cwd).to_string();
@@ -221,7 +220,12 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
         .extract(&request)
         .with_context(|| format!("{} backend failed", backend.name()))?;
     if let Some(u) = &answer.usage {
-        ledger::record_call(ctx, &format!("{}/memory", backend.name()), u.into());
+        ledger::record_call(
+            ctx,
+            &config.prices,
+            &format!("{}/memory", backend.name()),
+            u.into(),
+        );
     }
 
     let _guard = repo_lock(ctx, &job.project_root)?;
@@ -350,7 +354,7 @@ pub fn process_job(ctx: &Ctx, config: &Config, job: &Job) -> Result<()> {
 
 /// The memory config to extract with: past `memory.daily_budget_usd` of
 /// LLM spend today, the offline extractor takes over until tomorrow.
-fn budgeted(ctx: &Ctx, config: &Config) -> crate::config::MemoryConfig {
+fn budgeted(ctx: &Ctx, config: &Settings) -> MemoryConfig {
     let mut m = config.memory.clone();
     if m.backend != BackendKind::Offline {
         let spent = ledger::memory_spend_on(&ctx.state_dir, &ctx.today());

@@ -1,9 +1,9 @@
 //! The background worker that drains the spool. One at a time per state
 //! folder (a lock file says who); started by the Stop hook when idle.
 
+use super::Settings;
 use crate::capture::pipeline::process_job;
 use crate::capture::spool;
-use crate::config::{self, Config};
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::fsutil::{lock, try_lock};
@@ -79,9 +79,13 @@ fn spawn_detached(ctx: &Ctx) -> anyhow::Result<()> {
 
 /// Drains the spool. `drain`: wait for the lock, try every pending job once
 /// now (ignoring retry delays), then exit.
-pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
+pub fn run(
+    ctx: &Ctx,
+    drain: bool,
+    settings_for: &dyn Fn(&std::path::Path) -> Settings,
+) -> anyhow::Result<Report> {
     let mut report = Report::default();
-    let mut configs: BTreeMap<PathBuf, Config> = BTreeMap::new();
+    let mut configs: BTreeMap<PathBuf, Settings> = BTreeMap::new();
     // Once per worker, off the hook's path.
     super::pass::prune_cursors(&ctx.state_dir, super::pass::CURSOR_KEEP);
     loop {
@@ -137,7 +141,7 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
                 let config = configs
                     .entry(job.project_root.clone())
                     .or_insert_with(|| {
-                        let config = config::load_or_default(ctx, Some(&job.project_root));
+                        let config = settings_for(&job.project_root);
                         sweep_project(&job.project_root, &config);
                         config
                     })
@@ -175,8 +179,8 @@ pub fn run(ctx: &Ctx, drain: bool) -> anyhow::Result<Report> {
 
 /// Temp files a killed worker left in a project's logs folders (they show
 /// in `git status` and hold a whole log); once per project per worker.
-fn sweep_project(root: &std::path::Path, config: &Config) {
-    let store = crate::memory::store::Store::discover(root, config);
+fn sweep_project(root: &std::path::Path, config: &Settings) {
+    let store = crate::memory::store::Store::discover(root, &config.memory);
     for p in &store.projects {
         crate::fsutil::sweep_stale_temp_files(
             &p.logs_dir(),
@@ -186,7 +190,7 @@ fn sweep_project(root: &std::path::Path, config: &Config) {
     }
 }
 
-fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) {
+fn handle(ctx: &Ctx, config: &Settings, mut job: spool::Job, report: &mut Report) {
     match process_job(ctx, config, &job) {
         Ok(()) => {
             if let Err(e) = spool::remove(&ctx.state_dir, &job.id) {
@@ -209,10 +213,9 @@ fn handle(ctx: &Ctx, config: &Config, mut job: spool::Job, report: &mut Report) 
                 );
                 // Redacted again: a job spooled by an older version may
                 // hold the raw exchange, and dead letters stay forever.
-                let redactor = crate::redact::for_config(config);
                 job.digest = job.digest();
                 job.exchange = None;
-                crate::capture::pipeline::redact_digest(&redactor, &mut job.digest);
+                crate::capture::pipeline::redact_digest(&config.redactor, &mut job.digest);
                 let _ = spool::save(&ctx.state_dir, &job);
                 let _ = spool::bury(&ctx.state_dir, &job.id);
                 report.dead += 1;

@@ -264,18 +264,7 @@ pub(crate) fn resolve_program(program: &str, env: &crate::context::Env) -> Optio
 
 /// `2.4 MiB`-style sizes.
 pub(crate) fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut v = n as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit < UNITS.len() - 1 {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
+    crate::format::human_bytes(n, 1)
 }
 
 /// `3 min ago`-style ages.

@@ -17,7 +17,7 @@ pub(super) fn check(scene: &Scene) -> Vec<Finding> {
     };
     let mut out = Vec::new();
     let cap = scene.config.memory.long_memory_max_lines;
-    let store = Store::discover(root, &scene.config);
+    let store = Store::discover(root, &scene.config.memory);
     for p in &store.projects {
         let path = p.long_memory_path();
         let text = match store.jail.read_text(&path) {

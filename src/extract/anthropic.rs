@@ -10,8 +10,8 @@ use super::check;
 use super::http::{Post, Retry, Secret, join_url, post_json, proxy_for};
 use super::parse::{parse_answer, parse_value};
 use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
-use crate::config::{BackendKind, MemoryConfig};
 use crate::context::Ctx;
+use crate::memory::config::{BackendKind, MemoryConfig};
 
 /// The tool the model is made to call; its input is the record.
 const TOOL: &str = "record_session_memory";

@@ -24,8 +24,8 @@ use serde_json::Value;
 use super::check;
 use super::parse::parse_answer;
 use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
-use crate::config::{BackendKind, MemoryConfig};
 use crate::context::{Ctx, Env, NESTED_MARKER};
+use crate::memory::config::{BackendKind, MemoryConfig};
 
 const NO_SESSION_PERSISTENCE: &str = "--no-session-persistence";
 /// Output kept per stream; the rest is read and dropped.

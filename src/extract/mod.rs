@@ -23,8 +23,8 @@ mod route;
 
 use std::path::Path;
 
-use crate::config::{BackendKind, MemoryConfig};
 use crate::context::Ctx;
+use crate::memory::config::{BackendKind, MemoryConfig};
 use crate::memory::log::Lang;
 use digest::Digest;
 use record::Extraction;

@@ -10,8 +10,8 @@ use super::check;
 use super::http::{Post, Retry, Secret, join_url, post_json, proxy_for};
 use super::parse::parse_answer;
 use super::{Answer, Backend, CallUsage, Completion, ExtractRequest, build_prompt};
-use crate::config::{BackendKind, MemoryConfig};
 use crate::context::Ctx;
+use crate::memory::config::{BackendKind, MemoryConfig};
 
 pub struct OpenAiBackend {
     /// Ends with `/v1`, as OpenAI-compatible servers document it.

@@ -419,11 +419,24 @@ pub fn invalid_extra_patterns(cfg: &GateConfig) -> Vec<(String, String)> {
         .collect()
 }
 
+/// One user pattern, compiled once per process: the configuration loader
+/// compiles it to validate it, every prompt after that reuses it.
 fn compile_extra(p: &str) -> Result<regex::Regex, regex::Error> {
-    regex::RegexBuilder::new(p)
-        .case_insensitive(true)
-        .size_limit(1 << 20)
-        .build()
+    type Compiled = std::collections::HashMap<String, Result<regex::Regex, regex::Error>>;
+    static COMPILED: OnceLock<std::sync::Mutex<Compiled>> = OnceLock::new();
+    let mut compiled = COMPILED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    compiled
+        .entry(p.to_string())
+        .or_insert_with(|| {
+            regex::RegexBuilder::new(p)
+                .case_insensitive(true)
+                .size_limit(1 << 20)
+                .build()
+        })
+        .clone()
 }
 
 fn extra_matches(patterns: &[String], masked: &str) -> Vec<(usize, usize)> {

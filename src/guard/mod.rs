@@ -57,27 +57,13 @@ pub use note::{NoteInput, SubagentSpend, group_digits};
 pub use scan::{Facts, FileTouch, SCAN_BYTES, scan};
 pub use state::{Fire, PendingHandoff, Ratchet, WindowRecord, file_id, read_ratchet, read_window};
 
-use crate::config::Config;
 use crate::context::Ctx;
+use crate::event::{SessionStart, Stop};
 use crate::memory::log::{DailyLog, SectionKey};
 use crate::memory::store::Store;
+use crate::transcript::StopContext;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-
-/// What the guard reads from a `Stop` payload.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StopInfo {
-    pub session_id: String,
-    /// Always the main session's transcript, even for subagent events.
-    pub transcript_path: Option<PathBuf>,
-    pub cwd: Option<PathBuf>,
-    pub stop_hook_active: bool,
-    /// The final assistant text: the transcript may not hold it yet at Stop.
-    pub last_assistant_message: Option<String>,
-    /// The main thread's context as the capture's pass of this Stop left
-    /// it; `None`: read the tail.
-    pub context: Option<crate::transcript::StopContext>,
-}
 
 /// What the guard reads from a `SubagentStop` payload.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -87,15 +73,6 @@ pub struct SubagentStopInfo {
     /// `""` for the compaction call, whose transcript is never written.
     pub agent_type: Option<String>,
     pub agent_transcript_path: Option<PathBuf>,
-}
-
-/// What the guard reads from a `SessionStart` payload.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SessionStartInfo {
-    pub session_id: String,
-    /// `startup`, `resume`, `compact`, `clear`.
-    pub source: String,
-    pub cwd: Option<PathBuf>,
 }
 
 /// Prices a session's subagents for the note: `usage::SessionSpend` (the
@@ -113,6 +90,26 @@ pub struct Unpriced;
 impl SpendSource for Unpriced {
     fn subagent_cost_usd(&self, _: &str, _: &Path) -> Option<f64> {
         None
+    }
+}
+
+/// What the guard reads of the configuration, already validated: its own
+/// section, where checkpoint notes go and in which language (the memory
+/// section), and the compiled redactor notes pass through.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub guard: GuardConfig,
+    pub memory: crate::memory::config::MemoryConfig,
+    pub redactor: crate::redact::ActiveRedactor,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            guard: GuardConfig::default(),
+            memory: Default::default(),
+            redactor: crate::redact::RedactConfig::default().redactor(),
+        }
     }
 }
 
@@ -178,22 +175,17 @@ impl Outcome {
 }
 
 /// `Stop`: `Ok(Some(json))` to print, `Ok(None)` to stay silent.
-pub fn on_stop(ctx: &Ctx, config: &Config, root: &Path, info: &StopInfo) -> Result<Option<String>> {
-    let spend = crate::usage::SessionSpend::new(ctx, &config.usage);
-    Ok(check(ctx, config, root, info, &spend)?.hook_output())
-}
-
-/// `SubagentStop`: never blocks and records nothing. The subagent's spend
-/// goes to the usage aggregate (the dispatcher calls the usage module for
-/// that, skipping [`is_compaction_call`]); the guard counts subagent
-/// transcripts itself when it writes a note, so a missed event loses
-/// nothing. The compaction call is not an agent: `SessionStart` with
-/// `source: compact`, which follows it, is what re-arms the ratchet.
-pub fn on_subagent_stop(_ctx: &Ctx, _config: &Config, info: &SubagentStopInfo) -> Result<()> {
-    if is_compaction_call(info) {
-        return Ok(());
-    }
-    Ok(())
+/// `spend` prices the subagents a checkpoint note mentions (the usage
+/// aggregate in the hook, which wires it).
+pub fn on_stop(
+    ctx: &Ctx,
+    config: &Settings,
+    root: &Path,
+    info: &Stop,
+    seen: Option<&StopContext>,
+    spend: &dyn SpendSource,
+) -> Result<Option<String>> {
+    Ok(check(ctx, config, root, info, seen, spend)?.hook_output())
 }
 
 /// The client fires `SubagentStop` for its compaction call too, with
@@ -211,9 +203,9 @@ pub fn is_compaction_call(info: &SubagentStopInfo) -> bool {
 /// ratchet of a resumed session still holds).
 pub fn on_session_start(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     root: &Path,
-    info: &SessionStartInfo,
+    info: &SessionStart,
 ) -> Result<Option<PathBuf>> {
     match info.source.as_str() {
         "compact" => {
@@ -232,7 +224,7 @@ pub fn on_session_start(
 
 /// The pending hand-off note of the project at `root`, without consuming
 /// it (for `cairn memory load` or the status line).
-pub fn pending_handoff(ctx: &Ctx, config: &Config, root: &Path) -> Option<PathBuf> {
+pub fn pending_handoff(ctx: &Ctx, config: &Settings, root: &Path) -> Option<PathBuf> {
     let h = state::read_handoff(ctx, root).ok()??;
     usable_handoff(ctx, config, &h)
 }
@@ -307,12 +299,14 @@ fn decide(r: &Ratchet, limits: &Limits, fill: u64, message_id: Option<&str>) -> 
     Action::Fire(now)
 }
 
-/// [`on_stop`] with a structured answer and a source of subagent dollars.
+/// [`on_stop`] with a structured answer. `seen`: the main thread's context
+/// as the capture's pass of this Stop left it; `None`: read the tail.
 pub fn check(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     root: &Path,
-    info: &StopInfo,
+    info: &Stop,
+    seen: Option<&StopContext>,
     spend: &dyn SpendSource,
 ) -> Result<Outcome> {
     let cfg = &config.guard;
@@ -331,7 +325,7 @@ pub fn check(
     let cannot_read = || format!("guard: cannot read the transcript {}", transcript.display());
     // The capture's pass read this turn already: the file is read again only
     // when that pass saw no usage, or to wait for a late answer.
-    let seen = match &info.context {
+    let seen = match seen {
         Some(known) => known.clone(),
         None => crate::transcript::context_at_stop(transcript).with_context(cannot_read)?,
     };
@@ -430,9 +424,9 @@ pub fn check(
 
 struct FireCtx<'a> {
     ctx: &'a Ctx,
-    config: &'a Config,
+    config: &'a Settings,
     root: &'a Path,
-    info: &'a StopInfo,
+    info: &'a Stop,
     spend: &'a dyn SpendSource,
     id: &'a str,
     transcript: &'a Path,
@@ -453,7 +447,7 @@ impl FireCtx<'_> {
         let (note_path, store) = match &existing {
             Some(p) => (p.clone(), None),
             None => {
-                let store = Store::discover(self.root, self.config);
+                let store = Store::discover(self.root, &self.config.memory);
                 (self.new_note_path(&store, now), Some(store))
             }
         };
@@ -550,7 +544,7 @@ impl FireCtx<'_> {
         let lang = self.config.memory.language;
         // Redacted before any cut to length (SPEC §1.11), and the whole note
         // once more after rendering.
-        let redactor = crate::redact::for_config(self.config);
+        let redactor = &self.config.redactor;
         let clean = |t: &str| redactor.redact(t);
         // A transcript that cannot be read again gives a thinner note, not
         // a failed block: the figures and the gaps to fill are still there.
@@ -708,7 +702,7 @@ fn rearm(ctx: &Ctx, session_id: &str) -> Result<()> {
     state::write_ratchet(ctx, &id, &r)
 }
 
-fn usable_handoff(ctx: &Ctx, config: &Config, h: &PendingHandoff) -> Option<PathBuf> {
+fn usable_handoff(ctx: &Ctx, config: &Settings, h: &PendingHandoff) -> Option<PathBuf> {
     let at: jiff::Timestamp = h.at.parse().ok()?;
     let age = ctx.clock.now().duration_since(at);
     let max = jiff::SignedDuration::from_hours(
@@ -717,7 +711,7 @@ fn usable_handoff(ctx: &Ctx, config: &Config, h: &PendingHandoff) -> Option<Path
     (age <= max && h.path.is_file()).then(|| h.path.clone())
 }
 
-fn take_handoff(ctx: &Ctx, config: &Config, root: &Path) -> Result<Option<PathBuf>> {
+fn take_handoff(ctx: &Ctx, config: &Settings, root: &Path) -> Result<Option<PathBuf>> {
     // Peek first: most session starts have nothing pending and should not
     // take a lock (or create the state folder) to learn it.
     if state::read_handoff(ctx, root)?.is_none() {
@@ -748,7 +742,7 @@ fn count_subagent_transcripts(transcript: &Path) -> usize {
             } else if kind.is_file()
                 && name.starts_with("agent-")
                 && name.ends_with(".jsonl")
-                && !crate::usage::discover::is_compaction_file(&name)
+                && !crate::transcript::is_compaction_file(&name)
             {
                 n += 1;
             }

@@ -167,15 +167,7 @@ pub fn group_digits(n: u64, lang: Lang) -> String {
         Lang::Fr => ' ',
         Lang::En => ',',
     };
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(sep);
-        }
-        out.push(c);
-    }
-    out
+    crate::format::group_digits(n, sep)
 }
 
 /// `path` as the note shows it: relative to the project root when inside

@@ -38,29 +38,7 @@ pub(super) fn lock(ctx: &Ctx) -> Result<fsutil::LockGuard> {
 /// (a path separator, `..`, a kilobyte of junk) is hashed so no payload can
 /// name a file outside the folder. `None` for an empty id.
 pub fn file_id(session_id: &str) -> Option<String> {
-    let id = session_id.trim();
-    if id.is_empty() {
-        return None;
-    }
-    let plain = id.len() <= 128
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    Some(if plain {
-        id.to_string()
-    } else {
-        format!("h-{:016x}", fnv1a(id.as_bytes()))
-    })
-}
-
-/// Stable across runs and platforms (std's hasher is seeded per process).
-pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    crate::session_id::file_stem(session_id)
 }
 
 /// Reads a JSON state file. Missing: `None`. Unreadable as JSON (edited by
@@ -218,7 +196,7 @@ pub struct PendingHandoff {
 /// canonical form so `/tmp/x` and `/private/tmp/x` agree.
 fn handoff_path(ctx: &Ctx, root: &Path) -> PathBuf {
     let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let key = fnv1a(canon.as_os_str().as_encoded_bytes());
+    let key = crate::hash::fnv1a(canon.as_os_str().as_encoded_bytes());
     guard_dir(ctx)
         .join("handoff")
         .join(format!("{key:016x}.json"))

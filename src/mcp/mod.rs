@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 const MAX_LINE: usize = 8 * 1024 * 1024;
 
 pub fn serve(ctx: &Ctx, cwd: &Path) -> anyhow::Result<Output> {
-    let root = crate::memory::commands::root_from(ctx, cwd).unwrap_or_else(|_| cwd.to_path_buf());
+    let root = crate::memory::store::root_from(ctx, cwd).unwrap_or_else(|_| cwd.to_path_buf());
     let config = match crate::config::load(&ctx.env, Some(&root)) {
         Ok(l) => l.config,
         Err(e) => {

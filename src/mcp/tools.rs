@@ -104,7 +104,7 @@ pub fn call(
     name: &str,
     args: &JsonObject,
 ) -> Result<Answer, McpError> {
-    let store = Store::discover(root, config);
+    let store = Store::discover(root, &config.memory);
     match name {
         "memory_search" => memory_search(ctx, &store, args),
         "memory_get" => memory_get(ctx, &store, args),

@@ -38,8 +38,77 @@ mod tests;
 pub use section::SectionKey;
 pub use text::{bullet_key, clean_bullet, fold_accents};
 
-use crate::extract::record::Sections;
 use text::{Closer, contains_either, long_memory_body, one_line};
+
+/// One list of bullets per section key of the seeds' format.
+/// Unknown keys in an answer are ignored; missing keys are empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Sections {
+    pub contexte: Vec<String>,
+    pub objectif: Vec<String>,
+    pub problemes: Vec<String>,
+    pub connaissances: Vec<String>,
+    pub travail: Vec<String>,
+    pub decisions: Vec<String>,
+    pub a_suivre: Vec<String>,
+    pub a_suivre_done: Vec<String>,
+    /// Problems an earlier Stop of the day wrote as unresolved that a later
+    /// turn got past. cairn's own field (not the seeds'), absent from an
+    /// LLM's answer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problemes_resolus: Vec<Resolution>,
+}
+
+/// The problem bullet of today's log that starts with `head` and ends
+/// with `was` (the unresolved mark) ends with `now` instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Resolution {
+    pub head: String,
+    pub was: String,
+    pub now: String,
+}
+
+impl Sections {
+    pub fn is_empty(&self) -> bool {
+        self.contexte.is_empty()
+            && self.objectif.is_empty()
+            && self.problemes.is_empty()
+            && self.connaissances.is_empty()
+            && self.travail.is_empty()
+            && self.decisions.is_empty()
+            && self.a_suivre.is_empty()
+            && self.a_suivre_done.is_empty()
+            && self.problemes_resolus.is_empty()
+    }
+
+    /// Every bullet list that is appended as-is (all but `a_suivre_done`), with its key.
+    pub fn appendable(&self) -> [(&'static str, &Vec<String>); 7] {
+        [
+            ("contexte", &self.contexte),
+            ("objectif", &self.objectif),
+            ("problemes", &self.problemes),
+            ("connaissances", &self.connaissances),
+            ("travail", &self.travail),
+            ("decisions", &self.decisions),
+            ("a_suivre", &self.a_suivre),
+        ]
+    }
+
+    pub fn all_mut(&mut self) -> [&mut Vec<String>; 8] {
+        [
+            &mut self.contexte,
+            &mut self.objectif,
+            &mut self.problemes,
+            &mut self.connaissances,
+            &mut self.travail,
+            &mut self.decisions,
+            &mut self.a_suivre,
+            &mut self.a_suivre_done,
+        ]
+    }
+}
 
 /// Language of headings written into a new file. Both are always read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -395,7 +464,7 @@ impl DailyLog {
     /// Rewrites the unresolved mark of the problem bullets `r` names; how
     /// many. Only a bullet that still ends with the mark is touched: a
     /// person's edit of it, or a second resolution, leaves it alone.
-    fn resolve(&mut self, r: &crate::extract::record::Resolution, max_len: usize) -> usize {
+    fn resolve(&mut self, r: &Resolution, max_len: usize) -> usize {
         if r.head.trim().is_empty() || r.was.trim().is_empty() {
             return 0;
         }

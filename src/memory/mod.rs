@@ -2,7 +2,7 @@
 //! sub-projects, confined paths), per-session state, loading, promotion.
 //! Capturing turns into it is `capture`'s job.
 
-pub mod commands;
+pub mod config;
 pub mod load;
 pub mod log;
 pub mod promote;

@@ -1,8 +1,8 @@
 //! `cairn memory promote` and `cairn memory archive` (SPEC §1.9): durable
 //! facts of recent logs go into `long_memory.md`, old logs into `logs/archives/`.
 
-use crate::config::Config;
 use crate::context::Ctx;
+use crate::memory::config::MemoryConfig;
 use crate::memory::log::{DailyLog, Lang, SectionKey};
 use crate::memory::store::{Project, Store};
 use anyhow::{Context, Result};
@@ -79,11 +79,11 @@ pub fn plan(
     ctx: &Ctx,
     store: &Store,
     project: &Project,
-    config: &Config,
+    config: &MemoryConfig,
     today: &str,
 ) -> Result<Plan> {
-    let lang = config.memory.language;
-    let limit = cutoff(today, config.memory.archive_days);
+    let lang = config.language;
+    let limit = cutoff(today, config.archive_days);
     let logs = dated_logs(ctx, store, project, today);
     // Promotion rewrites long memory from what it read: a refused file
     // (a link out of the project) stops it rather than being replaced.
@@ -137,7 +137,7 @@ pub fn plan(
         &project.name,
         today,
         lang,
-        config.memory.long_memory_max_lines,
+        config.long_memory_max_lines,
     );
     plan.long_memory_before = before;
     Ok(plan)

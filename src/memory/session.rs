@@ -19,19 +19,9 @@ pub struct AddedTodos {
     pub items: Vec<String>,
 }
 
-/// `session_id` when it can name a file: session ids are uuids, and
-/// anything else must not become a path.
-pub fn safe_id(session_id: &str) -> Option<&str> {
-    let ok = !session_id.is_empty()
-        && session_id.len() <= 128
-        && session_id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    ok.then_some(session_id)
-}
-
 fn path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
-    safe_id(session_id).map(|id| state_dir.join("sessions").join(format!("{id}.json")))
+    crate::session_id::file_stem(session_id)
+        .map(|id| state_dir.join("sessions").join(format!("{id}.json")))
 }
 
 pub fn load(state_dir: &Path, session_id: &str) -> SessionState {

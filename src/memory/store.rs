@@ -1,10 +1,10 @@
 //! Where memory lives on disk: the project root, its projects (root and
 //! `projects/<name>/memory_sessions/`), and the paths inside each.
 
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::diag::Level;
 use crate::fsutil::confine::{Jail, Kind, Refused};
+use crate::memory::config::MemoryConfig;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -75,7 +75,7 @@ pub fn valid_project_name(name: &str) -> bool {
 impl Store {
     /// Root first, then discovered `projects/*/memory_sessions/` and the
     /// configured ones, sorted by name.
-    pub fn discover(root: &Path, config: &Config) -> Store {
+    pub fn discover(root: &Path, config: &MemoryConfig) -> Store {
         let jail = Jail::new(root);
         let mut names: Vec<String> = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join("projects")) {
@@ -93,7 +93,7 @@ impl Store {
                 }
             }
         }
-        for name in &config.memory.projects {
+        for name in &config.projects {
             if valid_project_name(name) && name != ROOT_PROJECT {
                 names.push(name.clone());
             }
@@ -240,12 +240,8 @@ impl Store {
 
 /// The lock that serialises every write to one repository's memory.
 pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
-    // FNV-1a of the path: stable across runs, no extra crate, no path in a file name.
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in root.to_string_lossy().as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
+    // A hash of the path: stable across runs, no path in a file name.
+    let h = crate::hash::fnv1a(root.to_string_lossy().as_bytes());
     ctx.state_dir
         .join("locks")
         .join(format!("repo-{h:016x}.lock"))
@@ -272,6 +268,17 @@ pub fn find_root(claude_project_dir: Option<&str>, cwd: Option<&Path>) -> Option
     }
 }
 
+/// The project root for a user command run from `cwd`.
+pub fn root_from(ctx: &Ctx, cwd: &Path) -> anyhow::Result<PathBuf> {
+    use anyhow::Context;
+    find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(cwd)).with_context(|| {
+        format!(
+            "no project found from {} (looked for memory_sessions/, .cairn.toml or .git); run `cairn install` in your project",
+            cwd.display()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,7 +291,7 @@ mod tests {
         fs::create_dir_all(root.join("projects/blog/memory_sessions")).unwrap();
         fs::create_dir_all(root.join("projects/nomem")).unwrap();
         fs::create_dir_all(root.join("projects/.hidden/memory_sessions")).unwrap();
-        let store = Store::discover(root, &Config::default());
+        let store = Store::discover(root, &MemoryConfig::default());
         let names: Vec<_> = store.projects.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["root", "blog"]);
         assert_eq!(

@@ -471,19 +471,49 @@ fn one_line(e: &regex::Error) -> String {
     }
 }
 
-/// The built-in rules plus `redact.extra_patterns` (validated when the
-/// config was loaded, so the fallback only guards against a race).
-pub fn for_config(config: &crate::config::Config) -> ActiveRedactor {
-    match Redactor::new(&config.redact.extra_patterns) {
-        Ok(r) if !config.redact.extra_patterns.is_empty() => ActiveRedactor::Custom(Box::new(r)),
-        _ => ActiveRedactor::Builtin(Redactor::builtin()),
+/// The `[redact]` section of the configuration.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedactConfig {
+    /// Extra regular expressions whose matches (or their `secret` group) are
+    /// replaced by `[REDACTED:custom]`.
+    pub extra_patterns: Vec<String>,
+}
+
+impl RedactConfig {
+    /// The built-in rules plus these extra patterns, compiled once per
+    /// process: the configuration loader compiles them to validate them,
+    /// every later caller with the same patterns gets that same redactor.
+    pub fn compile(&self) -> Result<ActiveRedactor, RedactError> {
+        if self.extra_patterns.is_empty() {
+            return Ok(ActiveRedactor::Builtin(Redactor::builtin()));
+        }
+        type Compiled = Vec<(Vec<String>, std::sync::Arc<Redactor>)>;
+        static COMPILED: OnceLock<std::sync::Mutex<Compiled>> = OnceLock::new();
+        let cache = COMPILED.get_or_init(Default::default);
+        let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, r)) = cache.iter().find(|(p, _)| *p == self.extra_patterns) {
+            return Ok(ActiveRedactor::Custom(r.clone()));
+        }
+        let r = std::sync::Arc::new(Redactor::new(&self.extra_patterns)?);
+        cache.push((self.extra_patterns.clone(), r.clone()));
+        Ok(ActiveRedactor::Custom(r))
+    }
+
+    /// [`compile`](Self::compile), falling back to the built-in rules: the
+    /// patterns were validated when the configuration was loaded, so the
+    /// fallback only guards a section built by hand.
+    pub fn redactor(&self) -> ActiveRedactor {
+        self.compile()
+            .unwrap_or_else(|_| ActiveRedactor::Builtin(Redactor::builtin()))
     }
 }
 
 /// The shared built-in redactor, or one with the user's extra patterns.
+#[derive(Debug, Clone)]
 pub enum ActiveRedactor {
     Builtin(&'static Redactor),
-    Custom(Box<Redactor>),
+    Custom(std::sync::Arc<Redactor>),
 }
 
 impl std::ops::Deref for ActiveRedactor {

@@ -105,11 +105,7 @@ type Stamp = (i64, i64);
 /// `<state>/search/<FNV-1a of the canonical root>.sqlite`.
 pub fn index_path(state_dir: &Path, root: &Path) -> PathBuf {
     let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in canon.as_os_str().as_encoded_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
+    let h = crate::hash::fnv1a(canon.as_os_str().as_encoded_bytes());
     state_dir.join("search").join(format!("{h:016x}.sqlite"))
 }
 

@@ -16,9 +16,9 @@ pub mod text;
 mod tests;
 
 use crate::Output;
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::diag::Level;
+use crate::memory::config::MemoryConfig;
 use crate::memory::log::SectionKey;
 use crate::memory::store::Store;
 use anyhow::{Result, bail};
@@ -80,7 +80,7 @@ pub struct Request {
     pub limit: Option<usize>,
 }
 
-pub fn run(ctx: &Ctx, config: &Config, root: &Path, args: SearchArgs) -> Result<Output> {
+pub fn run(ctx: &Ctx, config: &MemoryConfig, root: &Path, args: SearchArgs) -> Result<Output> {
     let store = Store::discover(root, config);
     let req = Request {
         query: args.query.join(" "),

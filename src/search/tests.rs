@@ -57,7 +57,7 @@ impl Fixture {
     }
 
     fn store(&self) -> Store {
-        Store::discover(&self.root, &Config::default())
+        Store::discover(&self.root, &crate::memory::config::MemoryConfig::default())
     }
 
     fn search(&self, q: &str) -> Outcome {
@@ -303,7 +303,7 @@ fn cli_output_is_path_line_then_text() {
     let f = Fixture::new();
     let out = run(
         &f.ctx,
-        &Config::default(),
+        &crate::memory::config::MemoryConfig::default(),
         &f.root,
         SearchArgs {
             query: vec!["ansible".into()],
@@ -323,7 +323,7 @@ fn cli_output_is_path_line_then_text() {
     );
     let none = run(
         &f.ctx,
-        &Config::default(),
+        &crate::memory::config::MemoryConfig::default(),
         &f.root,
         SearchArgs {
             query: vec!["kubernetes".into()],

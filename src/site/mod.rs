@@ -182,7 +182,7 @@ pub(crate) fn refused_path(r: &Refused) -> &Path {
 /// Builds the page in memory.
 pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<Page> {
     let since = opts.since.as_deref();
-    let store = Store::discover(root, config);
+    let store = Store::discover(root, &config.memory);
     let (memory, index) = memory::build(ctx, &store, since);
 
     let usage = ReportOptions {
@@ -317,7 +317,7 @@ pub fn write(
 
 /// `cairn site`.
 pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
-    let root = crate::memory::commands::root_from(ctx, cwd)?;
+    let root = crate::memory::store::root_from(ctx, cwd)?;
     let config = crate::config::load(&ctx.env, Some(&root))?.config;
     let opts = Options {
         since: args.since.as_deref().map(parse_since).transpose()?,

@@ -38,23 +38,7 @@ pub fn dir(state_dir: &Path) -> PathBuf {
 /// A file name for a session id: ids are UUIDs; anything else (a `/`, `..`,
 /// a kilobyte of junk) is hashed so no payload names a file elsewhere.
 fn file_name(session_id: &str) -> Option<String> {
-    let id = session_id.trim();
-    if id.is_empty() {
-        return None;
-    }
-    let plain = id.len() <= 128
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    Some(if plain {
-        format!("{id}.json")
-    } else {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in id.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        format!("h-{h:016x}.json")
-    })
+    crate::session_id::file_stem(session_id).map(|stem| format!("{stem}.json"))
 }
 
 /// The session's last good line; without a session id (stdin was garbage),

@@ -10,10 +10,10 @@
 //! guard modules; everything else here reads cairn's own files and
 //! `.git/HEAD`.
 
+use super::Settings;
 use super::StatuslineConfig;
 use super::input::Input;
 use super::segments::{SegmentName, branch, context::Level};
-use crate::config::Config;
 use crate::context::Ctx;
 use std::io;
 use std::path::Path;
@@ -113,7 +113,7 @@ impl std::fmt::Display for FactError {
 /// Gathers what the enabled segments need.
 pub fn gather(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     cfg: &StatuslineConfig,
     input: &Input,
     spend: &dyn SpendSource,
@@ -178,7 +178,11 @@ pub fn gather(
 /// transcript's tail says what the last request left (64 KiB reads, never
 /// the whole file); no transcript file yet means nothing in context. A
 /// payload with neither says nothing about the context.
-fn context_fill(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<ContextFill>, String> {
+fn context_fill(
+    ctx: &Ctx,
+    config: &Settings,
+    input: &Input,
+) -> Result<Option<ContextFill>, String> {
     let tokens = match input.current_usage {
         Some(u) => u.fill(),
         None => match input.transcript_path.as_deref() {
@@ -202,7 +206,11 @@ fn context_fill(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Cont
 
 /// Bullets in today's logs of every project of the repository, and the
 /// spool's backlog. `None` when the repository keeps no session memory.
-fn memory_state(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<MemoryState>, String> {
+fn memory_state(
+    ctx: &Ctx,
+    config: &Settings,
+    input: &Input,
+) -> Result<Option<MemoryState>, String> {
     use crate::capture::spool;
     use crate::memory::store;
     let project_dir = input
@@ -216,7 +224,7 @@ fn memory_state(ctx: &Ctx, config: &Config, input: &Input) -> Result<Option<Memo
         return Ok(None);
     };
     let today = ctx.today();
-    let store = store::Store::discover(&root, config);
+    let store = store::Store::discover(&root, &config.memory);
     let mut bullets = 0;
     for p in &store.projects {
         bullets += count_bullets(&store, &p.log_path(&today), &today)?;
@@ -251,7 +259,7 @@ pub(super) mod guard_wiring {
     /// `(window, warn, hard)` as the guard applies them to this model at the
     /// window the client reports; thresholds 0 when the guard knows none (a
     /// model no table, rule or status line describes).
-    pub fn limits(ctx: &Ctx, config: &Config, input: &Input) -> (Option<u64>, u64, u64) {
+    pub fn limits(ctx: &Ctx, config: &Settings, input: &Input) -> (Option<u64>, u64, u64) {
         match crate::guard::limits_for(
             ctx,
             &config.guard,
@@ -292,11 +300,11 @@ pub trait SpendSource {
     fn session(
         &self,
         ctx: &Ctx,
-        config: &Config,
+        config: &Settings,
         input: &Input,
     ) -> Result<Option<SessionSpend>, String>;
     /// Today's spend, every session and memory extraction.
-    fn today(&self, ctx: &Ctx, config: &Config) -> Result<Option<TodaySpend>, String>;
+    fn today(&self, ctx: &Ctx, config: &Settings) -> Result<Option<TodaySpend>, String>;
 }
 
 /// The usage module's aggregate and ledger.
@@ -310,15 +318,14 @@ impl SpendSource for Ledger {
     fn session(
         &self,
         ctx: &Ctx,
-        config: &Config,
+        config: &Settings,
         input: &Input,
     ) -> Result<Option<SessionSpend>, String> {
         let Some(path) = input.transcript_path.as_deref() else {
             return Ok(None);
         };
-        let prices = crate::usage::PriceTable::from_config(&config.usage);
-        let t =
-            crate::usage::session_totals_with(ctx, &prices, path).map_err(|e| format!("{e:#}"))?;
+        let t = crate::usage::session_totals_with(ctx, &config.prices, path)
+            .map_err(|e| format!("{e:#}"))?;
         Ok(Some(SessionSpend {
             total_usd: t.cost,
             main_usd: t.main.cost,
@@ -331,9 +338,8 @@ impl SpendSource for Ledger {
     /// What `cairn usage daily` says of today (every session the client
     /// wrote today, found and brought up to date incrementally) plus
     /// cairn's own memory-extraction calls.
-    fn today(&self, ctx: &Ctx, config: &Config) -> Result<Option<TodaySpend>, String> {
-        let prices = crate::usage::PriceTable::from_config(&config.usage);
-        let d = crate::usage::today::today(ctx, &prices).map_err(|e| format!("{e:#}"))?;
+    fn today(&self, ctx: &Ctx, config: &Settings) -> Result<Option<TodaySpend>, String> {
+        let d = crate::usage::today::today(ctx, &config.prices).map_err(|e| format!("{e:#}"))?;
         for p in &d.problems {
             super::cache::log_once(ctx, p);
         }
@@ -353,10 +359,10 @@ pub struct Fixed {
 }
 
 impl SpendSource for Fixed {
-    fn session(&self, _: &Ctx, _: &Config, _: &Input) -> Result<Option<SessionSpend>, String> {
+    fn session(&self, _: &Ctx, _: &Settings, _: &Input) -> Result<Option<SessionSpend>, String> {
         Ok(self.session)
     }
-    fn today(&self, _: &Ctx, _: &Config) -> Result<Option<TodaySpend>, String> {
+    fn today(&self, _: &Ctx, _: &Settings) -> Result<Option<TodaySpend>, String> {
         Ok(self.today)
     }
 }

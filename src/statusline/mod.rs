@@ -33,7 +33,6 @@ pub use facts::{
 pub use input::{CurrentUsage, Input};
 pub use segments::SegmentName;
 
-use crate::config::Config;
 use crate::context::Ctx;
 use std::io::Read;
 use std::path::PathBuf;
@@ -46,20 +45,35 @@ pub const DEFAULT_WIDTH: usize = 80;
 /// name, and no recent good line.
 pub const MINIMAL_LINE: &str = "cairn: status unavailable";
 
+/// What a render reads of the configuration besides its own section: the
+/// guard's thresholds (the context colours), the memory section (which
+/// projects' logs to count) and the price table of `[[usage.prices]]`.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub guard: crate::guard::GuardConfig,
+    pub memory: crate::memory::config::MemoryConfig,
+    pub prices: crate::usage::PriceTable,
+}
+
 /// Reads the client's payload from `stdin` and returns the line to print,
 /// newline included. Never panics out, never returns an empty line.
 ///
 /// `config` is the merged configuration (the guard's thresholds, the usage
 /// prices and the memory projects live in their own sections); `statusline`
 /// is its `[statusline]` section.
-pub fn main(ctx: &Ctx, config: &Config, statusline: &StatuslineConfig, stdin: impl Read) -> String {
+pub fn main(
+    ctx: &Ctx,
+    config: &Settings,
+    statusline: &StatuslineConfig,
+    stdin: impl Read,
+) -> String {
     main_with(ctx, config, statusline, stdin, &Ledger)
 }
 
 /// [`main`] with the dollars taken from `spend` instead of the usage module.
 pub fn main_with(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     sl: &StatuslineConfig,
     stdin: impl Read,
     spend: &dyn SpendSource,
@@ -114,7 +128,7 @@ fn pieces(input: &Input, facts: &Facts, cfg: &StatuslineConfig) -> Vec<Piece> {
 
 fn run(
     ctx: &Ctx,
-    config: &Config,
+    config: &Settings,
     cfg: &StatuslineConfig,
     stdin: impl Read,
     spend: &dyn SpendSource,

@@ -104,34 +104,12 @@ impl Piece {
     }
 }
 
-/// Columns a character takes in a terminal. A small table instead of a
-/// Unicode-width crate: combining marks and zero-width characters take 0,
-/// the East Asian wide blocks 2, everything else 1. Exact for what shows up
-/// in model, folder and branch names; an exotic miss costs one column.
+/// Columns a character takes in a terminal, by Unicode's East Asian Width
+/// tables (the `unicode-width` crate): combining marks and zero-width
+/// characters 0, wide characters 2, control characters 0 (they are never
+/// printed).
 pub fn char_width(c: char) -> usize {
-    let u = c as u32;
-    match u {
-        0x0300..=0x036F | 0x200B..=0x200F | 0x20D0..=0x20FF | 0xFE00..=0xFE0F | 0xFE20..=0xFE2F => {
-            0
-        }
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x1F300..=0x1F64F
-        | 0x1F900..=0x1F9FF
-        | 0x20000..=0x2FFFD
-        | 0x30000..=0x3FFFD => 2,
-        _ if c.is_control() => 0,
-        _ => 1,
-    }
+    unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
 }
 
 /// Width of plain text (no escapes).

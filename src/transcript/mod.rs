@@ -87,6 +87,20 @@ pub struct Exchange {
     pub digest: Digest,
 }
 
+/// The client's compaction call keeps its transcript beside the session's
+/// subagents (`agent-acompact-<hex>.jsonl`, an empty `agentType`): its
+/// tokens are the main thread's, and it is no agent the user started.
+pub fn is_compaction_agent(agent_id: &str) -> bool {
+    agent_id.starts_with("acompact")
+}
+
+/// [`is_compaction_agent`] for a transcript's file name.
+pub fn is_compaction_file(file_name: &str) -> bool {
+    file_name
+        .strip_prefix("agent-")
+        .is_some_and(is_compaction_agent)
+}
+
 /// Tail-read `path` for the last exchange. `None` when there is no human
 /// text within the last [`MAX_TAIL_BYTES`]. A missing file is an error
 /// (`NotFound`).

@@ -403,19 +403,7 @@ pub fn session_of_transcript(ctx: &Ctx, main: &Path) -> SessionFiles {
     }
 }
 
-/// The client's compaction call keeps its transcript beside the session's
-/// subagents (`agent-acompact-<hex>.jsonl`, an empty `agentType`): its
-/// tokens are the main thread's, and it is no agent the user started.
-pub fn is_compaction_agent(agent_id: &str) -> bool {
-    agent_id.starts_with("acompact")
-}
-
-/// [`is_compaction_agent`] for a transcript's file name.
-pub fn is_compaction_file(file_name: &str) -> bool {
-    file_name
-        .strip_prefix("agent-")
-        .is_some_and(is_compaction_agent)
-}
+pub use crate::transcript::{is_compaction_agent, is_compaction_file};
 
 /// `agentType` from a subagent's `.meta.json` sidecar, if any.
 pub fn agent_type(agent_file: &Path) -> Option<String> {

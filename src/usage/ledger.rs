@@ -69,15 +69,22 @@ pub struct Call {
 }
 
 /// Prices one backend call into the ledger as memory spend (`backend` names
-/// the backend and what the call was for: `claude-cli/memory`). A failed
-/// write is logged: the spend is lost, never the turn.
-pub fn record_call(ctx: &crate::context::Ctx, backend: &str, call: Call) {
+/// the backend and what the call was for: `claude-cli/memory`), with the
+/// table reports use (`[[usage.prices]]` over the built-in rows), so
+/// `memory.daily_budget_usd` counts the dollars `cairn usage` shows. A
+/// failed write is logged: the spend is lost, never the turn.
+pub fn record_call(
+    ctx: &crate::context::Ctx,
+    prices: &super::PriceTable,
+    backend: &str,
+    call: Call,
+) {
     let entry = Entry {
         ts: ctx.clock.now().to_string(),
         date: ctx.today(),
         kind: "memory".into(),
         backend: backend.to_owned(),
-        usd: super::pricing::cost_with_cache(
+        usd: prices.cost_with_cache(
             &call.model,
             call.input_tokens,
             call.output_tokens,
@@ -283,5 +290,40 @@ mod tests {
             .unwrap();
         append(dir.path(), &e("2026-11-30", Some(0.5))).unwrap();
         assert_eq!(memory_spend_on(dir.path(), "2026-11-30"), 0.75);
+    }
+
+    #[test]
+    fn memory_spend_is_priced_with_the_configured_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = crate::context::Env::from_pairs([(
+            "CAIRN_STATE_DIR",
+            dir.path().display().to_string(),
+        )]);
+        let ctx = crate::context::Ctx::new(env, crate::context::Clock::System);
+        let cfg: crate::usage::config::UsageConfig =
+            toml::from_str("[[prices]]\nmodel = \"claude-haiku-4-5\"\ninput = 100\noutput = 100\n")
+                .unwrap();
+        let call = || Call {
+            model: "claude-haiku-4-5".into(),
+            input_tokens: 10_000,
+            output_tokens: 0,
+            ..Call::default()
+        };
+        record_call(
+            &ctx,
+            &crate::usage::PriceTable::from_config(&cfg),
+            "t/memory",
+            call(),
+        );
+        // $100 per million input tokens: 10 000 tokens cost $1.
+        assert!((memory_spend_on(dir.path(), &ctx.today()) - 1.0).abs() < 1e-9);
+        record_call(
+            &ctx,
+            &crate::usage::PriceTable::embedded(),
+            "t/memory",
+            call(),
+        );
+        let builtin = memory_spend_on(dir.path(), &ctx.today()) - 1.0;
+        assert!(builtin > 0.0 && builtin < 0.1, "{builtin}");
     }
 }

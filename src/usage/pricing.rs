@@ -469,15 +469,30 @@ pub fn cost_with_cache(
     cache_write: u64,
     cache_read: u64,
 ) -> Option<f64> {
-    let r = PriceTable::embedded().rates(model)?;
-    let u = Usage {
-        input_tokens: input,
-        output_tokens: output,
-        cache_creation_input_tokens: cache_write,
-        cache_read_input_tokens: cache_read,
-        ..Usage::default()
-    };
-    Some(price_with(&r, &u, None, false).total())
+    PriceTable::embedded().cost_with_cache(model, input, output, cache_write, cache_read)
+}
+
+impl PriceTable {
+    /// Dollars of one call by its token counts, with this table; `None`
+    /// for a model it does not know.
+    pub fn cost_with_cache(
+        &self,
+        model: &str,
+        input: u64,
+        output: u64,
+        cache_write: u64,
+        cache_read: u64,
+    ) -> Option<f64> {
+        let r = self.rates(model)?;
+        let u = Usage {
+            input_tokens: input,
+            output_tokens: output,
+            cache_creation_input_tokens: cache_write,
+            cache_read_input_tokens: cache_read,
+            ..Usage::default()
+        };
+        Some(price_with(&r, &u, None, false).total())
+    }
 }
 
 #[cfg(test)]

@@ -99,19 +99,19 @@ impl ReportOptions {
 /// unset, a progress bar when stderr is a terminal.
 pub fn report(
     ctx: &Ctx,
-    root: Option<&std::path::Path>,
+    prices: &PriceTable,
     kind: ReportKind,
     since: Option<&str>,
     until: Option<&str>,
     json: bool,
 ) -> Result<String> {
-    report_merging(ctx, root, kind, since, until, json, &[])
+    report_merging(ctx, prices, kind, since, until, json, &[])
 }
 
 /// [`report`] with other machines' export files merged in.
 pub fn report_merging(
     ctx: &Ctx,
-    root: Option<&std::path::Path>,
+    prices: &PriceTable,
     kind: ReportKind,
     since: Option<&str>,
     until: Option<&str>,
@@ -119,9 +119,6 @@ pub fn report_merging(
     merge: &[PathBuf],
 ) -> Result<String> {
     use std::io::IsTerminal;
-    // The project's `.cairn.toml` may override prices: a report run inside
-    // it uses them, like the status line there does.
-    let config = crate::config::load(&ctx.env, root).map_err(|e| anyhow::anyhow!("{e}"))?;
     let no_color = ctx.env.get("NO_COLOR").is_some_and(|v| !v.is_empty());
     let opts = ReportOptions {
         since: since.map(str::to_string),
@@ -129,7 +126,7 @@ pub fn report_merging(
         json,
         color: !json && !no_color && std::io::stdout().is_terminal(),
         progress: std::io::stderr().is_terminal(),
-        prices: PriceTable::from_config(&config.config.usage),
+        prices: prices.clone(),
         merge: merge.to_vec(),
         ..ReportOptions::new(kind)
     };
@@ -273,7 +270,11 @@ fn collect(ctx: &Ctx, opts: &ReportOptions) -> Result<Dataset> {
         data.sessions.push(info);
     };
     for (files, r) in found.iter().zip(results) {
-        seen_stems.insert(super::store::session_file_stem(&files.session_id));
+        // The stem its ledger really has (an odd id's may follow the older rule).
+        let log = super::store::session_paths(&ctx.state_dir, &files.session_id).log;
+        if let Some(stem) = log.file_stem() {
+            seen_stems.insert(stem.to_string_lossy().into_owned());
+        }
         let up = match r {
             Some(Ok(up)) => up,
             Some(Err(e)) => {
@@ -764,26 +765,10 @@ fn tz_label(ctx: &Ctx) -> String {
 
 /// `1234567` → `1,234,567`.
 fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::format::group_digits(n, ',')
 }
 
-/// Two decimals, like a bill; a non-zero amount under a cent is not
-/// shown as `$0.00`.
-fn dollars(x: f64) -> String {
-    if x > 0.0 && x < 0.005 {
-        "<$0.01".to_string()
-    } else {
-        format!("${:.2}", x.max(0.0))
-    }
-}
+use crate::format::dollars;
 
 /// Column alignment.
 #[derive(Clone, Copy, PartialEq)]

@@ -41,7 +41,7 @@ const USAGE_LEN: usize = 56;
 /// FNV-1a, 64 bits: a hash that is the same in every process and release
 /// (std's hasher is neither guaranteed), for dedupe keys kept on disk.
 #[derive(Debug, Clone, Copy)]
-pub struct Fnv(u64);
+pub struct Fnv(crate::hash::Fnv1a);
 
 impl Default for Fnv {
     fn default() -> Self {
@@ -51,17 +51,14 @@ impl Default for Fnv {
 
 impl Fnv {
     pub fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+        Fnv(crate::hash::Fnv1a::new())
     }
     pub fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
+        self.0.write(bytes);
     }
     pub fn finish(&self) -> u64 {
         // 0 means "no message id" in records.
-        self.0.max(1)
+        self.0.finish().max(1)
     }
 }
 
@@ -575,9 +572,16 @@ pub fn sessions_dir(state_dir: &Path) -> PathBuf {
     usage_dir(state_dir).join("sessions")
 }
 
-/// A file-name-safe form of a session id (ids are UUIDs; anything else is
-/// hashed rather than trusted as a path component).
+/// The stem of a session's ledger files: the crate's one rule
+/// (`crate::session_id`); an empty id gets the stem of the older rule.
 pub fn session_file_stem(session_id: &str) -> String {
+    crate::session_id::file_stem(session_id).unwrap_or_else(|| legacy_file_stem(session_id))
+}
+
+/// The rule ledgers were named by before `crate::session_id` (it kept dots
+/// and hashed differently): the same for every UUID, so only an odd id's
+/// ledger can carry it, and [`session_paths`] still finds that one.
+fn legacy_file_stem(session_id: &str) -> String {
     let safe = !session_id.is_empty()
         && session_id.len() <= 128
         && !session_id.starts_with('.')
@@ -593,7 +597,14 @@ pub fn session_file_stem(session_id: &str) -> String {
 
 pub fn session_paths(state_dir: &Path, session_id: &str) -> SessionPaths {
     let dir = sessions_dir(state_dir);
-    let stem = session_file_stem(session_id);
+    let mut stem = session_file_stem(session_id);
+    let legacy = legacy_file_stem(session_id);
+    if legacy != stem
+        && !dir.join(format!("{stem}.rec")).exists()
+        && dir.join(format!("{legacy}.rec")).exists()
+    {
+        stem = legacy;
+    }
     SessionPaths {
         log: dir.join(format!("{stem}.rec")),
         summary: dir.join(format!("{stem}.json")),
@@ -704,5 +715,25 @@ mod tests {
         assert!(session_file_stem("../../etc").starts_with('h'));
         assert!(session_file_stem("").starts_with('h'));
         assert_ne!(hash(&[b"a", b"bc"]), hash(&[b"ab", b"c"]));
+    }
+
+    #[test]
+    fn a_ledger_named_by_the_older_rule_is_still_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = session_paths(dir.path(), "odd.id");
+        assert!(
+            fresh
+                .log
+                .ends_with(format!("{}.rec", session_file_stem("odd.id")))
+        );
+        assert!(session_file_stem("odd.id").starts_with("h-"));
+        std::fs::create_dir_all(sessions_dir(dir.path())).unwrap();
+        std::fs::write(sessions_dir(dir.path()).join("odd.id.rec"), b"").unwrap();
+        let old = session_paths(dir.path(), "odd.id");
+        assert!(old.log.ends_with("odd.id.rec"), "{}", old.log.display());
+        assert!(old.summary.ends_with("odd.id.json"));
+        // Once a file follows the one rule, it wins.
+        std::fs::write(&fresh.log, b"").unwrap();
+        assert_eq!(session_paths(dir.path(), "odd.id").log, fresh.log);
     }
 }

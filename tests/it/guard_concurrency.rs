@@ -23,9 +23,10 @@ fn race_threads(s: &Arc<Scratch>, t: &Session, n: usize) -> Vec<String> {
                 b.wait();
                 let o = guard::check(
                     &s.ctx(),
-                    &Config::default(),
+                    &Config::default().for_guard(),
                     &s.root,
                     &info,
+                    None,
                     &guard::Unpriced,
                 )
                 .unwrap();
@@ -86,7 +87,7 @@ fn child_process_entry() {
     while !std::path::Path::new(go).exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_micros(200));
     }
-    let info = guard::StopInfo {
+    let info = cairn::event::Stop {
         session_id: sid.into(),
         transcript_path: Some(PathBuf::from(transcript)),
         cwd: Some(PathBuf::from(root)),
@@ -94,9 +95,10 @@ fn child_process_entry() {
     };
     let o = guard::check(
         &ctx,
-        &Config::default(),
+        &Config::default().for_guard(),
         root.as_ref(),
         &info,
+        None,
         &guard::Unpriced,
     )
     .unwrap();

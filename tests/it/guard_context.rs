@@ -5,7 +5,8 @@
 
 use crate::common::guard::*;
 use cairn::config::Config;
-use cairn::guard::{self, Level, ModelRule, Outcome, SessionStartInfo, StopInfo};
+use cairn::event::{SessionStart as SessionStartInfo, Stop as StopInfo};
+use cairn::guard::{self, Level, ModelRule, Outcome};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -19,7 +20,7 @@ fn block(o: &Outcome) -> &guard::Blocked {
 fn start(s: &Scratch, sid: &str, source: &str) -> Option<std::path::PathBuf> {
     guard::on_session_start(
         &s.ctx(),
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         &SessionStartInfo {
             session_id: sid.into(),
@@ -39,9 +40,18 @@ fn warn_fires_once_then_hard_once() {
     assert_eq!(kind(&s.check(&t)), "silent:Below");
 
     t.answer(125_000, "Still working.");
-    let out = guard::on_stop(&s.ctx(), &Config::default(), &s.root, &s.stop_info(&t))
-        .unwrap()
-        .expect("warn blocks");
+    let (ctx, config) = (s.ctx(), Config::default());
+    let spend = cairn::usage::SessionSpend::new(&ctx, &config.usage);
+    let out = guard::on_stop(
+        &ctx,
+        &config.for_guard(),
+        &s.root,
+        &s.stop_info(&t),
+        None,
+        &spend,
+    )
+    .unwrap()
+    .expect("warn blocks");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["decision"], "block");
     let reason = v["reason"].as_str().unwrap();
@@ -76,9 +86,10 @@ fn warn_fires_once_then_hard_once() {
     active.stop_hook_active = true;
     let o = guard::check(
         &s.ctx(),
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         &active,
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -227,9 +238,10 @@ fn the_window_the_status_line_saw_wins() {
     ctx.env.set("CLAUDE_CODE_DISABLE_1M_CONTEXT", "1");
     let o = guard::check(
         &ctx,
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         &s.stop_info(&v),
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -305,13 +317,13 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     let warn_note = block(&s.check(&t)).checkpoint.clone();
     // Warn alone leaves nothing pending.
     assert_eq!(
-        guard::pending_handoff(&s.ctx(), &Config::default(), &s.root),
+        guard::pending_handoff(&s.ctx(), &Config::default().for_guard(), &s.root),
         None
     );
     t.answer(165_000, "b");
     assert_eq!(block(&s.check(&t)).checkpoint, warn_note);
     assert_eq!(
-        guard::pending_handoff(&s.ctx(), &Config::default(), &s.root),
+        guard::pending_handoff(&s.ctx(), &Config::default().for_guard(), &s.root),
         Some(warn_note.clone())
     );
     // compact and resume belong to the same session: the note stays pending.
@@ -321,7 +333,7 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     assert_eq!(start(&s, "next-session", "clear"), Some(warn_note.clone()));
     assert_eq!(start(&s, "next-session", "clear"), None);
     assert_eq!(
-        guard::pending_handoff(&s.ctx(), &Config::default(), &s.root),
+        guard::pending_handoff(&s.ctx(), &Config::default().for_guard(), &s.root),
         None
     );
 
@@ -338,7 +350,7 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     let later = s.ctx_at("2026-12-08T12:00:01Z");
     let got = guard::on_session_start(
         &later,
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         &SessionStartInfo {
             session_id: "fifth".into(),
@@ -457,9 +469,10 @@ fn the_note_has_the_exact_sections() {
     info.last_assistant_message = Some("Le test passe maintenant.\n\nTout est vert.".into());
     let o = guard::check(
         &s.ctx(),
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         &info,
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -529,7 +542,15 @@ fn the_note_in_english_with_priced_subagents_and_no_repository() {
     t.answer(125_000, "Done.");
     let mut c = Config::default();
     c.memory.language = cairn::memory::log::Lang::En;
-    let o = guard::check(&s.ctx(), &c, &s.root, &s.stop_info(&t), &Priced).unwrap();
+    let o = guard::check(
+        &s.ctx(),
+        &c.for_guard(),
+        &s.root,
+        &s.stop_info(&t),
+        None,
+        &Priced,
+    )
+    .unwrap();
     let note = std::fs::read_to_string(&block(&o).checkpoint).unwrap();
     let headings: Vec<&str> = note.lines().filter(|l| l.starts_with("## ")).collect();
     assert_eq!(
@@ -576,9 +597,10 @@ fn the_note_goes_to_the_sub_project_of_the_cwd() {
     info.cwd = Some(s.root.join("projects/blog/src"));
     let o = guard::check(
         &s.ctx(),
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         &info,
+        None,
         &guard::Unpriced,
     )
     .unwrap();
@@ -604,9 +626,10 @@ fn assert_no_block(r: anyhow::Result<Outcome>) -> String {
 fn run(s: &Scratch, info: &StopInfo) -> String {
     assert_no_block(guard::check(
         &s.ctx(),
-        &Config::default(),
+        &Config::default().for_guard(),
         &s.root,
         info,
+        None,
         &guard::Unpriced,
     ))
 }

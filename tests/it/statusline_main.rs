@@ -4,11 +4,11 @@
 
 use crate::common;
 
-use cairn::config::Config;
 use cairn::context::{Clock, Ctx, Env};
 use cairn::statusline::style::visible_width;
 use cairn::statusline::{
-    Fixed, Input, MINIMAL_LINE, SessionSpend, SpendSource, StatuslineConfig, TodaySpend, main_with,
+    Fixed, Input, MINIMAL_LINE, SessionSpend, Settings, SpendSource, StatuslineConfig, TodaySpend,
+    main_with,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -111,10 +111,10 @@ fn spend() -> Fixed {
 struct Failing;
 
 impl SpendSource for Failing {
-    fn session(&self, _: &Ctx, _: &Config, _: &Input) -> Result<Option<SessionSpend>, String> {
+    fn session(&self, _: &Ctx, _: &Settings, _: &Input) -> Result<Option<SessionSpend>, String> {
         Err("usage aggregate unavailable".into())
     }
-    fn today(&self, _: &Ctx, _: &Config) -> Result<Option<TodaySpend>, String> {
+    fn today(&self, _: &Ctx, _: &Settings) -> Result<Option<TodaySpend>, String> {
         Ok(None)
     }
 }
@@ -123,16 +123,16 @@ impl SpendSource for Failing {
 struct Panicking;
 
 impl SpendSource for Panicking {
-    fn session(&self, _: &Ctx, _: &Config, _: &Input) -> Result<Option<SessionSpend>, String> {
+    fn session(&self, _: &Ctx, _: &Settings, _: &Input) -> Result<Option<SessionSpend>, String> {
         panic!("boom in the aggregate")
     }
-    fn today(&self, _: &Ctx, _: &Config) -> Result<Option<TodaySpend>, String> {
+    fn today(&self, _: &Ctx, _: &Settings) -> Result<Option<TodaySpend>, String> {
         Ok(None)
     }
 }
 
 fn run_with(ctx: &Ctx, cfg: &StatuslineConfig, stdin: &[u8], src: &dyn SpendSource) -> String {
-    let out = main_with(ctx, &Config::default(), cfg, stdin, src);
+    let out = main_with(ctx, &Settings::default(), cfg, stdin, src);
     assert!(out.ends_with('\n'), "{out:?}");
     assert_eq!(out.matches('\n').count(), 1, "one line: {out:?}");
     let line = out.trim_end_matches('\n').to_string();
@@ -461,7 +461,7 @@ fn fault_matrix() {
     }
     let out = main_with(
         &w.ctx(&[]),
-        &Config::default(),
+        &Settings::default(),
         &StatuslineConfig::default(),
         Broken,
         &spend(),
@@ -533,7 +533,7 @@ fn dollars_come_from_the_usage_module() {
     let ctx = w.ctx(&no_color());
     let out = cairn::statusline::main(
         &ctx,
-        &Config::default(),
+        &Settings::default(),
         &StatuslineConfig::default(),
         p.to_string().as_bytes(),
     );
@@ -564,7 +564,7 @@ fn the_default_source_is_the_usage_module() {
     let w = World::new();
     let out = cairn::statusline::main(
         &w.ctx(&no_color()),
-        &Config::default(),
+        &Settings::default(),
         &StatuslineConfig::default(),
         w.localise(example()).to_string().as_bytes(),
     );
@@ -599,7 +599,7 @@ fn a_warm_render_reads_no_transcript_bytes() {
     let render = || {
         cairn::statusline::main(
             &w.ctx(&no_color()),
-            &Config::default(),
+            &Settings::default(),
             &StatuslineConfig::default(),
             p.to_string().as_bytes(),
         )

@@ -6,7 +6,8 @@
 
 use cairn::config::Config;
 use cairn::context::{Clock, Ctx, Env};
-use cairn::guard::{self, Outcome, StopInfo};
+use cairn::event::Stop as StopInfo;
+use cairn::guard::{self, Outcome};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -70,7 +71,6 @@ impl Scratch {
             cwd: Some(self.root.clone()),
             stop_hook_active: false,
             last_assistant_message: None,
-            context: None,
         }
     }
 
@@ -81,9 +81,10 @@ impl Scratch {
     pub fn check_with(&self, config: &Config, s: &Session) -> Outcome {
         guard::check(
             &self.ctx(),
-            config,
+            &config.for_guard(),
             &self.root,
             &self.stop_info(s),
+            None,
             &guard::Unpriced,
         )
         .unwrap()

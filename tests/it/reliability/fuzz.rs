@@ -310,8 +310,7 @@ fn fuzz_hook_payloads() {
         // client to create it (tested in hook_pipeline.rs): skipped, or the
         // budget would go to sleeping. A Stop naming an answer the file does
         // not hold yet no longer waits, unless the guard is near a level.
-        if let Ok(p) = serde_json::from_slice::<cairn::hook::Payload>(&input)
-            && p.hook_event_name == "Stop"
+        if let Ok(cairn::event::Event::Stop(p)) = cairn::event::parse(&input)
             && !p.transcript_path.as_deref().is_some_and(Path::is_file)
         {
             skipped_slow += 1;

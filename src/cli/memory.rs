@@ -6,18 +6,8 @@ use crate::context::Ctx;
 use crate::memory::store::Store;
 use crate::memory::store::repo_lock_path;
 use crate::memory::{load, promote};
-use anyhow::{Context, Result};
-use std::path::{Path, PathBuf};
-
-/// The project root for a user command run from `cwd`.
-pub fn root_from(ctx: &Ctx, cwd: &Path) -> Result<PathBuf> {
-    crate::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(cwd)).with_context(|| {
-        format!(
-            "no project found from {} (looked for memory_sessions/, .cairn.toml or .git); run `cairn install` in your project",
-            cwd.display()
-        )
-    })
-}
+use anyhow::Result;
+use std::path::Path;
 
 /// `cairn memory load`: the selection SessionStart injects, uncut. With
 /// `--json`: `{"today", "projects": [Loaded]}`, each project with
@@ -31,7 +21,7 @@ pub fn load(
     which: Option<&str>,
     json: bool,
 ) -> Result<String> {
-    let store = Store::discover(root, config);
+    let store = Store::discover(root, &config.memory);
     let projects = store.select(which).map_err(anyhow::Error::msg)?;
     let today = ctx.today();
     let loaded: Vec<load::Loaded> = projects
@@ -55,7 +45,7 @@ pub fn promote(
     which: Option<&str>,
     dry_run: bool,
 ) -> Result<String> {
-    let store = Store::discover(root, config);
+    let store = Store::discover(root, &config.memory);
     let projects = store.select(which).map_err(anyhow::Error::msg)?;
     let today = ctx.today();
     // Same lock as the worker: a promotion must not race a merge.
@@ -65,7 +55,7 @@ pub fn promote(
     let backend = (kind != crate::config::BackendKind::Offline)
         .then(|| crate::extract::backend_for(&config.memory, ctx));
     for p in projects {
-        let mut plan = promote::plan(ctx, &store, p, config, &today)?;
+        let mut plan = promote::plan(ctx, &store, p, &config.memory, &today)?;
         let mut via = String::new();
         if let Some(b) = backend.as_ref().filter(|_| plan.facts() > 0) {
             if dry_run {
@@ -114,7 +104,7 @@ fn rewrite_with(
 ) -> String {
     let lang = config.memory.language;
     let max = config.memory.long_memory_max_lines;
-    let r = crate::redact::for_config(config);
+    let r = config.redact.redactor();
     let redacted = promote::Plan {
         long_memory_before: r.redact(&plan.long_memory_before),
         knowledge: plan.knowledge.iter().map(|s| r.redact(s)).collect(),
@@ -134,6 +124,7 @@ fn rewrite_with(
             if let Some(u) = &c.usage {
                 crate::usage::ledger::record_call(
                     ctx,
+                    &config.prices(),
                     &format!("{}/promotion", backend.name()),
                     u.into(),
                 );
@@ -159,7 +150,7 @@ pub fn archive(
     which: Option<&str>,
     days: Option<u32>,
 ) -> Result<String> {
-    let store = Store::discover(root, config);
+    let store = Store::discover(root, &config.memory);
     let projects = store.select(which).map_err(anyhow::Error::msg)?;
     let today = ctx.today();
     let days = days.unwrap_or(config.memory.archive_days);
