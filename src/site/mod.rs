@@ -138,9 +138,7 @@ fn file_url(dir: &Path) -> String {
 /// Not a secret, only unguessable by whoever wrote the memory files before
 /// the build: the time of the build and the process, hashed.
 fn nonce(ctx: &Ctx) -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
+    let now = ctx.clock.now().as_nanosecond();
     let h = crate::usage::store::hash(&[
         &now.to_le_bytes(),
         &std::process::id().to_le_bytes(),
@@ -202,7 +200,7 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
             ReportKind::Blocks,
         ],
     )?;
-    let spend = spend::build(&reports, config.memory.daily_budget_usd);
+    let spend = spend::build(&reports, config.memory.daily_budget_usd, &ctx.tz());
     let guard = guard::build(ctx, config, root, since);
     let audits = audits::build(root);
 

@@ -163,8 +163,21 @@ fn bars(rows: &[Value], label: &str, series: &BTreeMap<String, usize>) -> Vec<Ba
         .collect()
 }
 
+/// An RFC 3339 instant of a report as `YYYY-MM-DD HH:MM` in `tz`, the zone
+/// the rest of the page speaks (the reports' instants are UTC).
+fn local_minute(rfc3339: &str, tz: &jiff::tz::TimeZone) -> String {
+    rfc3339
+        .parse::<jiff::Timestamp>()
+        .map(|t| {
+            t.to_zoned(tz.clone())
+                .strftime("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_else(|_| rfc3339.get(..16).unwrap_or("").replace('T', " "))
+}
+
 /// `reports`: daily, monthly, session and blocks JSON, in that order.
-pub fn build(reports: &[Value], daily_budget: f64) -> Tab {
+pub fn build(reports: &[Value], daily_budget: f64, tz: &jiff::tz::TimeZone) -> Tab {
     let [daily, monthly, sessions, blocks] = reports else {
         return Tab::default();
     };
@@ -317,10 +330,7 @@ pub fn build(reports: &[Value], daily_budget: f64) -> Tab {
                 id: s(v, "sessionId").to_string(),
                 short: short_id(s(v, "sessionId")),
                 project: s(v, "projectPath").to_string(),
-                last: s(v, "lastActivity")
-                    .get(..16)
-                    .unwrap_or("")
-                    .replace('T', " "),
+                last: local_minute(s(v, "lastActivity"), tz),
                 cost: dollars(f(v, "totalCost")),
                 models: models_of(v, "modelsUsed"),
                 missing: v
@@ -334,7 +344,7 @@ pub fn build(reports: &[Value], daily_budget: f64) -> Tab {
             .into_iter()
             .take(TOP)
             .map(|v| BlockRow {
-                start: s(v, "startTime").get(..16).unwrap_or("").replace('T', " "),
+                start: local_minute(s(v, "startTime"), tz),
                 cost: dollars(f(v, "costUSD")),
                 tokens: thousands(f(v, "totalTokens") as u64),
                 models: models_of(v, "models"),

@@ -726,3 +726,22 @@ fn refused_memory_files_are_named_on_the_page_never_published() {
     // The readable days are all there.
     assert!(memory.contains(r#"id="day-2026-11-29""#));
 }
+
+/// The Spend tab showed UTC times beside the Guard tab's local ones.
+#[test]
+fn spend_times_are_in_the_local_zone_like_the_rest_of_the_page() {
+    let mut s = Site::new();
+    s.p.env("TZ", "Europe/Paris");
+    let html = s.page(&[]);
+    assert!(
+        html.contains("Written 2026-11-30 13:00 CET"),
+        "the header's zone"
+    );
+    let blocks = between(&html, "<h3>Costliest 5-hour blocks</h3>", "</table>");
+    assert!(blocks.contains("<td>2026-11-29 11:00</td>"), "{blocks}");
+    let sessions = between(&html, "<h3>Costliest sessions</h3>", "</table>");
+    assert!(sessions.contains("<td>2026-11-29 11:44</td>"), "{sessions}");
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    assert!(guard.contains("2026-11-29 11:00 · claude-opus"), "{guard}");
+    assert!(guard.contains("<td>2026-11-29 11:36</td>"), "{guard}");
+}
