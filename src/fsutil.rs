@@ -204,6 +204,36 @@ fn open_lock_file(lock_path: &Path) -> Result<File> {
 
 /// Blocks until an exclusive lock on the folder `dir` itself is held: for
 /// when no lock file can be created (the state folder is full or read-only).
+/// Removes the regular files directly in `dir` last modified more than
+/// `max_age` ago (by the system clock: file times are the file system's),
+/// those `keep` accepts by name only; returns how many went. Errors are
+/// ignored: this is tidying, not work.
+pub fn remove_older_than(
+    dir: &Path,
+    max_age: std::time::Duration,
+    keep: impl Fn(&str) -> bool,
+) -> usize {
+    let now = std::time::SystemTime::now();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let named = e.file_name().to_str().is_some_and(&keep);
+        let old = e
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > max_age);
+        if named && old && fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 pub fn lock_dir(dir: &Path) -> Result<LockGuard> {
     let file = File::open(dir).with_context(|| format!("cannot open {}", dir.display()))?;
     file.lock()

@@ -98,29 +98,9 @@ pub const CURSOR_KEEP: std::time::Duration = std::time::Duration::from_secs(30 *
 /// many went. Ages are the file system's (system clock), as for the
 /// guard's state. Errors are ignored: this is tidying.
 pub fn prune_cursors(state_dir: &Path, max_age: std::time::Duration) -> usize {
-    let now = std::time::SystemTime::now();
-    let Ok(entries) = std::fs::read_dir(state_dir.join("capture")) else {
-        return 0;
-    };
-    let mut removed = 0;
-    for e in entries.flatten() {
-        let is_cursor = e.file_name().to_str().is_some_and(|n| n.ends_with(".json"))
-            && e.file_type().is_ok_and(|t| t.is_file());
-        let old = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| now.duration_since(t).ok())
-            .is_some_and(|age| age > max_age);
-        if is_cursor && old && std::fs::remove_file(e.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    removed
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    crate::hash::fnv1a(bytes)
+    crate::fsutil::remove_older_than(&state_dir.join("capture"), max_age, |n| {
+        n.ends_with(".json")
+    })
 }
 
 /// The folder the session started in: the first `cwd` among the records
@@ -161,7 +141,7 @@ fn head_of(path: &Path, len: usize) -> io::Result<(u64, usize)> {
         }
         n += k;
     }
-    Ok((fnv(&buf[..n]), n))
+    Ok((crate::hash::fnv1a(&buf[..n]), n))
 }
 
 /// Subagent transcripts beside the session's: `<session>/subagents/agent-<id>.jsonl`

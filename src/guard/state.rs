@@ -233,23 +233,8 @@ pub(super) fn remove_handoff(ctx: &Ctx, root: &Path) -> Result<()> {
 /// times are the file system's, and a pinned test clock would make every
 /// file look years old (or not yet written).
 pub(super) fn prune(ctx: &Ctx, max_age: std::time::Duration) -> usize {
-    let now = std::time::SystemTime::now();
-    let mut removed = 0;
-    for sub in ["sessions", "windows", "handoff"] {
-        let Ok(entries) = fs::read_dir(guard_dir(ctx).join(sub)) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let old = e
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| now.duration_since(t).ok())
-                .is_some_and(|age| age > max_age);
-            if old && fs::remove_file(e.path()).is_ok() {
-                removed += 1;
-            }
-        }
-    }
-    removed
+    ["sessions", "windows", "handoff"]
+        .iter()
+        .map(|sub| crate::fsutil::remove_older_than(&guard_dir(ctx).join(sub), max_age, |_| true))
+        .sum()
 }
