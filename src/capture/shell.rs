@@ -265,6 +265,62 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                 to: p[1].to_owned(),
             })
         }
+        // beads (`bd`), the issue tracker a model drives from the shell:
+        // its title is the first word that is no flag's value.
+        "bd" => {
+            let args: Vec<&str> = rest().skip(1).collect();
+            match arg(1) {
+                "create" | "new" => {
+                    let title = flag_value(&args, &["--title"]).or_else(|| {
+                        non_flags(&without_values(&args, BD_VALUE_FLAGS))
+                            .first()
+                            .map(|t| t.to_string())
+                    });
+                    action(ActionKind::TicketOpened, title.unwrap_or_default())
+                }
+                "update" if flag_value(&args, &["--status", "-s"]).as_deref() == Some("closed") => {
+                    let ids = non_flags(&without_values(&args, BD_VALUE_FLAGS));
+                    let ids: Vec<&str> = ids.into_iter().filter(|i| *i != "closed").collect();
+                    (!ids.is_empty()).then(|| Effect::Action {
+                        kind: ActionKind::TicketClosed,
+                        detail: ids.join(" "),
+                    })
+                }
+                "close" => {
+                    let ids = non_flags(&without_values(&args, &["--reason", "-r"]));
+                    (!ids.is_empty()).then(|| Effect::Action {
+                        kind: ActionKind::TicketClosed,
+                        detail: ids.join(" "),
+                    })
+                }
+                _ => None,
+            }
+        }
+        "gh" | "glab" if arg(1) == "issue" && matches!(arg(2), "create" | "new") => action(
+            ActionKind::TicketOpened,
+            flag_value(&rest().collect::<Vec<_>>(), &["--title", "-t"]).unwrap_or_default(),
+        ),
+        "gh" | "glab" if arg(1) == "issue" && arg(2) == "close" => {
+            let args: Vec<&str> = rest().skip(2).collect();
+            let ids = non_flags(&without_values(
+                &args,
+                &["--comment", "-c", "--reason", "-r"],
+            ));
+            (!ids.is_empty()).then(|| Effect::Action {
+                kind: ActionKind::TicketClosed,
+                detail: ids
+                    .iter()
+                    .map(|i| {
+                        if i.chars().all(|c| c.is_ascii_digit()) {
+                            format!("#{i}")
+                        } else {
+                            i.to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            })
+        }
         "gh" => match (arg(1), arg(2)) {
             ("release", "create") => action(ActionKind::Release, arg(3).to_owned()),
             ("pr", "merge") => action(ActionKind::Merge, format!("PR {}", arg(3))),
@@ -373,6 +429,64 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
         _ if prog.ends_with("manage.py") && arg(1) == "test" => test,
         _ => None,
     }
+}
+
+/// `bd create`'s flags that take a value (`-t epic` is a type, not a title).
+const BD_VALUE_FLAGS: &[&str] = &[
+    "-t",
+    "--type",
+    "-p",
+    "--priority",
+    "-d",
+    "--description",
+    "--parent",
+    "-l",
+    "--labels",
+    "-a",
+    "--assignee",
+    "--deps",
+    "--id",
+    "-f",
+    "--file",
+    "--acceptance",
+    "--design",
+    "--notes",
+    "-e",
+    "--estimate",
+    "-s",
+    "--status",
+];
+
+/// The ids a tracker printed for the issues it opened, in order: beads'
+/// `Created issue: spotter-0p7`, or an issue's address (`…/issues/12` from
+/// `gh`, `…/-/issues/12` from `glab`) as `#12`.
+pub fn opened_tickets(output: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in output.lines().take(400) {
+        let line = line.trim();
+        if let Some(at) = line.find("Created issue") {
+            let rest = line[at + "Created issue".len()..].trim_start_matches([':', ' ']);
+            let id: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                .collect();
+            let id = id.trim_end_matches('.');
+            if !id.is_empty() {
+                out.push(id.to_owned());
+            }
+        } else if line.starts_with("https://")
+            && let Some(at) = line.rfind("/issues/")
+        {
+            let n: String = line[at + "/issues/".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            if !n.is_empty() {
+                out.push(format!("#{n}"));
+            }
+        }
+    }
+    out
 }
 
 /// `args` without the given flags and the value after each.
@@ -638,6 +752,64 @@ mod tests {
         );
         assert!(kinds("git status && git log --oneline | head").is_empty());
         assert!(kinds("git tag -l").is_empty());
+    }
+
+    #[test]
+    fn tickets_opened_and_closed_in_a_tracker() {
+        let opened = |cmd: &str| match kinds(cmd).as_slice() {
+            [
+                Effect::Action {
+                    kind: ActionKind::TicketOpened,
+                    detail,
+                },
+            ] => detail.clone(),
+            other => panic!("{cmd}: {other:?}"),
+        };
+        // `-t` is beads' type, not a title.
+        assert_eq!(
+            opened("bd create -t epic -p 1 \"Set up Credo\""),
+            "Set up Credo"
+        );
+        assert_eq!(
+            opened("bd create --title=\"Add alias\" --type=task --parent=app-0p7"),
+            "Add alias"
+        );
+        assert_eq!(
+            opened("gh issue create --title \"Crash on start\" --body x"),
+            "Crash on start"
+        );
+        assert_eq!(
+            kinds("bd close app-1 app-2 --reason \"done here\" && gh issue close 12"),
+            [
+                Effect::Action {
+                    kind: ActionKind::TicketClosed,
+                    detail: "app-1 app-2".into()
+                },
+                Effect::Action {
+                    kind: ActionKind::TicketClosed,
+                    detail: "#12".into()
+                }
+            ]
+        );
+        assert!(
+            kinds("bd ready && bd show app-1 && bd update app-1 --status in_progress").is_empty()
+        );
+        assert_eq!(
+            kinds("bd update app-3 --status closed"),
+            [Effect::Action {
+                kind: ActionKind::TicketClosed,
+                detail: "app-3".into()
+            }]
+        );
+        assert!(kinds("gh issue list").is_empty());
+
+        let out = "✓ Created issue: app-0p7\n  Title: Set up\n✓ Created issue: app-0p7.1.\n";
+        assert_eq!(opened_tickets(out), ["app-0p7", "app-0p7.1"]);
+        assert_eq!(
+            opened_tickets("Creating issue in o/r\n\nhttps://github.com/o/r/issues/42\n"),
+            ["#42"]
+        );
+        assert!(opened_tickets("https://github.com/o/r/pull/42\nno issue here").is_empty());
     }
 
     #[test]

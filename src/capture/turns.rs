@@ -9,8 +9,8 @@
 use super::clean::{self, UserText};
 use super::shell::{self, Effect};
 use crate::extract::digest::{
-    Action, Change, Check, Choice, Declined, EarlierFix, FileChange, RequestKind, Subagent, Todo,
-    TodoStatus, ToolError, Turn,
+    Action, ActionKind, Change, Check, Choice, Declined, EarlierFix, FileChange, RequestKind,
+    Subagent, Todo, TodoStatus, ToolError, Turn,
 };
 use crate::transcript::{Block, Content, ContextUsage, Record, ToolUse, ToolUseResult};
 use std::collections::HashMap;
@@ -818,6 +818,8 @@ impl<'s> Builder<'s> {
             })
             .collect();
         let cur = self.cur();
+        let opened = shell::opened_tickets(output);
+        let mut opened_at = 0;
         for e in &effects {
             match e {
                 Effect::Action { kind, detail } => cur.turn.actions.push(Action {
@@ -825,6 +827,14 @@ impl<'s> Builder<'s> {
                     detail: detail.clone(),
                     command: first.clone(),
                     ok,
+                    // `bd create a && bd create b` prints both ids in order.
+                    id: match kind {
+                        ActionKind::TicketOpened if ok => {
+                            opened_at += 1;
+                            opened.get(opened_at - 1).cloned().unwrap_or_default()
+                        }
+                        _ => String::new(),
+                    },
                 }),
                 Effect::Check { test } if cur.turn.checks.len() < BUILD_CAP => {
                     let (passed, failed) = if *test {

@@ -337,6 +337,8 @@ fn kind_name(k: ActionKind) -> &'static str {
         ActionKind::Migration => "migration",
         ActionKind::Install => "install",
         ActionKind::Deploy => "deploy",
+        ActionKind::TicketOpened => "ticket opened",
+        ActionKind::TicketClosed => "ticket closed",
     }
 }
 
@@ -677,6 +679,7 @@ mod tests {
             detail: message.into(),
             command: format!("git commit -m '{message}'"),
             ok: true,
+            id: String::new(),
         }
     }
 

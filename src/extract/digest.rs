@@ -60,6 +60,11 @@ pub enum ActionKind {
     Migration,
     Install,
     Deploy,
+    /// An issue opened in a tracker (`bd create`, `gh issue create`): work
+    /// the session left for later, under the tracker's id.
+    TicketOpened,
+    /// Issues closed in a tracker (`bd close a b`, `gh issue close 12`).
+    TicketClosed,
 }
 
 /// A command that changed the world outside the working tree's files.
@@ -71,6 +76,10 @@ pub struct Action {
     /// The command line (first line).
     pub command: String,
     pub ok: bool,
+    /// What the tool answered the action is known by: the id of an opened
+    /// ticket (`spotter-0p7`, `#12`). Empty for other kinds.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub id: String,
 }
 
 /// A test or build run and what it reported.

@@ -24,6 +24,8 @@ use crate::memory::log::Lang;
 const MAX_BULLET: usize = 240;
 /// Files named in one work bullet before the rest is counted.
 const MAX_FILES_SHOWN: usize = 8;
+/// Files a turn that changed nothing only read, listed as its context.
+const MAX_CONTEXT_READS: usize = 3;
 /// Characters of paths in one bullet's file list (the bullet is capped at
 /// [`MAX_BULLET`], with its verb and the count of the others).
 const MAX_FILE_LIST: usize = 200;
@@ -64,6 +66,9 @@ struct Words {
     migration: &'static str,
     install: &'static str,
     deploy: &'static str,
+    read: &'static str,
+    ticket: &'static str,
+    tickets_closed: (&'static str, &'static str),
     failed: &'static str,
     tests: &'static str,
     build: &'static str,
@@ -111,6 +116,9 @@ const FR: Words = Words {
     migration: "Migration",
     install: "Installé",
     deploy: "Déployé",
+    read: "Consulté",
+    ticket: "Ticket",
+    tickets_closed: ("Ticket fermé", "Tickets fermés"),
     failed: "échec",
     tests: "Tests",
     build: "Build",
@@ -151,6 +159,9 @@ const EN: Words = Words {
     migration: "Migration",
     install: "Installed",
     deploy: "Deployed",
+    read: "Read",
+    ticket: "Ticket",
+    tickets_closed: ("Closed ticket", "Closed tickets"),
     failed: "failed",
     tests: "Tests",
     build: "Build",
@@ -222,6 +233,21 @@ impl<'a> Record<'a> {
         pick(self.sections(project)).push(text);
     }
 
+    /// Removes the first to-do this record opened for `project` that
+    /// `names`: opened and finished in one job, it was never open.
+    fn take_open(&mut self, project: &str, names: impl Fn(&str) -> bool) -> bool {
+        let Some((_, s)) = self.updates.iter_mut().find(|(p, _)| p == project) else {
+            return false;
+        };
+        match s.a_suivre.iter().position(|b| names(b)) {
+            Some(at) => {
+                s.a_suivre.remove(at);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn finish(self) -> Extraction {
         let order = |name: &str| {
             self.projects
@@ -282,6 +308,14 @@ impl Known {
         Known { files, todos }
     }
 
+    /// The first open to-do of `project` that `names`, as written there.
+    fn open_todo_where(&self, project: &str, names: impl Fn(&str) -> bool) -> Option<&str> {
+        self.todos
+            .iter()
+            .find(|(p, _, t)| p == project && names(t))
+            .map(|(_, _, t)| t.as_str())
+    }
+
     /// The open to-do of `project` that `text` finishes, as written there.
     fn open_todo(&self, project: &str, text: &str) -> Option<&str> {
         let key = normalise(text);
@@ -318,6 +352,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         };
         ctx.primary = ctx.primary_project();
         ctx.goal(&mut rec);
+        ctx.context(&mut rec, &known);
         ctx.work(&mut rec, &mut known);
         ctx.problems(&mut rec);
         ctx.resolved_earlier(&mut rec);
@@ -493,6 +528,55 @@ impl TurnCtx<'_> {
 
     /// The user saying something does not work: a problem, with what the
     /// turn changed about it.
+    /// Where a turn that changed nothing looked: an investigation cut short
+    /// or a question about the code is resumed from those files. Only a
+    /// few, or the ones the answer names: twenty files skimmed say nothing.
+    fn context(&self, rec: &mut Record, known: &Known) {
+        let t = self.turn;
+        if t.reads.is_empty()
+            || t.all_files().next().is_some()
+            || !t.actions.is_empty()
+            || !matches!(t.kind, RequestKind::Task | RequestKind::Question)
+        {
+            return;
+        }
+        let mut reads: Vec<String> = Vec::new();
+        for r in &t.reads {
+            let shown = self.shown(r);
+            if self.in_project(r)
+                && !is_artifact(r)
+                && !reads.contains(&shown)
+                && !known.files.contains(&(self.primary.clone(), shown.clone()))
+            {
+                reads.push(shown);
+            }
+        }
+        let named: Vec<String> = reads
+            .iter()
+            .filter(|f| {
+                let name = f.rsplit('/').next().unwrap_or(f);
+                name.len() > 2 && (t.answer.contains(name) || t.request.contains(name))
+            })
+            .cloned()
+            .collect();
+        let shown = if !named.is_empty() {
+            named
+        } else if reads.len() <= MAX_CONTEXT_READS {
+            reads
+        } else {
+            return;
+        };
+        let shown: Vec<String> = shown.into_iter().take(MAX_CONTEXT_READS).collect();
+        if shown.is_empty() {
+            return;
+        }
+        rec.push(
+            &self.primary,
+            |s| &mut s.contexte,
+            &format!("{} {}", self.w.read, list(&shown, self.w)),
+        );
+    }
+
     fn complaint(&self, rec: &mut Record) {
         let t = self.turn;
         let Some(said) = objective(&t.request, true) else {
@@ -616,6 +700,7 @@ impl TurnCtx<'_> {
                 rec.push(&self.primary, |s| &mut s.travail, &b);
             }
         }
+        self.tickets(rec, known);
         // The turn's last test run, when it passed: the state the work left.
         if let Some(c) = passing_tests(t) {
             rec.push(
@@ -714,6 +799,8 @@ impl TurnCtx<'_> {
             ActionKind::Migration => w.migration,
             ActionKind::Install => w.install,
             ActionKind::Deploy => w.deploy,
+            // To-dos and what closed them: `tickets`.
+            ActionKind::TicketOpened | ActionKind::TicketClosed => return None,
         };
         let what = if detail.is_empty() || detail == "." || detail.starts_with("-") {
             format!("(`{}`)", cap(&one_line(&a.command).replace('`', "'"), 80))
@@ -1048,6 +1135,59 @@ impl TurnCtx<'_> {
                 }
                 answer::Kind::Work => rec.push(&self.primary, |s| &mut s.travail, &l),
             }
+        }
+    }
+
+    /// A ticket opened is work left for later, under the tracker's id; one
+    /// closed finishes the to-do that names its id (today's, or one this
+    /// job opened), and is said in the work otherwise.
+    fn tickets(&self, rec: &mut Record, known: &Known) {
+        let w = self.w;
+        let t = self.turn;
+        let mut closed: Vec<String> = Vec::new();
+        for a in t.actions.iter().filter(|a| a.ok) {
+            match a.kind {
+                ActionKind::TicketOpened if !a.id.is_empty() => {
+                    let title = cap(&one_line(&a.detail).replace('`', "'"), 120);
+                    let id = a.id.replace('`', "'");
+                    let text = if title.is_empty() {
+                        format!("{} `{id}`", w.ticket)
+                    } else {
+                        format!("{} `{id}`{} {title}", w.ticket, w.colon)
+                    };
+                    rec.push(&self.primary, |s| &mut s.a_suivre, &text);
+                }
+                ActionKind::TicketClosed => {
+                    for id in a.detail.split_whitespace() {
+                        let id = id.replace('`', "'");
+                        if !closed.contains(&id) {
+                            closed.push(id);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut said: Vec<String> = Vec::new();
+        for id in closed {
+            let mark = format!("`{id}`");
+            let names = |b: &str| b.contains(&mark);
+            if rec.take_open(&self.primary, names) {
+                said.push(id);
+            } else if let Some(open) = known.open_todo_where(&self.primary, names) {
+                rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+            } else {
+                said.push(id);
+            }
+        }
+        if !said.is_empty() {
+            let (one, many) = w.tickets_closed;
+            let lead = if said.len() == 1 { one } else { many };
+            rec.push(
+                &self.primary,
+                |s| &mut s.travail,
+                &format!("{lead}{} {}", w.colon, list(&said, w)),
+            );
         }
     }
 

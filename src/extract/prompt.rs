@@ -72,7 +72,7 @@ struct Text {
     read: &'static str,
     actions: &'static str,
     /// In `ActionKind` order.
-    kinds: [&'static str; 8],
+    kinds: [&'static str; 10],
     ok: &'static str,
     failed: &'static str,
     checks: &'static str,
@@ -149,6 +149,8 @@ const FR: Text = Text {
         "migration",
         "installation",
         "déploiement",
+        "ticket ouvert",
+        "ticket fermé",
     ],
     ok: "réussi",
     failed: "échoué",
@@ -242,6 +244,8 @@ const EN: Text = Text {
         "migration",
         "install",
         "deploy",
+        "ticket opened",
+        "ticket closed",
     ],
     ok: "ok",
     failed: "failed",
@@ -377,6 +381,8 @@ fn kind_index(k: ActionKind) -> usize {
         ActionKind::Migration => 5,
         ActionKind::Install => 6,
         ActionKind::Deploy => 7,
+        ActionKind::TicketOpened => 8,
+        ActionKind::TicketClosed => 9,
     }
 }
 
@@ -522,6 +528,11 @@ impl Render<'_> {
             (_, true) => String::new(),
             (ActionKind::Commit, false) => format!(" « {detail} »"),
             (_, false) => format!(" {detail}"),
+        };
+        let detail = if a.id.is_empty() {
+            detail
+        } else {
+            format!(" {}{detail}", code(&a.id, ITEM_MAX))
         };
         format!(
             "{}{detail} ({}) → {}",
@@ -928,12 +939,14 @@ mod tests {
                     detail: "Fix login token expiry".into(),
                     command: "git commit -m \"Fix login token expiry\"".into(),
                     ok: true,
+                    id: String::new(),
                 },
                 Action {
                     kind: ActionKind::Push,
                     detail: "git push origin main".into(),
                     command: "git push origin main".into(),
                     ok: false,
+                    id: String::new(),
                 },
             ],
             checks: vec![Check {

@@ -62,6 +62,7 @@ fn goal_work_and_commit_in_french() {
         detail: "Add cache tests".into(),
         command: "git commit -m 'Add cache tests'".into(),
         ok: true,
+        id: String::new(),
     }];
     t.checks = vec![Check {
         command: "uv run pytest".into(),
@@ -418,4 +419,53 @@ fn a_proposal_waiting_for_a_yes_is_not_work_done() {
     p.answer = "Done:\n\n- Added three standard Elixir quality tools as dev dependencies, to avoid drift between machines".into();
     let s = run(vec![p]);
     assert_eq!(s.travail.len(), 2, "{:?}", s.travail);
+}
+
+fn ticket(kind: ActionKind, detail: &str, id: &str) -> Action {
+    Action {
+        kind,
+        detail: detail.into(),
+        command: format!("bd {detail}"),
+        ok: true,
+        id: id.into(),
+    }
+}
+
+#[test]
+fn opened_tickets_are_to_dos_under_their_id_and_closing_one_finishes_it() {
+    let mut t = turn("create the beads");
+    t.actions = vec![
+        ticket(ActionKind::TicketOpened, "Setup quality tools", "app-0p7"),
+        ticket(
+            ActionKind::TicketOpened,
+            "Add a `mix quality` alias",
+            "app-0p7.1",
+        ),
+        // Opened and closed in one job: it was never open.
+        ticket(ActionKind::TicketOpened, "Spike", "app-0p8"),
+        ticket(ActionKind::TicketClosed, "app-0p8", ""),
+        // Failed: no id, nothing opened.
+        Action {
+            ok: false,
+            ..ticket(ActionKind::TicketOpened, "Broken", "")
+        },
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.a_suivre,
+        [
+            "Ticket `app-0p7` : Setup quality tools",
+            "Ticket `app-0p7.1` : Add a 'mix quality' alias"
+        ]
+    );
+    assert_eq!(s.travail, ["Ticket fermé : `app-0p8`"]);
+
+    // Closing the epic tomorrow's way: today's log holds its to-do; the
+    // task whose id only starts like it stays open.
+    let log = "## À suivre\n- Ticket `app-0p7.1` : Add alias\n- Ticket `app-0p7` : Setup\n";
+    let mut t = turn("close the epic");
+    t.actions = vec![ticket(ActionKind::TicketClosed, "app-0p7 #12", "")];
+    let s = run_with(vec![t], Lang::En, &[("root".into(), log.into())]);
+    assert_eq!(s.a_suivre_done, ["Ticket `app-0p7` : Setup"]);
+    assert_eq!(s.travail, ["Closed ticket: `#12`"]);
 }
