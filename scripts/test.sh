@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, unit + integration tests, then the
-# real-client end-to-end test (which installs Claude Code from npm itself).
+# The whole test suite: formatting, lints, doc links, unit + integration tests,
+# then the real-client end-to-end test (which installs Claude Code from npm
+# itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +9,10 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --all-targets -- -D warnings
+echo "== cargo doc"
+# A doc comment that links to a renamed, removed or private item fails here
+# instead of going stale.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 echo "== cargo test"
 cargo test
 # tests/it/memory_quality.rs leaves its figures there; libtest hides test output.

@@ -1,4 +1,5 @@
-//! The crate's top-level modules form a DAG (docs/ARCHITECTURE.md, "Layers").
+//! The crate's top-level modules form a DAG (docs/ARCHITECTURE.md, "The
+//! parts").
 //!
 //! Reads every `crate::<module>` reference of the non-test code under
 //! `src/` (as `scripts/module-graph.py` does) and fails on a cycle, naming

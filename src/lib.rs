@@ -1,7 +1,8 @@
 //! cairn: session memory, guard rails and token audit for Claude Code.
 //!
-//! `main.rs` only parses arguments; everything else lives here so it can be
-//! tested without spawning the binary. See `docs/ARCHITECTURE.md`.
+//! `main.rs` parses arguments and hands most commands their project root and
+//! config; the work lives here so it can be tested without spawning the
+//! binary. See `docs/ARCHITECTURE.md`.
 
 pub mod audit;
 pub mod capture;

@@ -1,5 +1,6 @@
-//! The `cairn` command line: parse arguments, dispatch, print. Nothing else
-//! lives here; see `lib.rs` for the parts.
+//! The `cairn` command line: parse arguments, find the project root and load
+//! its config for the commands that take them, dispatch, print. The
+//! commands' work lives in the library; see `lib.rs` for the parts.
 
 // The entry point is where output is written.
 #![allow(clippy::print_stdout, clippy::print_stderr)]

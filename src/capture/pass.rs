@@ -7,8 +7,10 @@
 //! later pass starts there, so a turn whose Stop never came (the user
 //! interrupted it, the client crashed) is captured by the next Stop, and no
 //! turn twice. Without a cursor (the session's first Stop, a replaced
-//! file), the pass reads the last [`FIRST_PASS_BYTES`] and keeps only the
-//! last turn: what came before happened before cairn was there.
+//! file), the pass reads back from the end, further each time
+//! (`FIRST_PASS_STEPS`), until the last prompt is within what it read, and
+//! keeps only the last turn: what came before happened before cairn was
+//! there.
 
 use super::turns::{Builder, Carried, SubagentFiles};
 use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
@@ -35,7 +37,7 @@ const HEAD_BYTES: usize = 4096;
 pub struct Cursor {
     pub transcript: PathBuf,
     pub offset: u64,
-    /// FNV-1a of the file's first bytes (at most [`HEAD_BYTES`]).
+    /// FNV-1a of the file's first bytes (at most `HEAD_BYTES`, 4 KiB).
     pub head: u64,
     pub head_len: usize,
     /// The folder the session started in (its first record's `cwd`; empty

@@ -8,10 +8,10 @@
 //! command exit 1. The doctor only reads: it creates, locks and repairs
 //! nothing, so it is safe to run at any time, even while a worker runs.
 //!
-//! Checks, in the order printed: [`install`](registrations) (binary, plugin,
-//! hooks, status line, settings files), [`backend`], [`state`] (spool, dead
-//! letters, diagnostics, state folder, usage ledger) and [`project`] (long
-//! memory against its cap, the merge driver).
+//! Checks, in the order printed: `install` (module `registrations`: binary,
+//! plugin, hooks, status line, settings files), `backend`, `state` (spool,
+//! dead letters, diagnostics, state folder, usage ledger) and `project`
+//! (long memory against its cap, the merge driver).
 
 mod backend;
 mod project;

@@ -1,7 +1,7 @@
 //! What the guard did, kept after its per-session files are swept.
 //!
 //! The ratchets in `guard/sessions/` go once untouched for 30 days
-//! ([`super::state::prune`]): they only guard live sessions. `cairn site`
+//! (`state::prune`): they only guard live sessions. `cairn site`
 //! shows older sessions too (their fill comes from the usage ledger, which
 //! outlives transcripts), so each fire is also appended as one JSON line to
 //! `<state>/guard/history.jsonl`, which the sweep does not touch.
@@ -10,7 +10,7 @@
 //! compactions, next to the checkpoint note that costs far more), never on
 //! an ordinary Stop, and from figures the guard already holds: no read of
 //! the transcript, no read of this file on the hot path. Past
-//! [`MAX_BYTES`] the older half is dropped, about 10 000 fires.
+//! `MAX_BYTES` (2 MiB) the older half is dropped, about 10 000 fires.
 
 use super::limits::Level;
 use crate::context::Ctx;

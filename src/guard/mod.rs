@@ -8,8 +8,9 @@
 //!   `{"decision":"block","reason":…,"systemMessage":…}` to print. [`check`]
 //!   is the same with a structured [`Outcome`] and a [`SpendSource`] for
 //!   subagent dollars.
-//! - [`on_subagent_stop`] (`SubagentStop`): never blocks, records nothing;
-//!   the compaction call (`agent_type: ""`) is recognised and ignored.
+//! - `SubagentStop`: no handler, the hook reads it as
+//!   [`crate::event::Event::Ignored`]; [`is_compaction_call`] recognises the
+//!   client's compaction call (`agent_type: ""`).
 //! - [`on_session_start`] (`SessionStart`): `compact` re-arms the ratchet;
 //!   `clear` and `startup` return (and consume) the pending hand-off note
 //!   for the caller to inject. [`pending_handoff`] only peeks.

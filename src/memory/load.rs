@@ -518,7 +518,7 @@ fn left_out_line(n: usize, lang: Lang) -> String {
 /// The SessionStart `additionalContext`: within `memory.session_start_tokens`
 /// (4 characters a token) and never over [`HARD_LIMIT_CHARS`]. Order: the
 /// checkpoint after `/clear` or a compaction, the open to-dos (a third of
-/// the budget, never under [`TODO_FLOOR_CHARS`]: kept when logs are not),
+/// the budget, never under `TODO_FLOOR_CHARS`, 1 000: kept when logs are not),
 /// then the active days' logs newest first, then long memory newest first;
 /// the current project before the others. What does not fit goes from the
 /// end: the oldest active day loses its bullets before the newest does.

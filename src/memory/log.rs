@@ -819,7 +819,7 @@ fn attached_end(lines: &[LogLine], at: usize) -> usize {
 /// Appends a dated block to `long_memory.md`'s text, the seeds' layout:
 /// `\n## YYYY-MM-DD\n\n<text>\n`, after a `# Mémoire long terme — <project>`
 /// title and a blank line when the file is empty. Headings inside `text` are
-/// demoted (see [`text::long_memory_body`]). Appending the same block twice
+/// demoted (see `text::long_memory_body`). Appending the same block twice
 /// in a row (a retried job) leaves the text as it was.
 pub fn append_long_memory(
     existing: &str,

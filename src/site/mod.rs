@@ -38,7 +38,7 @@ const JS: &str = include_str!("../../assets/site/site.js");
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SiteArgs {
-    /// Folder to write index.html into (default: <state>/site/<project>/).
+    /// Folder to write index.html into (default: `<state>/site/<project>/`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Open the page in the default browser once written.

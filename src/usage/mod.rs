@@ -7,7 +7,7 @@
 //! - [`store`] and [`dedupe`]: the record log per session (the ledger that
 //!   outlives deleted transcripts) and the one-record-per-response rule.
 //! - [`ledger`]: cairn's own memory-extraction spend and the day index.
-//! - [`report`]: `cairn usage daily|monthly|session|blocks`.
+//! - [`mod@report`]: `cairn usage daily|monthly|session|project|blocks`.
 //! - [`discover`]: the client's config folders and a session's files.
 //! - [`today`]: today's spend for the status line, equal to the report's.
 //! - [`export`]: the ledger as a portable file, and `--merge` of such files.
