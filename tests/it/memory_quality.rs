@@ -9,7 +9,8 @@
 //! (a regression fails), the issue's goals are written next to them. They
 //! hold on the `dev` and `holdout` splits; the `fresh` split (sessions of a
 //! newer source) is reported on its own, its misses listed like dev ones,
-//! and held to a floor only once `min_recall_fresh` is set.
+//! and held to a floor only once `min_recall_fresh` is set; the `fresh2`
+//! split (a fourth source, unseen while tuning) likewise, with no floor.
 
 // The harness prints its figures.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -264,6 +265,8 @@ struct Totals {
     /// Dev and holdout: what the floors hold on.
     all: Sum,
     fresh: Sum,
+    /// A fourth source, measured only: no floor.
+    fresh2: Sum,
 }
 
 fn totals(key: &key::Key, outcomes: &[Outcome]) -> Totals {
@@ -272,10 +275,12 @@ fn totals(key: &key::Key, outcomes: &[Outcome]) -> Totals {
         holdout: Sum::default(),
         all: Sum::default(),
         fresh: Sum::default(),
+        fresh2: Sum::default(),
     };
     for (s, o) in key.session.iter().zip(outcomes) {
         match s.split.as_str() {
             "fresh" => t.fresh.add(o),
+            "fresh2" => t.fresh2.add(o),
             "dev" => {
                 t.dev.add(o);
                 t.all.add(o);
@@ -297,8 +302,8 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
          worker --drain), its logs scored against key.toml. Recall: facts found / facts. \
          Forbidden: bullets matching a forbid. Bullets/fact: all bullets / facts. Goals: \
          recall >= 0.75, 0 forbidden, <= 2.5 bullets per fact. The floors hold on dev + \
-         holdout; fresh (a newer source, labelled before cairn ran on it) is measured \
-         apart.\n\n",
+         holdout; fresh and fresh2 (newer sources, labelled before cairn ran on them) \
+         are measured apart.\n\n",
     );
     r.push_str(
         "| session | split | turns (interrupted) | bullets | facts | recall | forbidden | bullets/fact |\n",
@@ -325,6 +330,10 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
     r.push_str(&t.fresh.row(
         &format!("**fresh** ({} sessions)", t.fresh.sessions),
         "fresh",
+    ));
+    r.push_str(&t.fresh2.row(
+        &format!("**fresh2** ({} sessions)", t.fresh2.sessions),
+        "fresh2",
     ));
 
     let hooks: usize = outcomes.iter().map(|o| o.replay.turns).sum();
@@ -355,7 +364,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
     // Holdout sessions are for measuring: their misses are not listed, so
     // that nobody tunes the extractor on them by accident. Fresh ones are
     // listed like dev ones: the point of them is to show what fails.
-    r.push_str("\n## Forbidden bullets (dev and fresh sessions)\n\n");
+    r.push_str("\n## Forbidden bullets (dev, fresh and fresh2 sessions)\n\n");
     let mut any = false;
     let dev = || {
         key.session
@@ -381,7 +390,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         r.push_str("None.\n");
     }
 
-    r.push_str("\n## Facts not found (dev and fresh sessions)\n\n");
+    r.push_str("\n## Facts not found (dev, fresh and fresh2 sessions)\n\n");
     for (s, o) in dev() {
         let missing: Vec<&str> = s
             .fact
