@@ -288,6 +288,10 @@ pub fn process_job(ctx: &Ctx, config: &Settings, job: &Job) -> Result<()> {
             res.head = r.redact(&res.head);
             res.now = r.redact(&res.now);
         }
+        for rev in &mut update.sections.travail_revise {
+            rev.was = r.redact(&rev.was);
+            rev.now = r.redact(&rev.now);
+        }
         if !update.sections.is_empty() {
             let path = project.log_path(&date);
             // A log that cannot be read (a link out of the project, a FIFO,

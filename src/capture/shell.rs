@@ -180,6 +180,14 @@ fn unwrap(words: &[String]) -> &[String] {
 }
 
 fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
+    // `bun publish --help`, `npm help install`, `cargo test --version`:
+    // reading how a command works does nothing.
+    if w[1..]
+        .iter()
+        .any(|a| matches!(a.as_str(), "--help" | "-h" | "--version" | "-V" | "help"))
+    {
+        return None;
+    }
     let prog = w[0]
         .trim_start_matches('(')
         .rsplit('/')
@@ -229,9 +237,22 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                     ))
                     .join(" "),
                 ),
+                // Listing or verifying tags creates none.
                 "tag"
-                    if !args.is_empty()
-                        && !args.iter().any(|a| matches!(*a, "-l" | "--list" | "-d")) =>
+                    if !non_flags(&without_values(&args, &["-m", "--message", "-F", "--file"]))
+                        .is_empty()
+                        && !args.iter().any(|a| {
+                            matches!(
+                                *a,
+                                "-l" | "--list" | "-d" | "--delete" | "-v" | "--verify" | "-n"
+                            ) || a.starts_with("--sort")
+                                || a.starts_with("--contains")
+                                || a.starts_with("--points-at")
+                                || a.starts_with("--merged")
+                                || a.starts_with("--no-merged")
+                                || a.starts_with("--format")
+                                || a.starts_with("-n")
+                        }) =>
                 {
                     action(
                         ActionKind::Tag,
@@ -752,6 +773,18 @@ mod tests {
         );
         assert!(kinds("git status && git log --oneline | head").is_empty());
         assert!(kinds("git tag -l").is_empty());
+        assert!(kinds("git tag --sort=-creatordate | head -5").is_empty());
+        assert!(kinds("git tag -n5 v1.0").is_empty());
+        assert_eq!(
+            kinds("git tag -a v1.2.0 -m \"Release 1.2\""),
+            [Effect::Action {
+                kind: ActionKind::Tag,
+                detail: "v1.2.0".into()
+            }]
+        );
+        assert!(kinds("bun publish --help 2>&1 | head -40").is_empty());
+        assert!(kinds("bun test --help").is_empty());
+        assert!(kinds("npm help publish").is_empty());
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub(crate) enum Cue {
     Problem,
     Decision,
     Knowledge,
+    /// Options offered ("Possible fixes:"): none of them is chosen yet, so
+    /// none is a lesson or a to-do.
+    Proposal,
 }
 
 /// One sentence of prose, cleaned of Markdown, with the cue of the list it
@@ -190,6 +193,29 @@ const LIST_HEAD: &[(&[&str], Cue)] = &[
         ],
         Cue::Problem,
     ),
+    (
+        &[
+            "possible fixes",
+            "possible fix",
+            "possible solutions",
+            "possible approaches",
+            "possible causes",
+            "options",
+            "option",
+            "alternatives",
+            "suggestions",
+            "suggested fixes",
+            "ideas",
+            "approaches",
+            "you could",
+            "we could",
+            "pistes",
+            "solutions possibles",
+            "options possibles",
+            "correctifs possibles",
+        ],
+        Cue::Proposal,
+    ),
 ];
 
 fn is_word_char(c: char) -> bool {
@@ -289,10 +315,35 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
         "dites-moi",
         "dis-moi",
     ];
+    // What the answer leaves to the user to do by hand ("Make sure the
+    // secret is set in GitHub"): open as much as a listed next step.
+    const LEFT_TO_THE_USER: &[&str] = &[
+        "make sure",
+        "remember to",
+        "don't forget",
+        "do not forget",
+        "you'll need to",
+        "you will need to",
+        "you need to",
+        "you may want to",
+        "you might want to",
+        "you'll want to",
+        "n'oubliez pas",
+        "n'oublie pas",
+        "pensez à",
+        "pense à",
+        "vous devrez",
+        "tu devras",
+    ];
     let mut out = Vec::new();
     for s in sentences(answer) {
+        let lower_text = lower(&s.text);
+        let left_to_user = s.list_cue != Some(Cue::Proposal)
+            && (starts_with_any(&lower_text, LEFT_TO_THE_USER)
+                || has_any(&lower_text, &["you may want to", "you might want to"]));
         let text = match s.list_cue {
             Some(Cue::FollowUp) => Some(s.text.clone()),
+            _ if left_to_user => Some(s.text.clone()),
             _ => s.text.split_once(':').and_then(|(label, rest)| {
                 let label = label.trim();
                 let is_label = label.chars().count() <= 30
@@ -628,6 +679,54 @@ const REQUESTING: &[&str] = &[
     "teste",
     "explique",
     "cherche",
+    "increase",
+    "decrease",
+    "reduce",
+    "raise",
+    "expose",
+    "ensure",
+    "publish",
+    "release",
+    "configure",
+    "adjust",
+    "drop",
+    "wire",
+    "integrate",
+    "verify",
+    "validate",
+    "complete",
+    "continue",
+    "resolve",
+    "address",
+    "rewrite",
+    "restore",
+    "rerun",
+    "re-run",
+    "retry",
+    "rebase",
+    "squash",
+    "unify",
+    "simplify",
+    "avoid",
+    "prevent",
+    "skip",
+    "sync",
+    "translate",
+    "align",
+    "draft",
+    "propose",
+    "suggest",
+    "research",
+    "websearch",
+    "benchmark",
+    "measure",
+    "augmente",
+    "réduis",
+    "publie",
+    "configure",
+    "continue",
+    "termine",
+    "relance",
 ];
 
 /// A sentence that asks for something to be done.
@@ -674,6 +773,7 @@ pub fn is_request_sentence(sentence: &str) -> bool {
     }) || t.contains(" please ")
         || t.contains(" can you ")
         || t.contains(" could you ")
+        || t.contains(" make sure ")
 }
 
 #[cfg(test)]
@@ -776,5 +876,31 @@ mod tests {
             ["Wire the worker", "Add a benchmark"]
         );
         assert!(next_steps("I can also add tests if you want. Remaining: nothing?").is_empty());
+    }
+
+    #[test]
+    fn what_is_left_to_the_user_is_open_and_options_offered_are_not() {
+        let answer = "Done — added the secret to the Test step.\n\n\
+            Make sure the `DB` secret is configured in the repo's settings.\n\
+            The push also says you may want to update the remote URL.\n\n\
+            **Possible fixes:**\n\
+            1. Make sure nothing else runs concurrently\n\
+            2. Increase the timeout\n";
+        assert_eq!(
+            next_steps(answer),
+            [
+                "Make sure the `DB` secret is configured in the repo's settings.",
+                "The push also says you may want to update the remote URL."
+            ]
+        );
+        let s = sentences(answer);
+        let fix = s.iter().find(|s| s.text.starts_with("Increase")).unwrap();
+        assert_eq!(fix.list_cue, Some(Cue::Proposal));
+        assert!(is_request_sentence(
+            "also increase the default timeout to 15 seconds"
+        ));
+        assert!(is_request_sentence(
+            "I just added a DB make sure it is exposed in CI"
+        ));
     }
 }

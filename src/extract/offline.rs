@@ -8,14 +8,14 @@
 //! question); prose contributes only the request (the goal) and, for a
 //! problem, a sentence of the answer that names its cause.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::cues::{self, cap, is_request_sentence};
 use super::digest::{
     Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError, Turn,
 };
-use super::record::{Extraction, Sections, Update};
+use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
 use super::{Answer, Backend, ExtractRequest};
 use crate::memory::log::Lang;
@@ -233,6 +233,14 @@ impl<'a> Record<'a> {
         pick(self.sections(project)).push(text);
     }
 
+    /// The work bullet this record holds about `path` alone, if any.
+    fn one_file_bullet(&mut self, project: &str, path: &str, w: &Words) -> Option<&mut String> {
+        let (_, s) = self.updates.iter_mut().find(|(p, _)| p == project)?;
+        s.travail
+            .iter_mut()
+            .find(|b| one_file_bullet(b, w).is_some_and(|(_, p)| p == path))
+    }
+
     /// Removes the first to-do this record opened for `project` that
     /// `names`: opened and finished in one job, it was never open.
     fn take_open(&mut self, project: &str, names: impl Fn(&str) -> bool) -> bool {
@@ -282,6 +290,10 @@ fn normalise(s: &str) -> String {
 struct Known {
     /// Backticked paths in work bullets, per project.
     files: HashSet<(String, String)>,
+    /// Work bullets about one created or updated file, per project and
+    /// path: its verb and the bullet as written, for a later turn to
+    /// revise.
+    file_bullets: HashMap<(String, String), (&'static str, String)>,
     /// Open to-dos, per project, normalised.
     todos: Vec<(String, String, String)>,
 }
@@ -289,11 +301,16 @@ struct Known {
 impl Known {
     fn of(req: &ExtractRequest) -> Known {
         let mut files = HashSet::new();
+        let mut file_bullets = HashMap::new();
         let mut todos = Vec::new();
+        let w = words(req.lang);
         for (project, log) in req.existing_logs {
             for b in log_bullets(log, "travail") {
                 for path in backticked(&b) {
                     files.insert((project.clone(), path.to_owned()));
+                }
+                if let Some((verb, path)) = one_file_bullet(&b, w) {
+                    file_bullets.insert((project.clone(), path), (verb, b.clone()));
                 }
             }
             for t in log_bullets(log, "a_suivre") {
@@ -305,7 +322,11 @@ impl Known {
                 todos.push((project.clone(), normalise(&bare), bare));
             }
         }
-        Known { files, todos }
+        Known {
+            files,
+            file_bullets,
+            todos,
+        }
     }
 
     /// The first open to-do of `project` that `names`, as written there.
@@ -324,6 +345,18 @@ impl Known {
             .find(|(p, k, _)| p == project && *k == key)
             .map(|(_, _, t)| t.as_str())
     }
+}
+
+/// `Modifié `a.rs`` or `Créé `a.rs` : what it does`: a work bullet about
+/// one file, its verb and path. Lists of files and other bullets are not.
+fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
+    let b = bullet.trim();
+    [w.created, w.updated].into_iter().find_map(|verb| {
+        let rest = b.strip_prefix(verb)?.strip_prefix(" `")?;
+        let (path, after) = rest.split_once('`')?;
+        let after = after.trim_start();
+        (after.is_empty() || after.starts_with(':')).then(|| (verb, path.to_owned()))
+    })
 }
 
 fn backticked(text: &str) -> impl Iterator<Item = &str> {
@@ -606,7 +639,12 @@ impl TurnCtx<'_> {
         // Files, per project and kind of change, the ones today's log
         // already names left out (a file updated in three turns is one fact).
         let mut groups: Vec<(String, Change, Vec<String>)> = Vec::new();
+        let mut seen_before: Vec<&FileChange> = Vec::new();
         for f in &t.files {
+            let key = (self.route(&f.path), self.shown(&f.path));
+            if matches!(f.change, Change::Created | Change::Updated) && known.files.contains(&key) {
+                seen_before.push(f);
+            }
             self.group_file(f, &mut groups, known);
         }
         // What the answer says was done to a file goes with it.
@@ -623,6 +661,51 @@ impl TurnCtx<'_> {
                         .join("; ")
                 })
         };
+        // A file an earlier turn of the day already listed: what this turn
+        // says it did comes first in that bullet, what it said before after
+        // it, as far as the bullet's length allows (the latest state of a
+        // reworked change first); its verb stays (created today is still
+        // created).
+        for f in seen_before {
+            let (project, path) = (self.route(&f.path), self.shown(&f.path));
+            let Some(d) = detail_of(&path) else {
+                continue;
+            };
+            let rewrite = |verb: &str, was: &str| {
+                let head = format!("{verb} `{path}`");
+                let before = was
+                    .trim()
+                    .strip_prefix(head.as_str())
+                    .map(|r| r.trim_start().trim_start_matches(':').trim())
+                    .unwrap_or("");
+                let mut text = format!("{head}{} {d}", w.colon);
+                for part in before.split("; ") {
+                    if !part.is_empty() && !normalise(&text).contains(&normalise(part)) {
+                        if text.chars().count() + part.chars().count() + 2 > MAX_BULLET {
+                            break;
+                        }
+                        text = format!("{text}; {part}");
+                    }
+                }
+                text
+            };
+            if let Some(b) = rec.one_file_bullet(&project, &path, w) {
+                let verb = one_file_bullet(b, w).map_or(w.updated, |(v, _)| v);
+                *b = rewrite(verb, b);
+            } else if let Some((verb, was)) =
+                known.file_bullets.get(&(project.clone(), path.clone()))
+            {
+                let now = rewrite(verb, was);
+                if normalise(&now) != normalise(was) {
+                    rec.sections(&project).travail_revise.push(Revision {
+                        was: was.clone(),
+                        now: now.clone(),
+                    });
+                    let verb = *verb;
+                    known.file_bullets.insert((project, path), (verb, now));
+                }
+            }
+        }
         for (project, change, files) in groups {
             let verb = match change {
                 Change::Created => w.created,

@@ -21,4 +21,4 @@ pub struct Update {
 
 /// The bullets per section: the log's type, which the extraction record
 /// fills.
-pub use crate::memory::log::{Resolution, Sections};
+pub use crate::memory::log::{Resolution, Revision, Sections};

@@ -58,6 +58,19 @@ pub struct Sections {
     /// LLM's answer.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problemes_resolus: Vec<Resolution>,
+    /// Work bullets of today's log a later turn says more about (a file
+    /// whose change was reworked): the bullet as written, and what it
+    /// reads now. cairn's own field, like `problemes_resolus`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub travail_revise: Vec<Revision>,
+}
+
+/// The work bullet of today's log that reads `was` reads `now` instead.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Revision {
+    pub was: String,
+    pub now: String,
 }
 
 /// The problem bullet of today's log that starts with `head` and ends
@@ -81,6 +94,7 @@ impl Sections {
             && self.a_suivre.is_empty()
             && self.a_suivre_done.is_empty()
             && self.problemes_resolus.is_empty()
+            && self.travail_revise.is_empty()
     }
 
     /// Every bullet list that is appended as-is (all but `a_suivre_done`), with its key.
@@ -227,6 +241,8 @@ pub struct MergeOutcome {
     pub unmatched: Vec<String>,
     /// Problem bullets marked resolved by `problemes_resolus`.
     pub resolved: usize,
+    /// Work bullets rewritten by `travail_revise`.
+    pub revised: usize,
 }
 
 impl DailyLog {
@@ -458,7 +474,40 @@ impl DailyLog {
         for r in &sections.problemes_resolus {
             outcome.resolved += self.resolve(r, max_len);
         }
+        for r in &sections.travail_revise {
+            outcome.revised += self.revise(r, max_len);
+        }
         outcome
+    }
+
+    /// Rewrites the work bullet that still reads `r.was`; how many (0 or
+    /// 1). A bullet a person edited since no longer matches and is kept.
+    fn revise(&mut self, r: &Revision, max_len: usize) -> usize {
+        let was = bullet_key(&r.was);
+        let Some(now) = clean_bullet(&r.now, max_len) else {
+            return 0;
+        };
+        if was.is_empty() || bullet_key(&now) == was {
+            return 0;
+        }
+        let now_key = bullet_key(&now);
+        let work = &mut self.known[SectionKey::Travail.index()];
+        // The same text already there (an earlier revision): nothing to do.
+        if work
+            .iter()
+            .any(|l| matches!(l, LogLine::Bullet(b) if bullet_key(b) == now_key))
+        {
+            return 0;
+        }
+        for line in work.iter_mut() {
+            if let LogLine::Bullet(text) = line
+                && bullet_key(text) == was
+            {
+                *text = now;
+                return 1;
+            }
+        }
+        0
     }
 
     /// Rewrites the unresolved mark of the problem bullets `r` names; how

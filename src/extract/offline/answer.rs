@@ -126,7 +126,12 @@ const BECAUSE: &[&str] = &[
     " unless ",
     " otherwise ",
     " the reason ",
+    " due to ",
+    " caused by ",
     " parce que ",
+    " à cause d",
+    " dû à ",
+    " due à ",
     " afin de ",
     " afin d'",
     " pour éviter ",
@@ -382,7 +387,7 @@ fn score(text: &str, s: &Sentence, first_in_section: bool, turn: Turn) -> Option
     if s.question || text.ends_with('?') || !(5..=70).contains(&words) {
         return None;
     }
-    if matches!(s.list_cue, Some(Cue::FollowUp)) {
+    if matches!(s.list_cue, Some(Cue::FollowUp | Cue::Proposal)) {
         return None;
     }
     let lower = text.to_lowercase();

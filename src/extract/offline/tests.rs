@@ -1,5 +1,6 @@
 use super::*;
 use crate::extract::digest::{Action, Check, Choice, Declined, Subagent, Todo};
+use crate::extract::record::Revision;
 
 const ROOT: &str = "/home/me/repo";
 
@@ -468,4 +469,37 @@ fn opened_tickets_are_to_dos_under_their_id_and_closing_one_finishes_it() {
     let s = run_with(vec![t], Lang::En, &[("root".into(), log.into())]);
     assert_eq!(s.a_suivre_done, ["Ticket `app-0p7` : Setup"]);
     assert_eq!(s.travail, ["Closed ticket: `#12`"]);
+}
+
+#[test]
+fn a_file_reworked_later_in_the_day_gets_its_latest_detail_first() {
+    let answer = "## Changes\n\n- **`src/app.py`**: switched to bun publish, no restore step\n";
+    // Today's log already says what an earlier turn did to it.
+    let log = "## Travail produit\n- Modifié `src/app.py` : resolve then restore versions\n- Modifié `src/b.py`, `src/app.py`\n";
+    let mut t = turn("use bun publish instead");
+    t.first = false;
+    t.files = vec![file("src/app.py", Change::Updated)];
+    t.answer = answer.into();
+    let s = run_with(vec![t.clone()], Lang::Fr, &[("root".into(), log.into())]);
+    assert!(s.travail.is_empty(), "{:?}", s.travail);
+    assert_eq!(
+        s.travail_revise,
+        [Revision {
+            was: "Modifié `src/app.py` : resolve then restore versions".into(),
+            now: "Modifié `src/app.py` : switched to bun publish, no restore step; resolve then restore versions".into(),
+        }]
+    );
+
+    // Both turns in one job: the record's own bullet is rewritten.
+    let mut first = turn("make the release work");
+    first.files = vec![file("src/app.py", Change::Created)];
+    first.answer = "## Changes\n\n- **`src/app.py`**: resolve then restore versions\n".into();
+    let s = run(vec![first, t]);
+    assert_eq!(
+        s.travail,
+        [
+            "Créé `src/app.py` : switched to bun publish, no restore step; resolve then restore versions"
+        ]
+    );
+    assert!(s.travail_revise.is_empty());
 }

@@ -151,6 +151,7 @@ fn sections() -> impl Strategy<Value = Sections> {
                     a_suivre,
                     a_suivre_done,
                     problemes_resolus: Vec::new(),
+                    travail_revise: Vec::new(),
                 }
             },
         )

@@ -662,3 +662,58 @@ fn a_resolution_rewrites_the_unresolved_mark_of_its_bullet_only() {
         0
     );
 }
+
+#[test]
+fn a_revision_rewrites_its_work_bullet_only_while_it_reads_as_written() {
+    let mut log = DailyLog::new("2026-03-24", Lang::Fr);
+    log.merge(
+        &record(|s| {
+            s.travail = strings(&[
+                "Modifié `a.rs` : first approach",
+                "Modifié `b.rs` : edited by hand",
+            ])
+        }),
+        MAX,
+    );
+    let rev = |was: &str, now: &str| crate::extract::record::Revision {
+        was: was.into(),
+        now: now.into(),
+    };
+    let outcome = log.merge(
+        &record(|s| {
+            s.travail_revise = vec![
+                rev(
+                    "Modifié `a.rs` : first approach",
+                    "Modifié `a.rs` : second; first approach",
+                ),
+                rev(
+                    "Modifié `b.rs` : as cairn wrote it",
+                    "Modifié `b.rs` : more",
+                ),
+            ]
+        }),
+        MAX,
+    );
+    assert_eq!(outcome.revised, 1);
+    let out = log.render();
+    assert!(
+        out.contains("- Modifié `a.rs` : second; first approach\n"),
+        "{out}"
+    );
+    assert!(out.contains("- Modifié `b.rs` : edited by hand\n"), "{out}");
+    assert!(
+        !out.contains("- Modifié `a.rs` : first approach\n"),
+        "{out}"
+    );
+    // Again: the bullet no longer reads as `was`.
+    let again = log.merge(
+        &record(|s| {
+            s.travail_revise = vec![rev(
+                "Modifié `a.rs` : first approach",
+                "Modifié `a.rs` : second; first approach",
+            )]
+        }),
+        MAX,
+    );
+    assert_eq!(again.revised, 0);
+}
