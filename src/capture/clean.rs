@@ -47,7 +47,7 @@ pub struct Cleaned {
 /// not already say it is not the user's.
 pub fn classify(text: &str, has_image: bool) -> UserText {
     let text = strip_blocks(text, "<system-reminder>", "</system-reminder>");
-    let text = text.trim();
+    let text = strip_harness_preamble(text.trim());
     if text.starts_with("[Request interrupted by user") {
         return UserText::Interrupted;
     }
@@ -101,7 +101,7 @@ pub fn classify(text: &str, has_image: bool) -> UserText {
 pub fn clean_prompt(text: &str) -> Cleaned {
     let mut out = Cleaned::default();
     let text = strip_blocks(text, "<system-reminder>", "</system-reminder>");
-    let text = text.trim();
+    let text = strip_harness_preamble(text.trim());
 
     // IDE context: out of the request, kept as context.
     let (text, ide) = strip_ide(text);
@@ -150,6 +150,44 @@ pub fn clean_prompt(text: &str) -> Cleaned {
         RequestKind::Task
     };
     out
+}
+
+/// `text` without the instructions a tool that drives the client puts
+/// before every prompt (Conductor's `<system_instruction>…`, and the like):
+/// a leading block whose tag names instructions, a system prompt or an
+/// environment. Only at the start, so that markup the user pasted inside
+/// a request stays theirs.
+pub fn strip_harness_preamble(mut text: &str) -> &str {
+    const NAMES: &[&str] = &[
+        "instruction",
+        "system",
+        "prompt",
+        "environment",
+        "guideline",
+    ];
+    loop {
+        let Some(rest) = text.strip_prefix('<') else {
+            return text;
+        };
+        let Some(len) = rest.find('>') else {
+            return text;
+        };
+        let tag = &rest[..len];
+        let named = !tag.is_empty()
+            && tag.len() <= 40
+            && tag
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+            && NAMES.iter().any(|n| tag.contains(n));
+        if !named {
+            return text;
+        }
+        let close = format!("</{tag}>");
+        let Some(end) = rest.find(&close) else {
+            return text;
+        };
+        text = rest[end + close.len()..].trim_start();
+    }
 }
 
 /// `text` without its IDE context blocks (`<ide_opened_file>`,
@@ -554,6 +592,7 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
             && t.chars().filter(|c| c.is_alphanumeric()).count() * 2 > t.chars().count() / 2
             && !t.starts_with("===")
             && !t.starts_with("---")
+            && !reports_a_pass(t)
     };
     if let Some(l) = lines
         .iter()
@@ -596,6 +635,20 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
             t.starts_with("error") || t.starts_with("e   ") || has_word(&t, "error")
         })
         .map(|l| clean(l))
+}
+
+/// A runner's line for a test that passed (bun's `(pass) name`, jest's
+/// `✓ name`, `PASS file`, TAP's `ok 3 - name`), after a `pkg:test:`
+/// prefix under turbo or nx: a test named "throws an error" passing is no
+/// failure.
+fn reports_a_pass(t: &str) -> bool {
+    let body = match t.split_once(": ") {
+        Some((prefix, rest)) if !prefix.contains(' ') && prefix.contains(':') => rest.trim_start(),
+        _ => t,
+    };
+    ["(pass)", "✓", "✔", "√", "PASS ", "ok "]
+        .iter()
+        .any(|p| body.starts_with(p))
 }
 
 /// A line a linter, formatter or type checker prints for one finding: a
@@ -834,6 +887,33 @@ mod tests {
     }
 
     #[test]
+    fn a_drivers_preamble_is_not_the_request() {
+        let prompt = "<system_instruction>\nYou are working inside Conductor.\nThe target branch is main.\n</system_instruction>\n\nimplement `Rec 03` in @.context/code-review.md";
+        assert_eq!(
+            req(prompt).request,
+            "implement `Rec 03` in @.context/code-review.md"
+        );
+        assert_eq!(
+            clean_prompt(prompt).request,
+            "implement `Rec 03` in @.context/code-review.md"
+        );
+        // Markup the user wrote stays.
+        assert_eq!(
+            req("fix <system_instruction>x</system_instruction> parsing").request,
+            "fix <system_instruction>x</system_instruction> parsing"
+        );
+        assert_eq!(
+            req("<div>hello</div> is broken").request,
+            "<div>hello</div> is broken"
+        );
+        // Nothing but the preamble: no request.
+        assert!(matches!(
+            classify("<system_instruction>x</system_instruction>", false),
+            UserText::NotHuman
+        ));
+    }
+
+    #[test]
     fn a_lead_in_takes_the_line_that_says_what() {
         let lines = [
             "Pre-commit validation failed:",
@@ -859,6 +939,16 @@ mod tests {
             telling_line(&["build failed:"]).as_deref(),
             Some("build failed:")
         );
+    }
+
+    #[test]
+    fn a_passing_test_named_after_an_error_is_no_failure() {
+        let bun = [
+            "@x/core:test: (pass) planner > throws typed validation error for invalid schema [0.35ms]",
+            "@x/cli:test: ✓ reports an error on bad input",
+            "@x/pull:test: error: CLICKHOUSE_URL is not set",
+        ];
+        assert_eq!(failure_line(&bun).unwrap(), bun[2]);
     }
 
     #[test]

@@ -614,9 +614,29 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
     let add = |slot: &mut Option<u64>, n: u64| *slot = Some(slot.unwrap_or(0).saturating_add(n));
     // unittest: `Ran 12 tests in 0.01s`, then `OK` or `FAILED (failures=2)`.
     let mut unittest_total: Option<u64> = None;
+    // bun: ` 40 pass`, ` 0 fail` (after `pkg:test:` under turbo, one pair
+    // per package: summed).
+    let mut bun_passed = None;
+    let mut bun_failed = None;
     for line in output.lines() {
         let l = line.trim().trim_matches('=').trim();
         let lower = l.to_lowercase();
+        let toks: Vec<&str> = lower.split_whitespace().collect();
+        if let [.., n, word] = toks.as_slice()
+            && matches!(*word, "pass" | "fail")
+            && (toks.len() == 2 || toks[toks.len() - 3].ends_with(':'))
+            && let Ok(n) = n.parse::<u64>()
+        {
+            add(
+                if *word == "pass" {
+                    &mut bun_passed
+                } else {
+                    &mut bun_failed
+                },
+                n,
+            );
+            continue;
+        }
         if let Some(rest) = lower.strip_prefix("ran ") {
             let mut w = rest.split_whitespace();
             if let (Some(Ok(n)), Some(t)) = (w.next().map(str::parse::<u64>), w.next())
@@ -730,6 +750,8 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
     }
     if cargo_passed.is_some() {
         (passed, failed) = (cargo_passed, cargo_failed);
+    } else if bun_passed.is_some() || bun_failed.is_some() {
+        (passed, failed) = (bun_passed, bun_failed);
     }
     if passed.is_some() || failed.is_some() {
         return (Some(passed.unwrap_or(0)), Some(failed.unwrap_or(0)));
@@ -932,6 +954,16 @@ mod tests {
         );
         // A percentage that is not coverage.
         assert_eq!(coverage("tests/test_unit.py ....   [100%]\n"), None);
+    }
+
+    #[test]
+    fn counts_from_bun() {
+        let out = "bun test v1.2.0\n\nsrc/a.test.ts:\n(pass) a > works [0.3ms]\n\n 40 pass\n 0 fail\n 95 expect() calls\nRan 40 tests across 3 files. [120.00ms]\n";
+        assert_eq!(test_counts(out), (Some(40), Some(0)));
+        let turbo = "@x/core:test:  12 pass\n@x/core:test:  1 fail\n@x/cli:test:  30 pass\n@x/cli:test:  0 fail\n";
+        assert_eq!(test_counts(turbo), (Some(42), Some(1)));
+        // Prose is not a count.
+        assert_eq!(test_counts("we let 2 pass"), (None, None));
     }
 
     #[test]

@@ -818,6 +818,9 @@ impl<'s> Builder<'s> {
             })
             .collect();
         let cur = self.cur();
+        // What this command itself deletes or moves is not what fixed an
+        // earlier failure: only the changes made before it count.
+        let changes_before = cur.change_log.len();
         let opened = shell::opened_tickets(output);
         let mut opened_at = 0;
         for e in &effects {
@@ -919,7 +922,7 @@ impl<'s> Builder<'s> {
             .filter(|o| keys.contains(&o.key))
             .map(|o| {
                 let mut files: Vec<String> = Vec::new();
-                for p in &cur.change_log[o.files_then.min(cur.change_log.len())..] {
+                for p in &cur.change_log[o.files_then.min(changes_before)..changes_before] {
                     if !files.contains(p) && files.len() < crate::extract::digest::MAX_ENTRIES {
                         files.push(p.clone());
                     }

@@ -919,7 +919,16 @@ impl TurnCtx<'_> {
         // Tests: failing then passing is a fix; failing at the end is open.
         let tests: Vec<&Check> = t.checks.iter().filter(|c| c.test).collect();
         let first_failing = tests.iter().find(|c| !c.ok);
-        let last = tests.last();
+        // A narrower run passing (three test files after the whole suite
+        // failed) does not say the failure is gone: such a last run counts
+        // as no run after the failure.
+        let last = tests.last().filter(|l| match first_failing {
+            Some(f) if !std::ptr::eq(**l, *f) && l.ok && f.fixed_in.is_empty() => {
+                covers(&l.command, &f.command)
+            }
+            _ => true,
+        });
+        let last = last.or(first_failing);
         if let (Some(f), Some(l)) = (first_failing, last) {
             let failed = f.failed.unwrap_or(0);
             let what = if failed > 0 {
@@ -1290,6 +1299,48 @@ impl TurnCtx<'_> {
             }
         }
     }
+}
+
+/// Whether a run of `later` covers what `earlier` ran: the same runner
+/// and subcommands (`bun run test` is not `bun test`), and no narrower
+/// (paths named where the earlier run named none, or other paths).
+fn covers(later: &str, earlier: &str) -> bool {
+    fn parts(cmd: &str) -> (Vec<&str>, Vec<&str>) {
+        let line = cmd.lines().next().unwrap_or("");
+        let line = line.split('|').next().unwrap_or("");
+        let line = line.rsplit("&&").next().unwrap_or("");
+        let (mut words, mut paths) = (Vec::new(), Vec::new());
+        for w in line.split_whitespace() {
+            let w = w.trim_matches(['(', ')']);
+            if w.is_empty() || w.starts_with('-') || w.contains('>') || w.contains('=') {
+                continue;
+            }
+            if w.contains('/') || w.contains('.') || w.contains("::") {
+                paths.push(w);
+            } else {
+                words.push(w);
+            }
+        }
+        // `uv run pytest` runs what `pytest` runs.
+        for wrapper in [
+            &["uv", "run"][..],
+            &["poetry", "run"],
+            &["pnpm", "exec"],
+            &["npx"],
+            &["bunx"],
+            &["python"],
+            &["python3"],
+        ] {
+            if words.starts_with(wrapper) {
+                words.drain(..wrapper.len());
+                break;
+            }
+        }
+        (words, paths)
+    }
+    let (lw, lp) = parts(later);
+    let (ew, ep) = parts(earlier);
+    lw == ew && (lp.is_empty() || lp == ep)
 }
 
 /// The turn's last counted test run, when it passed.

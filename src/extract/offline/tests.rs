@@ -503,3 +503,37 @@ fn a_file_reworked_later_in_the_day_gets_its_latest_detail_first() {
     );
     assert!(s.travail_revise.is_empty());
 }
+
+#[test]
+fn a_narrower_run_passing_does_not_fix_the_suite() {
+    assert!(covers("(source .venv/bin/activate && pytest)", "pytest"));
+    assert!(covers("uv run pytest -q", "pytest"));
+    assert!(covers("pytest tests/a.py", "pytest tests/a.py 2>&1 | tail"));
+    assert!(!covers("bun test a.test.ts b.test.ts", "bun run test"));
+    assert!(!covers("pytest tests/a.py", "pytest"));
+
+    let check = |command: &str, ok: bool, passed: u64| Check {
+        command: command.into(),
+        test: true,
+        ok,
+        passed: Some(passed),
+        failed: Some(u64::from(!ok)),
+        coverage: None,
+        summary: if ok {
+            String::new()
+        } else {
+            "error: DB_URL is not set".into()
+        },
+        fixed_in: Vec::new(),
+    };
+    let mut t = turn("unify the splitter");
+    t.checks = vec![
+        check("bun run test", false, 39),
+        check("bun test packages/core/src/index.test.ts", true, 40),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        ["Tests : 1 en échec (error: DB_URL is not set) (non résolu)"]
+    );
+}
