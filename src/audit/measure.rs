@@ -122,7 +122,7 @@ pub struct Measured {
 }
 
 fn cache_path(ctx: &Ctx) -> PathBuf {
-    ctx.state_dir.join("audit").join("scan.json")
+    crate::state_layout::audit_scan(&ctx.state_dir)
 }
 
 /// Scans (incrementally) every transcript under the client's config

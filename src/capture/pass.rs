@@ -72,7 +72,7 @@ pub struct Pass {
 
 fn cursor_path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
     crate::session_id::file_stem(session_id)
-        .map(|id| state_dir.join("capture").join(format!("{id}.json")))
+        .map(|id| crate::state_layout::capture(state_dir).join(format!("{id}.json")))
 }
 
 pub fn load_cursor(state_dir: &Path, session_id: &str) -> Option<Cursor> {
@@ -98,7 +98,7 @@ pub const CURSOR_KEEP: std::time::Duration = std::time::Duration::from_secs(30 *
 /// many went. Ages are the file system's (system clock), as for the
 /// guard's state. Errors are ignored: this is tidying.
 pub fn prune_cursors(state_dir: &Path, max_age: std::time::Duration) -> usize {
-    crate::fsutil::remove_older_than(&state_dir.join("capture"), max_age, |n| {
+    crate::fsutil::remove_older_than(&crate::state_layout::capture(state_dir), max_age, |n| {
         n.ends_with(".json")
     })
 }

@@ -198,7 +198,7 @@ struct FlatCache {
 }
 
 fn flat_cache_path(ctx: &Ctx) -> PathBuf {
-    crate::usage::store::usage_dir(&ctx.state_dir).join("flat.json")
+    crate::state_layout::usage_flat(&ctx.state_dir)
 }
 
 impl FlatCache {

@@ -564,12 +564,8 @@ impl SessionPaths {
     }
 }
 
-pub fn usage_dir(state_dir: &Path) -> PathBuf {
-    state_dir.join("usage")
-}
-
 pub fn sessions_dir(state_dir: &Path) -> PathBuf {
-    usage_dir(state_dir).join("sessions")
+    crate::state_layout::usage_sessions(state_dir)
 }
 
 /// The stem of a session's ledger files: the crate's one rule
