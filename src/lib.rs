@@ -28,6 +28,7 @@ pub mod redact;
 pub mod search;
 pub mod session_id;
 pub mod site;
+pub mod spend;
 pub mod state_layout;
 pub mod statusline;
 pub mod transcript;
