@@ -145,7 +145,7 @@ fn fresh_sid(prefix: &str) -> String {
 fn stop(ctx: &cairn::context::Ctx, info: &StopInfo) -> Option<String> {
     let f = fixture();
     let config = Config::default();
-    let spend = cairn::usage::SessionSpend::new(ctx, &config.usage);
+    let spend = cairn::usage::Spend::new(ctx, &config.usage);
     guard::on_stop(
         ctx,
         &config.for_guard(),

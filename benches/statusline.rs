@@ -260,6 +260,7 @@ fn after_new_turn_dollars_injected(bencher: divan::Bencher) {
             total_usd: 2.0,
             memory_usd: 0.0,
             partial: false,
+            problems: Vec::new(),
         }),
     };
     let config = Config::default().for_statusline();

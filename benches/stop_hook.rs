@@ -93,13 +93,17 @@ fn setup(bytes: usize) -> Setup {
     // Holding the worker lock makes the hook see a running worker, as in a
     // busy session, so the measurement is the hook's own work, not a spawn.
     let worker_lock = cairn::fsutil::lock(&state.join("worker.lock")).unwrap();
-    let offset = last_turn_start(&transcript);
-    let head_len = 4096.min(offset as usize);
+    let mut mark = cairn::transcript::mark::ReadMark::default();
+    mark.advance(
+        &transcript,
+        last_turn_start(&transcript),
+        &cairn::capture::pass::HEAD,
+        &[],
+    )
+    .unwrap();
     let cursor = cairn::capture::pass::Cursor {
         transcript: transcript.clone(),
-        offset,
-        head: cairn::capture::pass::fingerprint(&transcript, head_len),
-        head_len,
+        mark,
         // As the previous Stop saved it: this transcript names no cwd.
         session_cwd: Some(String::new()),
         ..Default::default()

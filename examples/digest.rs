@@ -12,11 +12,9 @@ fn main() {
         std::process::exit(2);
     };
     let here = args.get(2).map(std::path::PathBuf::from);
+    // A cursor at 0 with an empty head: resume from the start, every turn.
     let cursor = cairn::capture::pass::Cursor {
         transcript: path.into(),
-        offset: 0,
-        head: cairn::capture::pass::fingerprint(std::path::Path::new(path), 0),
-        head_len: 0,
         ..Default::default()
     };
     let pass = cairn::capture::pass::run(

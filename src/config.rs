@@ -153,7 +153,7 @@ pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config
         }
         Err(e) => {
             let msg = e.to_string();
-            let seen = ctx.state_dir.join("config-error.last");
+            let seen = crate::state_layout::config_error_seen(&ctx.state_dir);
             if crate::fsutil::confine::read_to_string(&seen)
                 .ok()
                 .as_deref()

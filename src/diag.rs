@@ -5,8 +5,6 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub const FILE_NAME: &str = "diagnostics.log";
-
 /// The `[diagnostics]` section of the configuration.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -41,7 +39,7 @@ impl Level {
 }
 
 pub fn path(state_dir: &Path) -> PathBuf {
-    state_dir.join(FILE_NAME)
+    crate::state_layout::diagnostics_log(state_dir)
 }
 
 /// Appends one line. Never fails: a diagnostics log that cannot be written is
@@ -75,7 +73,10 @@ fn try_log(
     {
         // One generation is enough to read what happened recently; rename is
         // atomic so two hooks rotating at once lose at most a line.
-        let _ = fs::rename(&file, state_dir.join(format!("{FILE_NAME}.1")));
+        let _ = fs::rename(
+            &file,
+            crate::state_layout::diagnostics_log_rotated(state_dir),
+        );
     }
     let line = format!(
         "{} {} {}: {}\n",

@@ -114,7 +114,7 @@ fn on_stop(ctx: &Ctx, stop: &event::Stop) -> Result<Option<String>> {
     // The capture's pass read the same turn: the guard need not read the
     // file again, unless that pass saw no usage at all.
     let seen = captured.and_then(|c| c.context);
-    let spend = crate::usage::SessionSpend::new(ctx, &config.usage);
+    let spend = crate::usage::Spend::new(ctx, &config.usage);
     let guarded = guard::on_stop(ctx, &config.for_guard(), &root, stop, seen.as_ref(), &spend);
     Ok(logged(ctx, "guard", guarded).flatten())
 }

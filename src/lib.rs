@@ -29,6 +29,8 @@ pub mod redact;
 pub mod search;
 pub mod session_id;
 pub mod site;
+pub mod spend;
+pub mod state_layout;
 pub mod statusline;
 pub mod transcript;
 pub mod usage;

@@ -192,10 +192,10 @@ fn install_options(ctx: &Ctx, dry_run: bool) -> cairn::install::InstallOptions {
     cairn::install::InstallOptions {
         dry_run,
         command: ctx.self_command(),
-        lock_path: Some(ctx.state_dir.join("locks/install.lock")),
+        lock_path: Some(cairn::state_layout::locks(&ctx.state_dir).join("install.lock")),
         statusline: true,
         user_settings: ctx.user_settings_path(),
-        record_dir: Some(ctx.state_dir.join("install")),
+        record_dir: Some(cairn::state_layout::install_records(&ctx.state_dir)),
     }
 }
 

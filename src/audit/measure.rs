@@ -17,6 +17,7 @@
 //! reached, and a later audit reads only what was appended since.
 
 use crate::context::Ctx;
+use crate::transcript::mark::{FileStat, Head, ReadMark};
 use crate::transcript::{Block, Record, StreamReader, Usage};
 use crate::usage::PriceTable;
 use crate::usage::discover::{self, SessionFiles};
@@ -69,6 +70,10 @@ struct FileScan {
     ino: u64,
     head: u64,
     offset: u64,
+    /// Bytes `head` covers. Scans written before it was kept hashed the
+    /// first `min(size, 1 KiB)` bytes, which is what `None` stands for.
+    #[serde(default)]
+    head_len: Option<u64>,
     runs: Vec<Run>,
     /// The last run is still open (no human prompt after it yet).
     open: bool,
@@ -122,7 +127,7 @@ pub struct Measured {
 }
 
 fn cache_path(ctx: &Ctx) -> PathBuf {
-    ctx.state_dir.join("audit").join("scan.json")
+    crate::state_layout::audit_scan(&ctx.state_dir)
 }
 
 /// Scans (incrementally) every transcript under the client's config
@@ -209,21 +214,28 @@ pub fn same_skill(run: &str, wanted: &str) -> bool {
     run == wanted || bare(run) == bare(wanted)
 }
 
-fn fingerprint(path: &Path) -> Option<(u64, u64, u64, u64)> {
-    use std::io::Read;
-    use std::os::unix::fs::MetadataExt;
-    let m = std::fs::metadata(path).ok()?;
-    let mut head = vec![0u8; 1024];
-    let n = crate::fsutil::confine::open_regular(path)
-        .and_then(|mut f| f.read(&mut head))
-        .unwrap_or(0);
-    let mtime = (m.mtime() as u64).wrapping_mul(1_000_000_000) + m.mtime_nsec() as u64;
-    Some((
-        m.len(),
-        mtime,
-        m.ino(),
-        crate::usage::store::hash(&[&head[..n]]),
-    ))
+/// The scan's file fingerprint: its hash of the file's first KiB.
+const HEAD: Head = Head {
+    bytes: 1024,
+    hash: head_hash,
+};
+
+fn head_hash(bytes: &[u8]) -> u64 {
+    crate::usage::store::hash(&[bytes])
+}
+
+impl FileScan {
+    fn mark(&self) -> ReadMark {
+        ReadMark {
+            offset: self.offset,
+            head: self.head,
+            head_len: self.head_len.unwrap_or(self.size.min(HEAD.bytes)),
+        }
+    }
+
+    fn set_mark(&mut self, m: ReadMark) {
+        (self.offset, self.head, self.head_len) = (m.offset, m.head, Some(m.head_len));
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,32 +250,25 @@ enum Mode {
 /// Brings one file's scan up to date; true when it changed.
 fn refresh(path: &Path, scan: &mut FileScan, mode: Mode, stats: &mut ScanStats) -> bool {
     stats.files += 1;
-    let Some((size, mtime, ino, head)) = fingerprint(path) else {
+    let Some(now) = FileStat::of(path) else {
         return false;
     };
-    stats.bytes_total += size;
+    stats.bytes_total += now.size;
     let full = matches!(mode, Mode::Agent { full: true });
     // A subagent file scanned without its responses is read again, once,
     // when its session turns out to need them.
     let upgrade = full && !scan.full;
-    if !upgrade
-        && scan.size == size
-        && scan.mtime_ns == mtime
-        && scan.ino == ino
-        && scan.head == head
-    {
+    let same_file = scan.ino == now.ino && scan.mark().holds(path, now.size, &HEAD);
+    if !upgrade && same_file && scan.size == now.size && scan.mtime_ns == now.mtime_ns {
         return false;
     }
     // Appended to: resume. Replaced or truncated: start again.
-    let resume = !upgrade
-        && scan.ino == ino
-        && size >= scan.offset
-        && (scan.head == head || scan.offset < 1024);
-    if !resume {
+    if upgrade || !same_file {
         *scan = FileScan::default();
     }
     scan.full |= full;
-    let from = scan.offset;
+    let mut mark = scan.mark();
+    let from = mark.offset;
     let mut reader = match StreamReader::open(path, from) {
         Ok(r) => r,
         Err(_) => return false,
@@ -276,12 +281,14 @@ fn refresh(path: &Path, scan: &mut FileScan, mode: Mode, stats: &mut ScanStats) 
         }
     }
     *scan = st.into_scan();
-    scan.offset = reader.offset();
-    stats.bytes_read += scan.offset.saturating_sub(from);
-    scan.size = size;
-    scan.mtime_ns = mtime;
-    scan.ino = ino;
-    scan.head = head;
+    // Unreadable now: the head stays shorter, and still vouches for what
+    // it covers.
+    let _ = mark.advance(path, reader.offset(), &HEAD, &[]);
+    scan.set_mark(mark);
+    stats.bytes_read += mark.offset.saturating_sub(from);
+    scan.size = now.size;
+    scan.mtime_ns = now.mtime_ns;
+    scan.ino = now.ino;
     true
 }
 
@@ -688,6 +695,63 @@ pub fn median_p90(mut v: Vec<f64>) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn append(p: &Path, text: &str) {
+        use std::io::Write;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(p)
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+
+    #[test]
+    fn a_file_is_resumed_when_appended_and_read_again_when_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.jsonl");
+        std::fs::write(&p, "{\"type\":\"user\"}\n").unwrap();
+        let mut scan = FileScan::default();
+        let mut st = ScanStats::default();
+        assert!(refresh(&p, &mut scan, Mode::Main, &mut st));
+        assert_eq!((scan.offset, scan.head_len), (16, Some(16)));
+        assert!(!refresh(&p, &mut scan, Mode::Main, &mut st), "unchanged");
+
+        append(&p, "{\"type\":\"assistant\"}\n");
+        let before = st.bytes_read;
+        assert!(refresh(&p, &mut scan, Mode::Main, &mut st));
+        assert_eq!(st.bytes_read - before, 21, "only the appended line");
+
+        // Longer than what was read, so only the head tells.
+        std::fs::write(&p, "{\"type\":\"system\"}\n".repeat(3)).unwrap();
+        let before = st.bytes_read;
+        assert!(refresh(&p, &mut scan, Mode::Main, &mut st));
+        assert_eq!(st.bytes_read - before, 54, "a replaced file from 0");
+    }
+
+    /// Scans of older versions have no `head_len`: their head covered the
+    /// first `min(size, 1 KiB)` bytes, so an appended file still resumes.
+    #[test]
+    fn a_scan_written_without_head_len_still_resumes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.jsonl");
+        let first = "{\"type\":\"user\"}\n";
+        std::fs::write(&p, first).unwrap();
+        let now = FileStat::of(&p).unwrap();
+        let old = serde_json::json!({
+            "size": now.size, "mtime_ns": 0, "ino": now.ino,
+            "head": head_hash(first.as_bytes()), "offset": now.size,
+            "runs": [], "open": false, "pending_slash": null, "pending_tool": null,
+            "agent": [],
+        });
+        let mut scan: FileScan = serde_json::from_value(old).unwrap();
+        assert_eq!(scan.mark().head_len, now.size);
+        append(&p, "{\"type\":\"assistant\"}\n");
+        let mut st = ScanStats::default();
+        assert!(refresh(&p, &mut scan, Mode::Main, &mut st));
+        assert_eq!(st.bytes_read, 21, "resumed, not read again");
+        assert_eq!(scan.head_len, Some(37));
+    }
 
     #[test]
     fn percentiles() {

@@ -139,9 +139,7 @@ fn pick_lang(flag: Option<&str>, default: Lang) -> Result<Lang> {
 
 fn lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
     let h = crate::usage::store::hash(&[root.to_string_lossy().as_bytes()]);
-    ctx.state_dir
-        .join("locks")
-        .join(format!("audit-{h:016x}.lock"))
+    crate::state_layout::locks(&ctx.state_dir).join(format!("audit-{h:016x}.lock"))
 }
 
 fn project_of(root: &Path, found: &[skills::Found], skill: &str) -> Option<String> {

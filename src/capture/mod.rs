@@ -70,7 +70,11 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
     };
     // Two Stops of one session at once would read from the same cursor.
     let _lock = crate::session_id::file_stem(&input.session_id)
-        .map(|id| crate::fsutil::lock(&ctx.state_dir.join("capture").join(format!("{id}.lock"))))
+        .map(|id| {
+            crate::fsutil::lock(
+                &crate::state_layout::capture(&ctx.state_dir).join(format!("{id}.lock")),
+            )
+        })
         .transpose()
         .unwrap_or_else(|e| {
             // No lock (state folder unwritable): capture anyway.

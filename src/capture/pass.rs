@@ -15,6 +15,7 @@
 use super::turns::{Builder, Carried, SubagentFiles};
 use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
 use crate::fsutil::atomic_write_private_unsynced;
+use crate::transcript::mark::{Head, ReadMark};
 use crate::transcript::{StopContext, StopTracker, StreamReader};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Read, Seek, SeekFrom};
@@ -30,16 +31,19 @@ const SUBAGENT_BYTES: u64 = 32 << 20;
 const REWIND_BYTES: u64 = 4 << 20;
 /// Most bytes a pass reads on from a cursor.
 const BACKLOG_BYTES: u64 = 64 << 20;
-/// Bytes of the file's head the cursor fingerprints.
-const HEAD_BYTES: usize = 4096;
+/// The cursor's fingerprint: FNV-1a of the file's first 4 KiB.
+pub const HEAD: Head = Head {
+    bytes: 4096,
+    hash: crate::hash::fnv1a,
+};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cursor {
     pub transcript: PathBuf,
-    pub offset: u64,
-    /// FNV-1a of the file's first bytes (at most `HEAD_BYTES`, 4 KiB).
-    pub head: u64,
-    pub head_len: usize,
+    /// Where the next pass starts, and the fingerprint ([`HEAD`]) that
+    /// says the file is still the one read.
+    #[serde(flatten)]
+    pub mark: ReadMark,
     /// The folder the session started in (its first record's `cwd`; empty
     /// when the head names none), so later passes need not read the head
     /// for it.
@@ -74,7 +78,7 @@ pub struct Pass {
 
 fn cursor_path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
     crate::session_id::file_stem(session_id)
-        .map(|id| state_dir.join("capture").join(format!("{id}.json")))
+        .map(|id| crate::state_layout::capture(state_dir).join(format!("{id}.json")))
 }
 
 pub fn load_cursor(state_dir: &Path, session_id: &str) -> Option<Cursor> {
@@ -100,7 +104,7 @@ pub const CURSOR_KEEP: std::time::Duration = std::time::Duration::from_secs(30 *
 /// many went. Ages are the file system's (system clock), as for the
 /// guard's state. Errors are ignored: this is tidying.
 pub fn prune_cursors(state_dir: &Path, max_age: std::time::Duration) -> usize {
-    crate::fsutil::remove_older_than(&state_dir.join("capture"), max_age, |n| {
+    crate::fsutil::remove_older_than(&crate::state_layout::capture(state_dir), max_age, |n| {
         n.ends_with(".json")
     })
 }
@@ -125,26 +129,6 @@ fn session_cwd(path: &Path) -> Option<String> {
 }
 
 const CWD_SCAN_BYTES: u64 = 64 << 10;
-
-/// The cursor fingerprint of the first `len` bytes of `path` (0 when it
-/// cannot be read).
-pub fn fingerprint(path: &Path, len: usize) -> u64 {
-    head_of(path, len).map_or(0, |(h, _)| h)
-}
-
-fn head_of(path: &Path, len: usize) -> io::Result<(u64, usize)> {
-    let mut f = crate::fsutil::confine::open_regular(path)?;
-    let mut buf = vec![0u8; len];
-    let mut n = 0;
-    while n < len {
-        let k = f.read(&mut buf[n..])?;
-        if k == 0 {
-            break;
-        }
-        n += k;
-    }
-    Ok((crate::hash::fnv1a(&buf[..n]), n))
-}
 
 /// Subagent transcripts beside the session's: `<session>/subagents/agent-<id>.jsonl`
 /// (2.1.x) or `agent-<id>.jsonl` in the same folder (2.0.x).
@@ -256,11 +240,7 @@ pub fn run(
     let size = crate::fsutil::confine::open_regular(path)?
         .metadata()?
         .len();
-    let resume = cursor.filter(|c| {
-        c.transcript == path
-            && c.offset <= size
-            && head_of(path, c.head_len).is_ok_and(|(h, n)| n == c.head_len && h == c.head)
-    });
+    let resume = cursor.filter(|c| c.transcript == path && c.mark.holds(path, size, &HEAD));
     let start_cwd = match resume.and_then(|c| c.session_cwd.clone()) {
         Some(known) => Some(known).filter(|c| !c.is_empty()),
         None => session_cwd(path),
@@ -280,13 +260,20 @@ pub fn run(
     let here = (rebase_from, here.filter(|_| rebase_from.is_some()));
     // A cursor far behind (hooks that were off, or kept failing): the
     // backlog is not read in one hook; the tail is, as for a first Stop.
-    let resume = resume.filter(|c| size - c.offset <= BACKLOG_BYTES);
+    let resume = resume.filter(|c| size - c.mark.offset <= BACKLOG_BYTES);
     let skipped = match (cursor, resume) {
-        (Some(c), None) if c.transcript == path && c.offset <= size => size - c.offset,
+        (Some(c), None) if c.transcript == path && c.mark.offset <= size => size - c.mark.offset,
         _ => 0,
     };
     let mut pass = match resume {
-        Some(c) => read_from(path, c.offset, &subagents, here, c.refused, c.open.clone())?,
+        Some(c) => read_from(
+            path,
+            c.mark.offset,
+            &subagents,
+            here,
+            c.refused,
+            c.open.clone(),
+        )?,
         None => {
             let mut p = Pass::default();
             let mut whole = false;
@@ -327,16 +314,12 @@ pub fn run(
         }
     };
     pass.skipped_bytes = skipped;
-    // The fingerprint checked above covers the same bytes as a rule: not
-    // read twice.
-    let want = HEAD_BYTES.min(pass.cursor.offset as usize);
-    let (head, head_len) = match resume {
-        Some(c) if c.head_len == want => (c.head, c.head_len),
-        _ => head_of(path, want)?,
-    };
+    // From the mark checked above: a head of the same length is not read
+    // twice.
+    let mut mark = resume.map_or_else(ReadMark::default, |c| c.mark);
+    mark.advance(path, pass.cursor.mark.offset, &HEAD, &[])?;
     pass.cursor.transcript = path.to_path_buf();
-    pass.cursor.head = head;
-    pass.cursor.head_len = head_len;
+    pass.cursor.mark = mark;
     pass.cursor.session_cwd = Some(start_cwd.unwrap_or_default());
     Ok(pass)
 }
@@ -390,7 +373,10 @@ fn read_from(
         turns,
         context,
         cursor: Cursor {
-            offset: next,
+            mark: ReadMark {
+                offset: next,
+                ..ReadMark::default()
+            },
             refused,
             open,
             ..Default::default()
@@ -407,6 +393,23 @@ mod tests {
     use crate::extract::digest::Change;
     use serde_json::json;
     use std::io::Write;
+
+    /// The cursor's fields moved into `ReadMark`; the file keeps its shape.
+    #[test]
+    fn a_cursor_file_keeps_its_shape() {
+        let text =
+            r#"{"transcript":"/t.jsonl","offset":10,"head":123,"head_len":10,"session_cwd":""}"#;
+        let c: Cursor = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            c.mark,
+            ReadMark {
+                offset: 10,
+                head: 123,
+                head_len: 10
+            }
+        );
+        assert_eq!(serde_json::to_string(&c).unwrap(), text);
+    }
 
     #[test]
     fn old_cursors_are_pruned_and_recent_ones_kept() {
@@ -583,7 +586,10 @@ mod tests {
         assert_eq!(p2.turns[0].request, "two, in a new file");
 
         let far = Cursor {
-            offset: 0,
+            mark: ReadMark {
+                offset: 0,
+                ..p2.cursor.mark
+            },
             ..p2.cursor.clone()
         };
         let big = "x".repeat(1 << 20);

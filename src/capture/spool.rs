@@ -53,11 +53,11 @@ impl Job {
 }
 
 pub fn pending_dir(state_dir: &Path) -> PathBuf {
-    state_dir.join("spool/pending")
+    crate::state_layout::spool_pending(state_dir)
 }
 
 pub fn dead_dir(state_dir: &Path) -> PathBuf {
-    state_dir.join("spool/dead")
+    crate::state_layout::spool_dead(state_dir)
 }
 
 /// Ids sort in enqueue order: nanoseconds since the epoch, then pid and a

@@ -21,7 +21,7 @@ pub struct Report {
 }
 
 fn lock_path(ctx: &Ctx) -> PathBuf {
-    ctx.state_dir.join("worker.lock")
+    crate::state_layout::worker_lock(&ctx.state_dir)
 }
 
 /// The worker lock, if free: whoever holds it is the only one merging
@@ -102,7 +102,7 @@ pub fn run(
         };
         // Who holds the lock, for `cairn doctor` and for tests that kill it.
         let _ = std::fs::write(
-            ctx.state_dir.join("worker.pid"),
+            crate::state_layout::worker_pid(&ctx.state_dir),
             std::process::id().to_string(),
         );
         spool::tidy(&ctx.state_dir);

@@ -44,6 +44,7 @@ fn folder(state: &Path) -> Finding {
                     human_bytes(bytes)
                 ),
             )
+            .with_details(contents(state))
         }
         Ok(_) => Finding::broken(
             "state",
@@ -106,6 +107,31 @@ fn probe_write(dir: &Path) -> std::io::Result<()> {
         .tempfile_in(dir)?;
     f.write_all(&[0u8; 4096])?;
     f.as_file().sync_all()
+}
+
+/// What the state folder holds, entry by entry, in the layout's words:
+/// where the bytes are when the folder grows.
+fn contents(state: &Path) -> Vec<String> {
+    crate::state_layout::TOP
+        .iter()
+        .filter_map(|e| {
+            let path = e.path(state);
+            let m = std::fs::symlink_metadata(&path).ok()?;
+            let (bytes, files) = if m.is_dir() {
+                size(&path)
+            } else {
+                (m.len(), 1)
+            };
+            let slash = if m.is_dir() { "/" } else { "" };
+            Some(format!(
+                "{}{slash}: {}, {files} file{} ({})",
+                e.name,
+                human_bytes(bytes),
+                if files == 1 { "" } else { "s" },
+                e.what
+            ))
+        })
+        .collect()
 }
 
 /// Bytes and files under a folder (links not followed).
@@ -266,7 +292,10 @@ fn diagnostics(state: &Path, now: jiff::Timestamp) -> Finding {
 fn ledger(state: &Path, now: jiff::Timestamp) -> Finding {
     let mut newest: Option<std::time::SystemTime> = None;
     let mut sessions = 0;
-    let mut stack = vec![state.join("usage"), state.join("ledger")];
+    let mut stack = vec![
+        crate::state_layout::usage(state),
+        crate::state_layout::ledger(state),
+    ];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
             let Ok(m) = e.metadata() else { continue };

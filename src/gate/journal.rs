@@ -25,7 +25,7 @@ pub struct Note {
 }
 
 pub fn path(state_dir: &Path) -> PathBuf {
-    state_dir.join("gate").join("notes.jsonl")
+    crate::state_layout::gate_notes(state_dir)
 }
 
 /// Appends one line. Errors are the caller's to log: losing a line of

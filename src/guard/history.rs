@@ -36,7 +36,7 @@ pub struct Entry {
 }
 
 pub fn path(state_dir: &Path) -> PathBuf {
-    state_dir.join("guard").join("history.jsonl")
+    crate::state_layout::guard_history(state_dir)
 }
 
 /// Appends one line (one `O_APPEND` write, so concurrent fires of two

@@ -76,23 +76,10 @@ pub struct SubagentStopInfo {
     pub agent_transcript_path: Option<PathBuf>,
 }
 
-/// Prices a session's subagents for the note: `usage::SessionSpend` (the
-/// aggregate) in the hook; [`Unpriced`] leaves the dollar
-/// figure out and the note says so.
-pub trait SpendSource {
-    /// Dollars spent by the session's subagents, `None` when unknown.
-    fn subagent_cost_usd(&self, session_id: &str, transcript: &Path) -> Option<f64>;
-}
-
-/// No pricing: the note gives the subagent count only.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Unpriced;
-
-impl SpendSource for Unpriced {
-    fn subagent_cost_usd(&self, _: &str, _: &Path) -> Option<f64> {
-        None
-    }
-}
+/// Prices a session's subagents for the note: `usage::Spend` (the
+/// aggregate) in the hook; [`Unpriced`] leaves the dollar figure out and
+/// the note says so.
+pub use crate::spend::{SpendSource, Unpriced};
 
 /// What the guard reads of the configuration, already validated: its own
 /// section, where checkpoint notes go and in which language (the memory
@@ -581,9 +568,17 @@ impl FireCtx<'_> {
         let git = git::git_info(&cwd).or_else(|| git::git_info(self.root));
         let subagents = SubagentSpend {
             transcripts: count_subagent_transcripts(self.transcript),
-            cost_usd: self
-                .spend
-                .subagent_cost_usd(&self.info.session_id, self.transcript),
+            cost_usd: match self.spend.session(self.transcript) {
+                Ok(s) => s.map(|s| s.subagents_usd),
+                Err(e) => {
+                    self.ctx.diag(
+                        crate::diag::Level::Warn,
+                        "guard",
+                        &format!("subagent spend unknown: {e}"),
+                    );
+                    None
+                }
+            },
         };
         let when = now
             .to_zoned(self.ctx.tz())

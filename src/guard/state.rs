@@ -23,7 +23,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub(super) fn guard_dir(ctx: &Ctx) -> PathBuf {
-    ctx.state_dir.join("guard")
+    crate::state_layout::guard(&ctx.state_dir)
 }
 
 /// One lock for all sessions: it is held for microseconds (a few

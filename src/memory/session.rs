@@ -21,7 +21,7 @@ pub struct AddedTodos {
 
 fn path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
     crate::session_id::file_stem(session_id)
-        .map(|id| state_dir.join("sessions").join(format!("{id}.json")))
+        .map(|id| crate::state_layout::memory_sessions(state_dir).join(format!("{id}.json")))
 }
 
 pub fn load(state_dir: &Path, session_id: &str) -> SessionState {

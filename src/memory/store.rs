@@ -242,9 +242,7 @@ impl Store {
 pub fn repo_lock_path(ctx: &Ctx, root: &Path) -> PathBuf {
     // A hash of the path: stable across runs, no path in a file name.
     let h = crate::hash::fnv1a(root.to_string_lossy().as_bytes());
-    ctx.state_dir
-        .join("locks")
-        .join(format!("repo-{h:016x}.lock"))
+    crate::state_layout::locks(&ctx.state_dir).join(format!("repo-{h:016x}.lock"))
 }
 
 /// A hook's project root (SPEC §7): `CLAUDE_PROJECT_DIR`, else walk up from

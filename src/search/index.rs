@@ -106,7 +106,7 @@ type Stamp = (i64, i64);
 pub fn index_path(state_dir: &Path, root: &Path) -> PathBuf {
     let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let h = crate::hash::fnv1a(canon.as_os_str().as_encoded_bytes());
-    state_dir.join("search").join(format!("{h:016x}.sqlite"))
+    crate::state_layout::search(state_dir).join(format!("{h:016x}.sqlite"))
 }
 
 /// An open index, on disk or in memory.

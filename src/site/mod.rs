@@ -294,7 +294,7 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
 
 /// Where the page goes when `--out` is not given.
 pub fn default_dir(ctx: &Ctx, root: &Path) -> PathBuf {
-    ctx.state_dir.join("site").join(project_name(root))
+    crate::state_layout::site(&ctx.state_dir).join(project_name(root))
 }
 
 /// Builds and writes `index.html`; returns its path and the page.

@@ -32,7 +32,7 @@ const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
 const MAX_SEEN_ERRORS: usize = 64;
 
 pub fn dir(state_dir: &Path) -> PathBuf {
-    state_dir.join("statusline")
+    crate::state_layout::statusline(state_dir)
 }
 
 /// A file name for a session id: ids are UUIDs; anything else (a `/`, `..`,

@@ -15,6 +15,7 @@ use super::StatuslineConfig;
 use super::input::Input;
 use super::segments::{SegmentName, branch, context::Level};
 use crate::context::Ctx;
+pub use crate::spend::{Fixed, SessionSpend, SpendSource, TodaySpend};
 use std::io;
 use std::path::Path;
 
@@ -63,28 +64,6 @@ impl ContextFill {
             Level::Ok
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct SessionSpend {
-    /// Main thread and subagents.
-    pub total_usd: f64,
-    pub main_usd: f64,
-    pub subagents: u32,
-    pub subagents_usd: f64,
-    /// Some tokens were of a model the price table does not know and count
-    /// for nothing: the figures are a floor (shown with a `+`).
-    pub unpriced: bool,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct TodaySpend {
-    /// Every session today plus memory extraction.
-    pub total_usd: f64,
-    pub memory_usd: f64,
-    /// Some of today's sessions are still being read (a first render on a
-    /// day of long sessions): the figure is a floor (shown with a `+`).
-    pub partial: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -145,7 +124,11 @@ pub fn gather(
     // No session and no transcript: nothing to aggregate.
     let has_session = input.session_id.is_some() || input.transcript_path.is_some();
     if has_session && (on(SegmentName::Cost) || on(SegmentName::Subagents)) {
-        match spend.session(ctx, config, input) {
+        let got = match input.transcript_path.as_deref() {
+            Some(path) => spend.session(path),
+            None => Ok(None),
+        };
+        match got {
             Ok(s) => facts.spend = s,
             Err(e) => {
                 facts.spend_failed = true;
@@ -155,8 +138,13 @@ pub fn gather(
     }
 
     if on(SegmentName::Today) {
-        match spend.today(ctx, config) {
-            Ok(t) => facts.today = t,
+        match spend.today() {
+            Ok(t) => {
+                for p in t.iter().flat_map(|t| &t.problems) {
+                    super::cache::log_once(ctx, p);
+                }
+                facts.today = t;
+            }
             Err(e) => errors.push(fail("today's cost", e)),
         }
     }
@@ -291,78 +279,3 @@ pub(super) mod guard_wiring {
 
 // ---------------------------------------------------------------------------
 // WIRING: usage (SPEC §2.3). Dollars shown on the line come from here only.
-
-/// Where the dollars come from: [`Ledger`] (the usage module) in
-/// production; tests and benchmarks inject fixed figures.
-pub trait SpendSource {
-    /// The session's spend from the incremental aggregate. `Ok(None)`:
-    /// nothing to show yet.
-    fn session(
-        &self,
-        ctx: &Ctx,
-        config: &Settings,
-        input: &Input,
-    ) -> Result<Option<SessionSpend>, String>;
-    /// Today's spend, every session and memory extraction.
-    fn today(&self, ctx: &Ctx, config: &Settings) -> Result<Option<TodaySpend>, String>;
-}
-
-/// The usage module's aggregate and ledger.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Ledger;
-
-impl SpendSource for Ledger {
-    /// The incremental aggregate: a summary read and a `stat` per file when
-    /// nothing changed, only the new bytes otherwise. It also refreshes the
-    /// day index, so [`SpendSource::today`] (asked next) includes this turn.
-    fn session(
-        &self,
-        ctx: &Ctx,
-        config: &Settings,
-        input: &Input,
-    ) -> Result<Option<SessionSpend>, String> {
-        let Some(path) = input.transcript_path.as_deref() else {
-            return Ok(None);
-        };
-        let t = crate::usage::session_totals_with(ctx, &config.prices, path)
-            .map_err(|e| format!("{e:#}"))?;
-        Ok(Some(SessionSpend {
-            total_usd: t.cost,
-            main_usd: t.main.cost,
-            subagents: u32::try_from(t.subagent_count()).unwrap_or(u32::MAX),
-            subagents_usd: t.subagent_cost(),
-            unpriced: !t.unknown_models.is_empty(),
-        }))
-    }
-
-    /// What `cairn usage daily` says of today (every session the client
-    /// wrote today, found and brought up to date incrementally) plus
-    /// cairn's own memory-extraction calls.
-    fn today(&self, ctx: &Ctx, config: &Settings) -> Result<Option<TodaySpend>, String> {
-        let d = crate::usage::today::today(ctx, &config.prices).map_err(|e| format!("{e:#}"))?;
-        for p in &d.problems {
-            super::cache::log_once(ctx, p);
-        }
-        Ok(Some(TodaySpend {
-            total_usd: d.cost + d.memory_cost,
-            memory_usd: d.memory_cost,
-            partial: !d.complete,
-        }))
-    }
-}
-
-/// Fixed figures (tests, benchmarks, `cairn demo`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Fixed {
-    pub session: Option<SessionSpend>,
-    pub today: Option<TodaySpend>,
-}
-
-impl SpendSource for Fixed {
-    fn session(&self, _: &Ctx, _: &Settings, _: &Input) -> Result<Option<SessionSpend>, String> {
-        Ok(self.session)
-    }
-    fn today(&self, _: &Ctx, _: &Settings) -> Result<Option<TodaySpend>, String> {
-        Ok(self.today)
-    }
-}

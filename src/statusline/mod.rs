@@ -27,8 +27,7 @@ pub mod style;
 
 pub use config::{ColorMode, StatuslineConfig};
 pub use facts::{
-    ContextFill, FactError, Facts, Fixed, Ledger, MemoryState, SessionSpend, SpendSource,
-    TodaySpend,
+    ContextFill, FactError, Facts, Fixed, MemoryState, SessionSpend, SpendSource, TodaySpend,
 };
 pub use input::{CurrentUsage, Input};
 pub use segments::SegmentName;
@@ -67,7 +66,8 @@ pub fn main(
     statusline: &StatuslineConfig,
     stdin: impl Read,
 ) -> String {
-    main_with(ctx, config, statusline, stdin, &Ledger)
+    let spend = crate::usage::Spend::with_prices(ctx, &config.prices);
+    main_with(ctx, config, statusline, stdin, &spend)
 }
 
 /// [`main`] with the dollars taken from `spend` instead of the usage module.

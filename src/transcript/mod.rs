@@ -15,6 +15,7 @@
 
 mod exchange;
 mod history;
+pub mod mark;
 mod record;
 mod stream;
 mod tail;

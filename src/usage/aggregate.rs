@@ -21,6 +21,7 @@ use super::store::{
     Summary, Table, hash, u32_of,
 };
 use crate::context::Ctx;
+use crate::transcript::mark::{FileStat, Head, ReadMark};
 use crate::transcript::{StreamReader, UsageEntry};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -161,26 +162,8 @@ pub(crate) struct Updated {
     pub bytes_read: u64,
 }
 
-/// Seconds-precision file facts compared to decide "unchanged".
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Stat {
-    size: u64,
-    mtime_ns: u64,
-    ino: u64,
-}
-
-fn stat(path: &Path) -> Option<Stat> {
-    let m = fs::metadata(path).ok()?;
-    let mtime_ns = discover::mtime_ns(&m);
-    #[cfg(unix)]
-    let ino = std::os::unix::fs::MetadataExt::ino(&m);
-    #[cfg(not(unix))]
-    let ino = 0;
-    Some(Stat {
-        size: m.len(),
-        mtime_ns,
-        ino,
-    })
+fn stat(path: &Path) -> Option<FileStat> {
+    FileStat::of(path)
 }
 
 fn dir_mtime(path: &Path) -> u64 {
@@ -204,24 +187,14 @@ pub(crate) fn tz_key(ctx: &Ctx) -> String {
     ctx.env.get("TZ").unwrap_or("").to_string()
 }
 
-const HEAD_LEN: u64 = 512;
+/// The summaries' file fingerprint: their hash of the first 512 bytes.
+const HEAD: Head = Head {
+    bytes: 512,
+    hash: head_hash,
+};
 
-fn head_of(path: &Path, len: u64) -> u64 {
-    use std::io::Read;
-    let mut buf = vec![0; len as usize];
-    let n = crate::fsutil::confine::open_regular(path)
-        .and_then(|mut f| {
-            let mut n = 0;
-            while n < buf.len() {
-                match f.read(&mut buf[n..])? {
-                    0 => break,
-                    k => n += k,
-                }
-            }
-            Ok(n)
-        })
-        .unwrap_or(0);
-    hash(&[&buf[..n]])
+fn head_hash(bytes: &[u8]) -> u64 {
+    hash(&[bytes])
 }
 
 /// The usage of a session whose main transcript is `transcript_path`,
@@ -384,7 +357,7 @@ fn file_states(old: &[FileState], files: &SessionFiles) -> (Vec<FileState>, bool
     (states, new_files)
 }
 
-fn file_changed(f: &FileState, s: Option<&Stat>) -> bool {
+fn file_changed(f: &FileState, s: Option<&FileStat>) -> bool {
     match s {
         None => !f.missing,
         Some(s) => f.missing || s.size != f.size || s.mtime_ns != f.mtime_ns || s.ino != f.ino,
@@ -480,7 +453,7 @@ fn update_locked(
     let fingerprint = prices.fingerprint();
     let tz = tz_key(ctx);
     let (mut states, _) = file_states(old.as_ref().map_or(&[][..], |s| &s.files), files);
-    let stats: Vec<Option<Stat>> = states.iter().map(|f| stat(Path::new(&f.path))).collect();
+    let stats: Vec<Option<FileStat>> = states.iter().map(|f| stat(Path::new(&f.path))).collect();
     let changed: Vec<bool> = states
         .iter()
         .zip(&stats)
@@ -503,9 +476,8 @@ fn update_locked(
         if !changed[i] || f.offset == 0 {
             continue;
         }
-        let rewritten = s.size < f.offset
-            || (f.ino != 0 && s.ino != f.ino)
-            || (f.head_len > 0 && head_of(Path::new(&f.path), f.head_len) != f.head);
+        let rewritten =
+            (f.ino != 0 && s.ino != f.ino) || !f.mark().holds(Path::new(&f.path), s.size, &HEAD);
         if rewritten {
             reset_all = true;
         }
@@ -525,8 +497,7 @@ fn update_locked(
         log.recs.retain(|r| !present.contains(&r.file));
         rewrite_log = log.recs.len() != before || log.has_pending();
         for f in &mut states {
-            f.offset = 0;
-            f.head_len = 0;
+            f.set_mark(ReadMark::default());
         }
     }
 
@@ -561,19 +532,15 @@ fn update_locked(
         let start = f.offset;
         let (end, head) = read_file(f, &mut log, &mut dedup)?;
         bytes_read += end.saturating_sub(start);
-        f.offset = end;
+        let mut mark = f.mark();
+        // Unreadable now: the head stays shorter, and still vouches for
+        // what it covers.
+        let _ = mark.advance(Path::new(&f.path), end, &HEAD, &head);
+        f.set_mark(mark);
         f.size = s.size;
         f.mtime_ns = s.mtime_ns;
         f.ino = s.ino;
         f.missing = false;
-        let want = HEAD_LEN.min(end);
-        if f.head_len < want {
-            f.head_len = want;
-            f.head = match head.get(..want as usize) {
-                Some(h) => hash(&[h]),
-                None => head_of(Path::new(&f.path), want),
-            };
-        }
     }
 
     let recs = dedup.recs;
@@ -723,12 +690,12 @@ fn read_file(f: &FileState, log: &mut Log, dedup: &mut Dedup) -> Result<(u64, Ve
             // Contiguous from byte 0 only: a skipped over-long line ends it.
             let start = line.end_offset - line.bytes.len() as u64 - 1;
             if start == head.len() as u64 {
-                let room = HEAD_LEN as usize - head.len();
+                let room = HEAD.bytes as usize - head.len();
                 head.extend_from_slice(&line.bytes[..line.bytes.len().min(room)]);
                 if line.bytes.len() < room {
                     head.push(b'\n');
                 }
-                head_open = head.len() < HEAD_LEN as usize;
+                head_open = head.len() < HEAD.bytes as usize;
             } else {
                 head_open = false;
             }

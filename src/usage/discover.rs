@@ -118,7 +118,7 @@ pub fn main_files_written_since(config_dirs: &[PathBuf], since_ns: u64) -> Vec<(
                     continue;
                 }
                 let Ok(m) = f.metadata() else { continue };
-                let mtime = mtime_ns(&m);
+                let mtime = crate::transcript::mark::mtime_ns(&m);
                 if m.is_file() && mtime >= since_ns {
                     out.push((f.path(), mtime));
                 }
@@ -126,14 +126,6 @@ pub fn main_files_written_since(config_dirs: &[PathBuf], since_ns: u64) -> Vec<(
         }
     }
     out
-}
-
-/// A file's mtime in nanoseconds since the epoch (0 when unknown).
-pub(crate) fn mtime_ns(m: &fs::Metadata) -> u64 {
-    m.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
 /// What the folders in a config list would be, for messages when none exist.
@@ -198,7 +190,7 @@ struct FlatCache {
 }
 
 fn flat_cache_path(ctx: &Ctx) -> PathBuf {
-    crate::usage::store::usage_dir(&ctx.state_dir).join("flat.json")
+    crate::state_layout::usage_flat(&ctx.state_dir)
 }
 
 impl FlatCache {

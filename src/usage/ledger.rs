@@ -34,7 +34,7 @@ pub struct Entry {
 }
 
 pub fn path(state_dir: &Path) -> PathBuf {
-    state_dir.join("ledger/memory.jsonl")
+    crate::state_layout::memory_ledger(state_dir)
 }
 
 pub fn append(state_dir: &Path, entry: &Entry) -> std::io::Result<()> {
@@ -146,7 +146,7 @@ pub struct DayTotals {
 }
 
 fn days_dir(state_dir: &Path) -> PathBuf {
-    crate::usage::store::usage_dir(state_dir).join("days")
+    crate::state_layout::usage_days(state_dir)
 }
 
 fn day_path(state_dir: &Path, date: &str) -> PathBuf {

@@ -31,37 +31,61 @@ pub use pricing::{Cost, PriceTable, price_usage};
 pub use report::{ReportKind, ReportOptions, report, report_merging, report_with};
 
 use crate::context::Ctx;
+use std::borrow::Cow;
 use std::path::Path;
 
-/// The guard's source of subagent dollars: the session's aggregate, priced
-/// with the table the user configured (the same figures the status line
-/// shows).
-pub struct SessionSpend<'a> {
+/// The spend port ([`crate::spend::SpendSource`]) answered from the
+/// aggregate: the guard's note and the status line show the same figures,
+/// priced with the table the user configured.
+pub struct Spend<'a> {
     ctx: &'a Ctx,
-    prices: PriceTable,
+    prices: Cow<'a, PriceTable>,
 }
 
-impl<'a> SessionSpend<'a> {
-    pub fn new(ctx: &'a Ctx, config: &config::UsageConfig) -> SessionSpend<'a> {
-        SessionSpend {
+impl<'a> Spend<'a> {
+    pub fn new(ctx: &'a Ctx, config: &config::UsageConfig) -> Spend<'a> {
+        Spend {
             ctx,
-            prices: PriceTable::from_config(config),
+            prices: Cow::Owned(PriceTable::from_config(config)),
+        }
+    }
+
+    /// With a table already built (the status line's settings hold one).
+    pub fn with_prices(ctx: &'a Ctx, prices: &'a PriceTable) -> Spend<'a> {
+        Spend {
+            ctx,
+            prices: Cow::Borrowed(prices),
         }
     }
 }
 
-impl crate::guard::SpendSource for SessionSpend<'_> {
-    fn subagent_cost_usd(&self, _session_id: &str, transcript: &Path) -> Option<f64> {
-        match session_totals_with(self.ctx, &self.prices, transcript) {
-            Ok(t) => Some(t.subagent_cost()),
-            Err(e) => {
-                self.ctx.diag(
-                    crate::diag::Level::Warn,
-                    "guard",
-                    &format!("subagent spend unknown: {e:#}"),
-                );
-                None
-            }
-        }
+impl crate::spend::SpendSource for Spend<'_> {
+    /// The incremental aggregate: a summary read and a `stat` per file when
+    /// nothing changed, only the new bytes otherwise. It also refreshes the
+    /// day index, so [`today`](crate::spend::SpendSource::today) (asked
+    /// next) includes this turn.
+    fn session(&self, transcript: &Path) -> Result<Option<crate::spend::SessionSpend>, String> {
+        let t = session_totals_with(self.ctx, &self.prices, transcript)
+            .map_err(|e| format!("{e:#}"))?;
+        Ok(Some(crate::spend::SessionSpend {
+            total_usd: t.cost,
+            main_usd: t.main.cost,
+            subagents: u32::try_from(t.subagent_count()).unwrap_or(u32::MAX),
+            subagents_usd: t.subagent_cost(),
+            unpriced: !t.unknown_models.is_empty(),
+        }))
+    }
+
+    /// What `cairn usage daily` says of today (every session the client
+    /// wrote today, found and brought up to date incrementally) plus
+    /// cairn's own memory-extraction calls.
+    fn today(&self) -> Result<Option<crate::spend::TodaySpend>, String> {
+        let d = today::today(self.ctx, &self.prices).map_err(|e| format!("{e:#}"))?;
+        Ok(Some(crate::spend::TodaySpend {
+            total_usd: d.cost + d.memory_cost,
+            memory_usd: d.memory_cost,
+            partial: !d.complete,
+            problems: d.problems,
+        }))
     }
 }

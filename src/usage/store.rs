@@ -18,6 +18,7 @@
 //! other-version summary means "read every transcript again from 0", and
 //! the records already logged make that re-read count nothing twice.
 
+use crate::transcript::mark::ReadMark;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -432,6 +433,23 @@ pub struct FileState {
     pub missing: bool,
 }
 
+impl FileState {
+    /// The resume point as the shared type. The fields stay spelled out
+    /// here rather than flattened: summaries are read on every status-line
+    /// render, and serde's flatten buffers each struct first.
+    pub fn mark(&self) -> ReadMark {
+        ReadMark {
+            offset: self.offset,
+            head: self.head,
+            head_len: self.head_len,
+        }
+    }
+
+    pub fn set_mark(&mut self, m: ReadMark) {
+        (self.offset, self.head, self.head_len) = (m.offset, m.head, m.head_len);
+    }
+}
+
 /// A folder whose listing was swept, by mtime: unchanged means no new file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirState {
@@ -564,12 +582,8 @@ impl SessionPaths {
     }
 }
 
-pub fn usage_dir(state_dir: &Path) -> PathBuf {
-    state_dir.join("usage")
-}
-
 pub fn sessions_dir(state_dir: &Path) -> PathBuf {
-    usage_dir(state_dir).join("sessions")
+    crate::state_layout::usage_sessions(state_dir)
 }
 
 /// The stem of a session's ledger files: the crate's one rule

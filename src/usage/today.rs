@@ -83,7 +83,7 @@ struct Figure {
 }
 
 fn cache_path(ctx: &Ctx) -> PathBuf {
-    store::usage_dir(&ctx.state_dir).join("today.json")
+    crate::state_layout::usage_today(&ctx.state_dir)
 }
 
 /// Today's spend, every session the client wrote today brought up to date

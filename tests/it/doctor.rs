@@ -266,6 +266,12 @@ fn dead_letters_are_reported_with_their_errors() {
         ),
     );
     has_line(&out, "       garbage: unreadable job file");
+    // The state finding lists the folder entry by entry (state_layout::TOP).
+    assert!(
+        out.lines().any(|l| l.starts_with("       spool/: ")
+            && l.ends_with(", 3 files (memory jobs, pending and dead)")),
+        "{out}"
+    );
     has_line(
         &out,
         "       01795942800000000000-0000001-0001: anthropic: HTTP 529 from https://api.anthropic.com/v1/messages: overloaded",

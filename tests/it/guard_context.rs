@@ -41,7 +41,7 @@ fn warn_fires_once_then_hard_once() {
 
     t.answer(125_000, "Still working.");
     let (ctx, config) = (s.ctx(), Config::default());
-    let spend = cairn::usage::SessionSpend::new(&ctx, &config.usage);
+    let spend = cairn::usage::Spend::new(&ctx, &config.usage);
     let out = guard::on_stop(
         &ctx,
         &config.for_guard(),
@@ -526,10 +526,15 @@ fn the_note_has_the_exact_sections() {
 
 struct Priced;
 impl guard::SpendSource for Priced {
-    fn subagent_cost_usd(&self, session_id: &str, transcript: &Path) -> Option<f64> {
-        assert_eq!(session_id, SID);
+    fn session(&self, transcript: &Path) -> Result<Option<cairn::spend::SessionSpend>, String> {
         assert!(transcript.ends_with(format!("{SID}.jsonl")));
-        Some(1.5)
+        Ok(Some(cairn::spend::SessionSpend {
+            subagents_usd: 1.5,
+            ..Default::default()
+        }))
+    }
+    fn today(&self) -> Result<Option<cairn::spend::TodaySpend>, String> {
+        unreachable!("a note gives no daily figure")
     }
 }
 

@@ -7,7 +7,7 @@ use crate::common;
 use cairn::context::{Clock, Ctx, Env};
 use cairn::statusline::style::visible_width;
 use cairn::statusline::{
-    Fixed, Input, MINIMAL_LINE, SessionSpend, Settings, SpendSource, StatuslineConfig, TodaySpend,
+    Fixed, MINIMAL_LINE, SessionSpend, Settings, SpendSource, StatuslineConfig, TodaySpend,
     main_with,
 };
 use serde_json::Value;
@@ -103,6 +103,7 @@ fn spend() -> Fixed {
             total_usd: 3.2,
             memory_usd: 0.0,
             partial: false,
+            problems: Vec::new(),
         }),
     }
 }
@@ -111,10 +112,10 @@ fn spend() -> Fixed {
 struct Failing;
 
 impl SpendSource for Failing {
-    fn session(&self, _: &Ctx, _: &Settings, _: &Input) -> Result<Option<SessionSpend>, String> {
+    fn session(&self, _: &Path) -> Result<Option<SessionSpend>, String> {
         Err("usage aggregate unavailable".into())
     }
-    fn today(&self, _: &Ctx, _: &Settings) -> Result<Option<TodaySpend>, String> {
+    fn today(&self) -> Result<Option<TodaySpend>, String> {
         Ok(None)
     }
 }
@@ -123,10 +124,10 @@ impl SpendSource for Failing {
 struct Panicking;
 
 impl SpendSource for Panicking {
-    fn session(&self, _: &Ctx, _: &Settings, _: &Input) -> Result<Option<SessionSpend>, String> {
+    fn session(&self, _: &Path) -> Result<Option<SessionSpend>, String> {
         panic!("boom in the aggregate")
     }
-    fn today(&self, _: &Ctx, _: &Settings) -> Result<Option<TodaySpend>, String> {
+    fn today(&self) -> Result<Option<TodaySpend>, String> {
         Ok(None)
     }
 }

@@ -58,6 +58,7 @@ fn full_facts(tokens: u64, window: u64) -> Facts {
             total_usd: 12.5,
             memory_usd: 0.02,
             partial: false,
+            problems: Vec::new(),
         }),
         memory: Some(MemoryState {
             pending: 2,
