@@ -67,6 +67,7 @@ struct Words {
     install: &'static str,
     deploy: &'static str,
     read: &'static str,
+    outcome: &'static str,
     ticket: &'static str,
     tickets_closed: (&'static str, &'static str),
     failed: &'static str,
@@ -117,6 +118,7 @@ const FR: Words = Words {
     install: "Installé",
     deploy: "Déployé",
     read: "Consulté",
+    outcome: "Résultat",
     ticket: "Ticket",
     tickets_closed: ("Ticket fermé", "Tickets fermés"),
     failed: "échec",
@@ -160,6 +162,7 @@ const EN: Words = Words {
     install: "Installed",
     deploy: "Deployed",
     read: "Read",
+    outcome: "Outcome",
     ticket: "Ticket",
     tickets_closed: ("Closed ticket", "Closed tickets"),
     failed: "failed",
@@ -1188,6 +1191,15 @@ impl TurnCtx<'_> {
             return;
         }
         let changed = t.all_files().next().is_some() || !t.actions.is_empty();
+        if (changed || !t.checks.is_empty())
+            && let Some(o) = answer::outcome_opening(&t.answer, passing_tests(t).is_some())
+        {
+            rec.push(
+                &self.primary,
+                |s| &mut s.travail,
+                &format!("{}{} {}", self.w.outcome, self.w.colon, o),
+            );
+        }
         let kind = if changed {
             answer::Kind::Work
         } else {

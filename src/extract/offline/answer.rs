@@ -52,6 +52,12 @@ const CONCLUSION: &[&str] = &[
     "recommendation:",
     "the key takeaway",
     "the takeaway",
+    "the key insight",
+    "key insight",
+    "the trick is",
+    "the catch is",
+    "it turns out",
+    "turns out",
     "a pragmatic middle ground",
     "the verdict",
     "en résumé",
@@ -349,6 +355,62 @@ pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
         out.push(cap(&unlink(&f), MAX_LESSON));
     }
     out
+}
+
+/// The short statement a work turn's answer opens with when it is the
+/// outcome ("CI is green.", "The deploy succeeded."), not an
+/// acknowledgement, nor what the test and action bullets already say.
+pub(super) fn outcome_opening(answer: &str, tests_counted: bool) -> Option<String> {
+    const SAYS_DONE: &[&str] = &[
+        "green",
+        "passing",
+        "passes",
+        "succeeded",
+        "succeeds",
+        "successful",
+        "deployed",
+        "is live",
+        "are live",
+        "resolved",
+        "vert",
+        "verte",
+        "passe",
+        "déployé",
+        "déployée",
+        "réussi",
+        "réussie",
+    ];
+    const VAGUE: &[&str] = &[
+        "all",
+        "everything",
+        "it",
+        "this",
+        "that",
+        "done",
+        "tout",
+        "c'est",
+        "ça",
+        "cela",
+    ];
+    let first = cues::sentences(answer).into_iter().next()?;
+    if first.item || first.question || first.section.is_some() {
+        return None;
+    }
+    let text = first.text.trim().trim_end_matches(['.', '!']);
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if !(2..=10).contains(&words.len())
+        || starts_with_any(&lower, NOT_A_LESSON)
+        || VAGUE.contains(&words[0].trim_matches(|c: char| !c.is_alphanumeric()))
+        || (tests_counted && ["test", "suite", "spec"].iter().any(|w| lower.contains(w)))
+    {
+        return None;
+    }
+    let padded = format!(" {} ", lower.replace([',', ';', ':'], " "));
+    SAYS_DONE
+        .iter()
+        .any(|w| padded.contains(&format!(" {w} ")))
+        .then(|| text.to_owned())
 }
 
 /// `[next.config.js](next.config.js:184:8-187:10)` reads `next.config.js`:
@@ -661,5 +723,27 @@ mod tests {
         let a = "J'ai regardé les deux options en détail.\n\nEn bref : le cache par requête suffit, parce que les sessions sont courtes et que le coût reste faible.";
         let l = lessons(a, informational());
         assert!(l[0].starts_with("En bref"), "{l:?}");
+    }
+
+    #[test]
+    fn an_outcome_opening_is_kept_and_acknowledgements_are_not() {
+        let o = |a: &str| outcome_opening(a, false);
+        assert_eq!(
+            o("CI is green. Two fixes applied:\n\n1. **x**"),
+            Some("CI is green".into())
+        );
+        assert_eq!(
+            o("The deploy to staging succeeded."),
+            Some("The deploy to staging succeeded".into())
+        );
+        assert_eq!(o("Done — everything is green."), None);
+        assert_eq!(o("All tests pass."), None);
+        assert_eq!(o("Everything is green now!"), None);
+        assert_eq!(o("Is CI green?"), None);
+        assert_eq!(
+            o("I changed the parser so that the build is green again after the merge of main."),
+            None
+        );
+        assert_eq!(outcome_opening("The suite passes.", true), None);
     }
 }
