@@ -361,8 +361,75 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
             out.push(text);
         }
     }
+    if let Some(run) = commands_left(answer)
+        && !out.contains(&run)
+    {
+        out.push(run);
+    }
     out.truncate(3);
     out
+}
+
+/// "To proceed with the release, run:" and the code block under it: the
+/// commands the answer leaves to the user, as one open item
+/// ("To proceed with the release, run `a`, `b`").
+fn commands_left(answer: &str) -> Option<String> {
+    const LEADS: &[&str] = &[
+        "to proceed",
+        "to finish",
+        "to complete",
+        "to continue",
+        "to release",
+        "to deploy",
+        "to publish",
+        "to apply",
+        "to finalize",
+        "to finalise",
+        "next, run",
+        "then run",
+        "pour continuer",
+        "pour terminer",
+        "pour finir",
+        "pour publier",
+        "pour déployer",
+        "ensuite, lance",
+    ];
+    let mut lines = answer.lines().map(str::trim);
+    let mut in_fence = false;
+    while let Some(line) = lines.next() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let lead = line.trim_matches('*').trim();
+        let l = lower(lead);
+        if in_fence || !lead.ends_with(':') || !starts_with_any(&l, LEADS) {
+            continue;
+        }
+        let mut rest = lines.by_ref().skip_while(|l| l.is_empty());
+        if !rest.next().is_some_and(|l| l.starts_with("```")) {
+            return None;
+        }
+        let commands: Vec<String> = rest
+            .take_while(|l| !l.starts_with("```"))
+            .map(|l| {
+                l.split(" #")
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_start_matches("$ ")
+            })
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(3)
+            .map(|c| format!("`{}`", cap(&c.replace('`', "'"), 80)))
+            .collect();
+        if commands.is_empty() {
+            return None;
+        }
+        let lead = lead.trim_end_matches(':').trim();
+        return Some(format!("{lead} {}", commands.join(", ")));
+    }
+    None
 }
 
 pub(crate) fn has_problem_word(text: &str) -> bool {
@@ -876,6 +943,17 @@ mod tests {
             ["Wire the worker", "Add a benchmark"]
         );
         assert!(next_steps("I can also add tests if you want. Remaining: nothing?").is_empty());
+    }
+
+    #[test]
+    fn commands_left_to_run_are_open() {
+        let answer = "Created 4 changesets.\n\nTo proceed with the release, run:\n\n```bash\nbun run version-packages   # bump\nbun verify\n```\n\nThen publish. Want me to run it?";
+        assert_eq!(
+            next_steps(answer),
+            ["To proceed with the release, run `bun run version-packages`, `bun verify`"]
+        );
+        // A lead-in without its block says nothing to run.
+        assert!(next_steps("To proceed, run:\n\nthe tests.").is_empty());
     }
 
     #[test]
