@@ -508,8 +508,12 @@ impl TurnCtx<'_> {
             // A question that led to changes was a request.
             RequestKind::Question if !t.first && t.all_files().next().is_none() => return,
             // What the user said right after declining or stopping a call
-            // corrects the course: a decision of theirs.
-            RequestKind::Task | RequestKind::Question if t.after_refusal => {
+            // corrects the course: a decision of theirs. So does a later
+            // request that picks one way over another ("use `bun publish`
+            // instead of npm publish").
+            RequestKind::Task | RequestKind::Question
+                if t.after_refusal || (!t.first && picks_a_way(&t.request)) =>
+            {
                 if let Some(said) = objective(&t.request, true) {
                     rec.push(
                         &self.primary,
@@ -1480,6 +1484,27 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The user saying something does not work (or is wrong).
+/// A request that chooses between ways of doing something: the user's
+/// decision, in their words.
+fn picks_a_way(request: &str) -> bool {
+    const MARKS: &[&str] = &[
+        " instead of ",
+        " instead.",
+        " instead,",
+        " rather than ",
+        " plutôt que ",
+        " au lieu de ",
+        " au lieu d'",
+        " i prefer ",
+        " je préfère ",
+        " let's go with ",
+        " go with ",
+    ];
+    let first = request.split("\n\n").next().unwrap_or("");
+    let padded = format!(" {} ", first.to_lowercase().replace('\n', " "));
+    first.split_whitespace().count() <= 60 && MARKS.iter().any(|m| padded.contains(m))
+}
+
 fn is_complaint(request: &str) -> bool {
     const SAYS: &[&str] = &[
         "doesn't work",

@@ -537,3 +537,20 @@ fn a_narrower_run_passing_does_not_fix_the_suite() {
         ["Tests : 1 en échec (error: DB_URL is not set) (non résolu)"]
     );
 }
+
+#[test]
+fn a_later_request_picking_one_way_over_another_is_the_users_decision() {
+    let first = turn("make the release script work");
+    let mut t = turn("can we publish with `bun publish` instead of npm publish");
+    t.first = false;
+    let s = run(vec![first, t]);
+    assert_eq!(s.objectif, ["Make the release script work"]);
+    assert_eq!(
+        s.decisions,
+        [
+            "Consigne de l'utilisateur : « Can we publish with `bun publish` instead of npm publish »"
+        ]
+    );
+    assert!(!picks_a_way("add a retry instead"));
+    assert!(picks_a_way("no, use a map instead."));
+}
