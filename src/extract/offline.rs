@@ -993,10 +993,23 @@ impl TurnCtx<'_> {
             let later_ok = builds[at + 1..]
                 .iter()
                 .any(|x| x.ok && program(&x.command) == prog);
+            let fixed: Vec<String> = c
+                .fixed_in
+                .iter()
+                .filter(|p| self.in_project(p))
+                .map(|p| self.shown(p))
+                .collect();
+            let how = if later_ok {
+                self.fix_told(&c.summary, &fixed)
+            } else {
+                String::new()
+            };
+            // Room in the bullet for the fix when the answer tells it.
+            let room = if how.is_empty() { 140 } else { 90 };
             let summary = if c.summary.is_empty() {
                 String::new()
             } else {
-                format!("{} {}", w.colon, cap(&c.summary, 140))
+                format!("{} {}", w.colon, cap(&c.summary, room))
             };
             let head = format!(
                 "{} `{}` {}{summary}",
@@ -1004,17 +1017,11 @@ impl TurnCtx<'_> {
                 cap(&one_line(&c.command).replace('`', "'"), 60),
                 w.failed
             );
-            let fixed: Vec<String> = c
-                .fixed_in
-                .iter()
-                .filter(|p| self.in_project(p))
-                .map(|p| self.shown(p))
-                .collect();
             match (later_ok, fixed.is_empty()) {
                 (true, false) => rec.push(
                     &self.primary,
                     |s| &mut s.problemes,
-                    &format!("{head} → {} {}", w.fixed_by, list(&fixed, w)),
+                    &format!("{head} → {} {}{how}", w.fixed_by, list(&fixed, w)),
                 ),
                 // Passed on a plain rerun: nothing to learn.
                 (true, true) => {}
@@ -1053,6 +1060,31 @@ impl TurnCtx<'_> {
             }
             rec.push(&self.primary, |s| &mut s.problemes, &b);
         }
+    }
+
+    /// What the answer says was done to one of the `fixed` files about
+    /// this `problem` (" — Added `# type: ignore[misc]` to …"), empty when
+    /// it says nothing that names it: the fix, not only where it was made.
+    fn fix_told(&self, problem: &str, fixed: &[String]) -> String {
+        let terms = distinctive_terms(problem);
+        if terms.is_empty() {
+            return String::new();
+        }
+        let details = details::file_details(&self.turn.answer, fixed);
+        for (_, ds) in &details {
+            for d in ds {
+                let source = d.source.to_lowercase();
+                if terms.iter().any(|t| source.contains(t.as_str())) {
+                    // "Fixed X → Added Y": Y is the fix.
+                    let fix = d
+                        .text
+                        .rsplit_once(" → ")
+                        .map_or(d.text.as_str(), |(_, y)| y);
+                    return format!(" — {}", cap(fix, 90));
+                }
+            }
+        }
+        String::new()
     }
 
     /// A failed call's target as its problem bullet starts with it.
@@ -1097,20 +1129,26 @@ impl TurnCtx<'_> {
             return None;
         }
         let target = self.error_target(&e.target);
-        let head = if target.is_empty() {
-            format!("{}{} {}", e.tool, w.colon, cap(&e.message, 140))
+        let fixed: Vec<String> = e
+            .fixed_in
+            .iter()
+            .filter(|p| self.in_project(p))
+            .map(|p| self.shown(p))
+            .collect();
+        let how = if e.resolved && !fixed.is_empty() {
+            self.fix_told(&e.message, &fixed)
         } else {
-            format!("`{target}`{} {}", w.colon, cap(&e.message, 140))
+            String::new()
+        };
+        let room = if how.is_empty() { 140 } else { 90 };
+        let head = if target.is_empty() {
+            format!("{}{} {}", e.tool, w.colon, cap(&e.message, room))
+        } else {
+            format!("`{target}`{} {}", w.colon, cap(&e.message, room))
         };
         if e.resolved {
-            let fixed: Vec<String> = e
-                .fixed_in
-                .iter()
-                .filter(|p| self.in_project(p))
-                .map(|p| self.shown(p))
-                .collect();
             if !fixed.is_empty() {
-                return Some(format!("{head} → {} {}", w.fixed_by, list(&fixed, w)));
+                return Some(format!("{head} → {} {}{how}", w.fixed_by, list(&fixed, w)));
             }
             if let Some(by) = &e.resolved_by {
                 return Some(format!(
@@ -1484,6 +1522,54 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The user saying something does not work (or is wrong).
+/// The words of an error message that name its thing rather than say
+/// "error": identifiers (`call-non-callable`, `text_value`, `TypeError`,
+/// `events_rollup`) and long words, lower case. Paths are left out (the
+/// fixed file is already named).
+fn distinctive_terms(message: &str) -> Vec<String> {
+    const COMMON: &[&str] = &[
+        "error",
+        "errors",
+        "failed",
+        "failure",
+        "warning",
+        "exception",
+        "expected",
+        "received",
+        "undefined",
+        "unknown",
+        "cannot",
+        "command",
+        "directory",
+        "possibly",
+        "object",
+        "because",
+        "traceback",
+        "assertion",
+        "assertionerror",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for raw in message.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')))
+    {
+        let t = raw.trim_matches(['.', '-']);
+        if t.contains('/') || t.chars().count() < 5 {
+            continue;
+        }
+        let lower = t.to_lowercase();
+        let identifier = t.contains(['_', '-'])
+            || t.chars().skip(1).any(char::is_uppercase)
+            || (t.chars().any(|c| c.is_ascii_digit()) && t.chars().any(char::is_alphabetic));
+        let long = t.chars().count() >= 8 && t.chars().all(char::is_alphabetic);
+        if (identifier || long) && !COMMON.contains(&lower.as_str()) && !out.contains(&lower) {
+            out.push(lower);
+        }
+        if out.len() == 8 {
+            break;
+        }
+    }
+    out
+}
+
 /// A request that chooses between ways of doing something: the user's
 /// decision, in their words.
 fn picks_a_way(request: &str) -> bool {

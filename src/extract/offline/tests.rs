@@ -554,3 +554,46 @@ fn a_later_request_picking_one_way_over_another_is_the_users_decision() {
     assert!(!picks_a_way("add a retry instead"));
     assert!(picks_a_way("no, use a map instead."));
 }
+
+#[test]
+fn a_fixed_check_says_what_fixed_it_when_the_answer_names_the_error() {
+    let mut t = turn("please fix these");
+    t.files = vec![file("test/test_cache.py", Change::Updated)];
+    t.checks = vec![
+        Check {
+            command: "uv run ty check".into(),
+            test: false,
+            ok: false,
+            passed: None,
+            failed: None,
+            coverage: None,
+            summary: "error[call-non-callable]: Object is not callable".into(),
+            fixed_in: vec![format!("{ROOT}/test/test_cache.py")],
+        },
+        Check {
+            command: "uv run ty check".into(),
+            test: false,
+            ok: true,
+            passed: None,
+            failed: None,
+            coverage: None,
+            summary: "All checks passed!".into(),
+            fixed_in: Vec::new(),
+        },
+    ];
+    t.answer = "Both issues are resolved:\n\n\
+        1. **Fixed call-non-callable error**: added `# type: ignore[misc]` on `pytest.skip()` in `test/test_cache.py`\n\
+        2. **Fixed the import order** in `test/test_cache.py`\n"
+        .into();
+    let s = run(vec![t]);
+    assert_eq!(s.problemes.len(), 1, "{:?}", s.problemes);
+    assert!(
+        s.problemes[0].ends_with("→ corrigé en modifiant `test/test_cache.py` — added '# type: ignore[misc]' on 'pytest.skip()' in 'test/test_cache.py'"),
+        "{:?}",
+        s.problemes
+    );
+    assert_eq!(
+        distinctive_terms("error: could not open the file"),
+        Vec::<String>::new()
+    );
+}
