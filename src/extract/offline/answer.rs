@@ -335,8 +335,9 @@ pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
     cands.retain(|c| c.score >= 3);
     cands.sort_by(|a, b| b.score.cmp(&a.score).then(a.order.cmp(&b.order)));
     let keep = match kind {
+        Kind::Informational if cands.get(2).is_some_and(|c| c.score >= 5) => 3,
         Kind::Informational => 2,
-        Kind::Work if cands.get(1).is_some_and(|c| c.score >= 5) => 2,
+        Kind::Work if cands.get(1).is_some_and(|c| c.score >= 4) => 2,
         Kind::Work => 1,
     };
     cands.truncate(keep);
