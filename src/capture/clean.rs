@@ -152,6 +152,157 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     out
 }
 
+/// What a text of the model between two tool calls says it found: a
+/// line opening with a finding's cue ("Key findings:" and its list, "The
+/// root cause is …", "Found it — …"), cut to one entry. Narration ("Let
+/// me check …") and plans are not findings.
+pub fn findings(text: &str) -> Vec<String> {
+    const LEADS: &[&str] = &[
+        "key findings",
+        "key finding",
+        "findings",
+        "what i found",
+        "found it",
+        "found the issue",
+        "found the problem",
+        "found the bug",
+        "the root cause",
+        "root cause",
+        "the issue is",
+        "the problem is",
+        "the bug is",
+        "the culprit",
+        "it turns out",
+        "turns out",
+        "the key insight",
+        "key insight",
+        "important:",
+        "la cause",
+        "le problème vient",
+        "j'ai trouvé",
+    ];
+    let mut out = Vec::new();
+    // Cheap refusal first: most texts between calls are one short line.
+    let lower_all = text.to_lowercase();
+    if !LEADS.iter().any(|l| lower_all.contains(l)) {
+        return out;
+    }
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let unmark = |l: &str| {
+        l.trim_start_matches(['#', '>', ' '])
+            .replace("**", "")
+            .trim()
+            .to_owned()
+    };
+    let is_item = |l: &str| {
+        l.starts_with("- ")
+            || l.starts_with("* ")
+            || l.split_once(". ")
+                .is_some_and(|(n, _)| n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut i = 0;
+    while i < lines.len() {
+        let whole = unmark(lines[i]);
+        i += 1;
+        // The cue opens the line or a sentence of it ("Good, I have enough
+        // context now. Key findings:").
+        let starts = std::iter::once(0).chain(
+            whole
+                .match_indices(['.', '!', '?'])
+                .map(|(at, _)| at + 1)
+                .filter(|at| whole[*at..].starts_with(' ')),
+        );
+        let Some((line, lead)) = starts
+            .filter_map(|at| {
+                let rest = whole[at..].trim_start();
+                let lower = rest.to_lowercase();
+                LEADS
+                    .iter()
+                    .find(|l| lower.starts_with(**l))
+                    .map(|l| (rest.to_owned(), *l))
+            })
+            .next()
+        else {
+            continue;
+        };
+        let lower = line.to_lowercase();
+        let mut found = line.clone();
+        // A lead-in and its list: one finding with the items (the first
+        // few; they are the gist).
+        if line.ends_with(':') || lower.trim_end_matches(':') == lead {
+            let items: Vec<String> = lines[i..]
+                .iter()
+                .skip_while(|l| l.is_empty())
+                .take_while(|l| is_item(l))
+                .take(4)
+                .map(|l| {
+                    unmark(l.trim_start_matches(['-', '*', ' ']))
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                        .trim()
+                        .trim_end_matches(['.', ';'])
+                        .to_owned()
+                })
+                .collect();
+            if items.is_empty() {
+                continue;
+            }
+            found = format!(
+                "{}: {}",
+                line.trim_end_matches(':').trim_end(),
+                items.join("; ")
+            );
+        } else {
+            // "Found it! The issue is …": what follows the exclamation.
+            let body = line
+                .get(lead.len()..)
+                .unwrap_or("")
+                .trim_start_matches(['!', '.', ':', ' ', '—', '-']);
+            let body_lower = body.to_lowercase();
+            if body.split_whitespace().count() < 5
+                || ["let me", "i'll", "i will", "now ", "je vais"]
+                    .iter()
+                    .any(|n| body_lower.starts_with(n))
+            {
+                continue;
+            }
+        }
+        // A guess is no finding.
+        let lower_found = found.to_lowercase();
+        if [
+            " likely",
+            " might ",
+            " may be ",
+            " probably",
+            " perhaps",
+            " possibly",
+            " could be ",
+            " i think",
+            " i suspect",
+            " peut-être",
+            " sans doute",
+        ]
+        .iter()
+        .any(|g| lower_found.contains(g))
+        {
+            continue;
+        }
+        // What the model does next is not part of it.
+        let found = match [". Let me ", ". I'll ", ". Now ", ". Next, ", ". Je vais "]
+            .iter()
+            .filter_map(|n| found.find(n))
+            .min()
+        {
+            Some(at) => format!("{}.", &found[..at]),
+            None => found,
+        };
+        let found = crate::extract::digest::head(&found, crate::extract::digest::MAX_ENTRY_CHARS);
+        if !out.contains(&found) {
+            out.push(found);
+        }
+    }
+    out
+}
+
 /// `text` without the instructions a tool that drives the client puts
 /// before every prompt (Conductor's `<system_instruction>…`, and the like):
 /// a leading block whose tag names instructions, a system prompt or an
@@ -887,6 +1038,29 @@ mod tests {
     }
 
     #[test]
+    fn what_the_model_found_on_the_way_is_kept_and_guesses_are_not() {
+        let text = "Good, I have enough context now. Key findings:\n\n\
+            - **No installers** exist for credo or dialyxir\n\
+            - `mix igniter.install` still adds them as deps\n\n\
+            Let me ask you two questions.";
+        assert_eq!(
+            findings(text),
+            [
+                "Key findings: No installers exist for credo or dialyxir; `mix igniter.install` still adds them as deps"
+            ]
+        );
+        assert_eq!(
+            findings(
+                "The root cause: the table is not visible yet when the view is created. Let me add a retry."
+            ),
+            ["The root cause: the table is not visible yet when the view is created."]
+        );
+        assert!(findings("The issue is likely that the template shows one link only.").is_empty());
+        assert!(findings("Found it! Let me fix the parser now.").is_empty());
+        assert!(findings("Let me check the tests.").is_empty());
+    }
+
+    #[test]
     fn a_drivers_preamble_is_not_the_request() {
         let prompt = "<system_instruction>\nYou are working inside Conductor.\nThe target branch is main.\n</system_instruction>\n\nimplement `Rec 03` in @.context/code-review.md";
         assert_eq!(
@@ -1159,8 +1333,10 @@ mod proptests {
         // Hostile or odd prompts (accents, emoji, tags cut anywhere) never
         // make the cleaning panic: a panic would lose the turn.
         #[test]
-        fn cleaning_never_panics(s in "(\\PC|[<>/\\[\\]`é🙏\\n\\\\]|ide_|<ide_selection>|</ide_opened_file>|<command-name>|thanks|ok|and |Crée|\\?){0,60}") {
+        fn cleaning_never_panics(s in "(\\PC|[<>/\\[\\]`é🙏\\n\\\\]|ide_|<ide_selection>|</ide_opened_file>|<command-name>|thanks|ok|and |Crée|\\?|Key findings:|\\. The root cause|- |<system_instruction>|</system_instruction>|İ){0,60}") {
             let _ = classify(&s, false);
+            let _ = findings(&s);
+            let _ = strip_harness_preamble(&s);
             let _ = clean_prompt(&s);
             let lines: Vec<&str> = s.lines().collect();
             let _ = telling_line(&lines);

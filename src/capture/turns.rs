@@ -90,6 +90,9 @@ struct Current {
 /// fewer still once sanitized).
 pub const BUILD_CAP: usize = 4 * crate::extract::digest::MAX_ENTRIES;
 
+/// Findings kept per turn: the first ones, said before the work.
+const MAX_FINDINGS: usize = 4;
+
 impl Current {
     fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
         note_change(&mut self.turn.files, path, change, from);
@@ -469,7 +472,17 @@ impl<'s> Builder<'s> {
             .filter(|p| !p.is_empty())
             .map(|p| self.path(p));
         let cur = self.cur();
-        cur.texts_since_tool.clear();
+        // Texts before a call are the model thinking aloud: what it says
+        // it found is kept; the rest is narration.
+        for t in cur.texts_since_tool.drain(..) {
+            if cur.turn.findings.len() < MAX_FINDINGS {
+                for f in clean::findings(&t) {
+                    if cur.turn.findings.len() < MAX_FINDINGS && !cur.turn.findings.contains(&f) {
+                        cur.turn.findings.push(f);
+                    }
+                }
+            }
+        }
         cur.just_declined = false;
         if tu.name == "TodoWrite" && !input.todos.is_empty() {
             cur.turn.todos = input

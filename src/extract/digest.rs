@@ -238,6 +238,11 @@ pub struct Turn {
     pub choices: Vec<Choice>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subagents: Vec<Subagent>,
+    /// What the model said it found on the way, before its last text
+    /// ("Key findings: …", "The root cause is …"): knowledge the final
+    /// answer often leaves out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
     /// The model's last text of the turn.
     #[serde(default)]
     pub answer: String,
@@ -383,6 +388,9 @@ impl Turn {
         for t in &mut self.todos {
             f(Entry, &mut t.text);
         }
+        for x in &mut self.findings {
+            f(Entry, x);
+        }
         if let Some(p) = &mut self.plan {
             f(Long, p);
         }
@@ -414,6 +422,7 @@ impl Turn {
         self.errors.truncate(MAX_ENTRIES);
         self.declined.truncate(MAX_ENTRIES);
         self.todos.truncate(MAX_ENTRIES);
+        self.findings.truncate(MAX_ENTRIES);
         self.choices.truncate(MAX_ENTRIES);
         self.subagents.truncate(MAX_ENTRIES);
         for s in &mut self.subagents {

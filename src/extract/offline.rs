@@ -394,6 +394,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         ctx.resolved_earlier(&mut rec);
         ctx.decisions(&mut rec);
         ctx.lessons(&mut rec);
+        ctx.findings(&mut rec);
         if Some(i) == last_with_todos {
             ctx.todos(&mut rec, &known);
         } else if last_with_todos.is_none() && i + 1 == d.turns.len() {
@@ -1218,6 +1219,26 @@ impl TurnCtx<'_> {
 
     /// What the answer teaches: knowledge after a turn that changed
     /// nothing (an explanation, a review), the why of a change otherwise.
+    /// What the model said it found on the way: knowledge, when the
+    /// answer's lessons and problems do not already say it.
+    fn findings(&self, rec: &mut Record) {
+        let t = self.turn;
+        if t.kind == RequestKind::None {
+            return;
+        }
+        let answer = normalise(&t.answer);
+        let mut kept = 0;
+        for f in &t.findings {
+            let n = normalise(f);
+            let head: String = n.chars().take(50).collect();
+            if kept == 2 || f.split_whitespace().count() < 6 || answer.contains(&head) {
+                continue;
+            }
+            rec.push(&self.primary, |s| &mut s.connaissances, &cap(f, 220));
+            kept += 1;
+        }
+    }
+
     fn lessons(&self, rec: &mut Record) {
         let t = self.turn;
         // A change that was refused or failed and never made: the answer

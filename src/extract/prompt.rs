@@ -89,6 +89,7 @@ struct Text {
     no_reason: &'static str,
     interrupted: &'static str,
     todos: &'static str,
+    findings: &'static str,
     /// Pending, in progress, completed.
     statuses: [&'static str; 3],
     plan: &'static str,
@@ -168,6 +169,7 @@ const FR: Text = Text {
     no_reason: "sans raison donnée",
     interrupted: "Tour interrompu par l'utilisateur avant sa fin.",
     todos: "Liste de tâches (état en fin de tour)",
+    findings: "Constats de Claude en cours de tour (son propre compte rendu)",
     statuses: ["à faire", "en cours", "fait"],
     plan: "Plan accepté par l'utilisateur :",
     choices: "Choix de l'utilisateur (question → réponse)",
@@ -263,6 +265,7 @@ const EN: Text = Text {
     no_reason: "no reason given",
     interrupted: "The user interrupted the turn before it ended.",
     todos: "To-do list (as the turn left it)",
+    findings: "What Claude said it found on the way (its own account)",
     statuses: ["pending", "in progress", "done"],
     plan: "Plan the user accepted:",
     choices: "The user's choices (question → answer)",
@@ -690,6 +693,10 @@ impl Render<'_> {
             }),
         );
         ev.listed(
+            t.findings,
+            turn.findings.iter().map(|f| one_line(f, ITEM_MAX)),
+        );
+        ev.listed(
             t.choices,
             turn.choices.iter().map(|c| {
                 format!(
@@ -918,6 +925,7 @@ mod tests {
             request: "Corrige le test de login".into(),
             kind: RequestKind::Task,
             first: true,
+            findings: vec!["La cause : le jeton expire après 1 min".into()],
             after_refusal: false,
             prompted: true,
             ide: vec!["selection: /repo/projects/api/src/auth.rs (lines 3-9)".into()],
@@ -1050,7 +1058,7 @@ mod tests {
             "Refusé par l'utilisateur :\n- Bash `rm -rf target` → raison : « garde le cache de build »\n",
             "Tour interrompu par l'utilisateur avant sa fin.\n",
             "Liste de tâches (état en fin de tour) :\n- [fait] Écrire le test de régression\n- [à faire] Relire la doc\n- [en cours] Corriger l'expiration\n",
-            "Choix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
+            "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
             "Sous-agents :\n- « Explorer l'auth » : modifiés projects/api/src/session.rs — rapport : La session lit le jeton deux fois.\n",
             "Fichiers lus : projects/api/Cargo.toml\n</cairn-data>",
             "Plan accepté par l'utilisateur :\n<cairn-data kind=\"plan\">\n# Plan : jetons\n1. Allonger la durée\n2. Tester\n</cairn-data>",
