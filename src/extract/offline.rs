@@ -1300,6 +1300,11 @@ impl TurnCtx<'_> {
                 answer::Kind::Informational => {
                     rec.push(&self.primary, |s| &mut s.connaissances, &l)
                 }
+                // "The key insight: …" after a change is still what was
+                // learnt, not what was done.
+                answer::Kind::Work if answer::says_a_lesson(&l) => {
+                    rec.push(&self.primary, |s| &mut s.connaissances, &l)
+                }
                 answer::Kind::Work => rec.push(&self.primary, |s| &mut s.travail, &l),
             }
         }

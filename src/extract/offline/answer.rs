@@ -69,6 +69,27 @@ const CONCLUSION: &[&str] = &[
     "recommandation :",
 ];
 
+/// Openings that say the sentence is something learnt, whatever the turn
+/// changed. Not "the root cause" (after a fix, the cause of the problem
+/// fixed, said with the work), nor "Note:" (as often an instruction).
+const LEARNT: &[&str] = &[
+    "the key insight",
+    "key insight",
+    "it turns out",
+    "turns out",
+    "the trick is",
+    "the catch is",
+    "the key takeaway",
+    "the takeaway",
+    "lesson learned",
+    "à retenir",
+];
+
+/// Whether a lesson opens as something learnt ("The key insight: …").
+pub(super) fn says_a_lesson(text: &str) -> bool {
+    starts_with_any(&text.to_lowercase(), LEARNT)
+}
+
 /// Section titles whose first sentence is the answer's gist.
 const GIST_SECTIONS: &[&str] = &[
     "summary",
@@ -746,5 +767,19 @@ mod tests {
             None
         );
         assert_eq!(outcome_opening("The suite passes.", true), None);
+    }
+
+    #[test]
+    fn a_lesson_opening_as_learnt_is_knowledge_even_after_a_change() {
+        assert!(says_a_lesson(
+            "The key insight: `bun publish` resolves `workspace:*` itself."
+        ));
+        assert!(says_a_lesson("It turns out the cache was never read."));
+        assert!(!says_a_lesson(
+            "The root cause was a stale lock, fixed in `lock.rs`."
+        ));
+        assert!(!says_a_lesson(
+            "Added a retry because the view is not visible yet."
+        ));
     }
 }
