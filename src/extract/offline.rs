@@ -67,6 +67,7 @@ struct Words {
     install: &'static str,
     deploy: &'static str,
     read: &'static str,
+    before: &'static str,
     outcome: &'static str,
     ticket: &'static str,
     tickets_closed: (&'static str, &'static str),
@@ -118,6 +119,7 @@ const FR: Words = Words {
     install: "Installé",
     deploy: "Déployé",
     read: "Consulté",
+    before: "avant :",
     outcome: "Résultat",
     ticket: "Ticket",
     tickets_closed: ("Ticket fermé", "Tickets fermés"),
@@ -162,6 +164,7 @@ const EN: Words = Words {
     install: "Installed",
     deploy: "Deployed",
     read: "Read",
+    before: "was",
     outcome: "Outcome",
     ticket: "Ticket",
     tickets_closed: ("Closed ticket", "Closed tickets"),
@@ -794,11 +797,21 @@ impl TurnCtx<'_> {
         self.tickets(rec, known);
         // The turn's last test run, when it passed: the state the work left.
         if let Some(c) = passing_tests(t) {
+            // The count the turn started from, when the same suite ran
+            // first with another (tests added, or some failing then).
+            let before = t
+                .checks
+                .iter()
+                .find(|b| b.test && b.passed.is_some() && covers(&c.command, &b.command))
+                .map(|b| b.passed.unwrap_or(0) + b.failed.unwrap_or(0))
+                .filter(|n| *n != c.passed.unwrap_or(0) + c.failed.unwrap_or(0))
+                .map(|n| format!(", {} {n}", w.before))
+                .unwrap_or_default();
             rec.push(
                 &self.primary,
                 |s| &mut s.travail,
                 &format!(
-                    "{}{} {} {}{} (`{}`)",
+                    "{}{} {} {}{}{before} (`{}`)",
                     w.tests,
                     w.colon,
                     c.passed.unwrap_or(0),

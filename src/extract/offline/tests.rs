@@ -597,3 +597,28 @@ fn a_fixed_check_says_what_fixed_it_when_the_answer_names_the_error() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn passing_tests_say_the_count_the_turn_started_from() {
+    let check = |command: &str, passed: u64| Check {
+        command: command.into(),
+        test: true,
+        ok: true,
+        passed: Some(passed),
+        failed: Some(0),
+        coverage: None,
+        summary: String::new(),
+        fixed_in: Vec::new(),
+    };
+    let mut t = turn("add the tracing tests");
+    t.checks = vec![
+        check("mix test", 297),
+        check("mix test test/a_test.exs", 4),
+        check("mix test", 309),
+    ];
+    let s = run(vec![t.clone()]);
+    assert_eq!(s.travail, ["Tests : 309 réussis, avant : 297 (`mix test`)"]);
+    // The same count: nothing to compare.
+    t.checks = vec![check("mix test", 309), check("mix test", 309)];
+    assert_eq!(run(vec![t]).travail, ["Tests : 309 réussis (`mix test`)"]);
+}
