@@ -297,6 +297,16 @@ fn colon_outside_code(text: &str) -> Option<usize> {
 /// The changed file a text names, by its shown path or its file name, when
 /// it names exactly one.
 fn named_file(text: &str, files: &[String]) -> Option<usize> {
+    // A whole path names its file even when another changed file has the
+    // same name (`core/src/index.ts` and `pull/src/index.ts`).
+    let by_path: Vec<usize> = (0..files.len())
+        .filter(|&i| files[i].contains('/') && mentions(text, &files[i]))
+        .collect();
+    match by_path.as_slice() {
+        [one] => return Some(*one),
+        [] => {}
+        _ => return None,
+    }
     let mut hit = None;
     for (i, f) in files.iter().enumerate() {
         let name = f.rsplit('/').next().unwrap_or(f);
@@ -472,6 +482,23 @@ mod tests {
             vec![
                 (0, vec!["added the retry loop".to_owned()]),
                 (1, vec!["covers the retry path".to_owned()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_whole_path_names_its_file_among_files_of_the_same_name() {
+        let answer = "**Changes made:**\n\n\
+            1. **`packages/core/src/index.ts`** — Added `split` to the public exports.\n\n\
+            2. **`packages/pull/src/index.ts`** — Replaced the local copy with a wrapper.\n";
+        assert_eq!(
+            texts(
+                answer,
+                &["packages/core/src/index.ts", "packages/pull/src/index.ts"]
+            ),
+            vec![
+                (0, vec!["Added 'split' to the public exports".to_owned()]),
+                (1, vec!["Replaced the local copy with a wrapper".to_owned()]),
             ]
         );
     }
