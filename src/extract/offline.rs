@@ -802,7 +802,13 @@ impl TurnCtx<'_> {
             let before = t
                 .checks
                 .iter()
-                .find(|b| b.test && b.passed.is_some() && covers(&c.command, &b.command))
+                .find(|b| {
+                    // The same suite: a file run first is not the count before.
+                    b.test
+                        && b.passed.is_some()
+                        && covers(&c.command, &b.command)
+                        && covers(&b.command, &c.command)
+                })
                 .map(|b| b.passed.unwrap_or(0) + b.failed.unwrap_or(0))
                 .filter(|n| *n != c.passed.unwrap_or(0) + c.failed.unwrap_or(0))
                 .map(|n| format!(", {} {n}", w.before))
