@@ -1223,11 +1223,15 @@ impl TurnCtx<'_> {
             } else {
                 format!("`{target}`")
             };
+            let named = self
+                .file_meant(&d.reason)
+                .map(|f| format!(" (`{f}`)"))
+                .unwrap_or_default();
             rec.push(
                 &self.primary,
                 |s| &mut s.decisions,
                 &format!(
-                    "{} ({what}){} « {} »",
+                    "{} ({what}){} « {} »{named}",
                     w.declined,
                     w.colon,
                     cap(&one_line(&d.reason), 140)
@@ -1236,8 +1240,65 @@ impl TurnCtx<'_> {
         }
     }
 
-    /// What the answer teaches: knowledge after a turn that changed
-    /// nothing (an explanation, a review), the why of a change otherwise.
+    /// The file "the py file" means: the only file of that kind the turn
+    /// changed or read. The reader of the log tomorrow has no transcript
+    /// to look it up in.
+    fn file_meant(&self, text: &str) -> Option<String> {
+        const KINDS: &[&str] = &[
+            "py", "js", "ts", "tsx", "jsx", "rs", "go", "rb", "java", "kt", "swift", "c", "cpp",
+            "h", "md", "toml", "json", "yaml", "yml", "sh", "css", "html", "sql", "ex", "exs",
+            "php", "vue", "svelte",
+        ];
+        let lower = text.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let ext = words.windows(3).find_map(|w| {
+            (matches!(w[0], "the" | "this" | "that" | "le" | "ce") && w[2] == "file"
+                || w[0] == "fichier" && matches!(w[1], "py" | "js" | "ts" | "rs" | "md"))
+            .then_some(if w[0] == "fichier" { w[1] } else { w[1] })
+            .filter(|e| KINDS.contains(e))
+        })?;
+        let t = self.turn;
+        let mut names: Vec<String> = Vec::new();
+        for p in t
+            .all_files()
+            .map(|f| f.path.as_str())
+            .chain(t.reads.iter().map(String::as_str))
+        {
+            if !self.in_project(p) {
+                continue;
+            }
+            let shown = self.shown(p);
+            if shown.rsplit('.').next() == Some(ext) && !names.contains(&shown) {
+                names.push(shown);
+            }
+        }
+        // Or the one the plan names (`x.py`), what the user was reading
+        // when they said it; else the answer.
+        for text in [t.plan.as_deref().unwrap_or(""), t.answer.as_str()] {
+            if !names.is_empty() {
+                break;
+            }
+            for name in backticked(text) {
+                let name = name.trim();
+                if !name.contains(' ')
+                    && name
+                        .rsplit_once('.')
+                        .is_some_and(|(stem, e)| !stem.is_empty() && e == ext)
+                    && !names.iter().any(|n| n == name)
+                {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        match names.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
     /// What the model said it found on the way: knowledge, when the
     /// answer's lessons and problems do not already say it.
     fn findings(&self, rec: &mut Record) {
@@ -1258,6 +1319,8 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// What the answer teaches: knowledge after a turn that changed
+    /// nothing (an explanation, a review), the why of a change otherwise.
     fn lessons(&self, rec: &mut Record) {
         let t = self.turn;
         // A change that was refused or failed and never made: the answer

@@ -622,3 +622,26 @@ fn passing_tests_say_the_count_the_turn_started_from() {
     t.checks = vec![check("mix test", 309), check("mix test", 309)];
     assert_eq!(run(vec![t]).travail, ["Tests : 309 réussis (`mix test`)"]);
 }
+
+#[test]
+fn the_py_file_a_user_names_is_named_in_the_log() {
+    let mut t = turn("make it installable");
+    t.files = vec![file("pyproject.toml", Change::Updated)];
+    t.plan =
+        Some("## Plan\n\n### What stays the same\n- Filename: `extract-feedback.py` ✓\n".into());
+    t.declined = vec![Declined {
+        tool: "ExitPlanMode".into(),
+        target: String::new(),
+        reason: "Let's keep the name of the py file but change the pyproject script".into(),
+    }];
+    let s = run(vec![t.clone()]);
+    assert_eq!(
+        s.decisions.last().unwrap(),
+        "Refusé par l'utilisateur (ExitPlanMode) : « Let's keep the name of the py file but change the pyproject script » (`extract-feedback.py`)"
+    );
+    // Two candidates: nothing is guessed.
+    t.files.push(file("a.py", Change::Updated));
+    t.files.push(file("b.py", Change::Updated));
+    let s = run(vec![t]);
+    assert!(s.decisions.last().unwrap().ends_with("script »"));
+}
