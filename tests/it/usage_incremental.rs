@@ -3,7 +3,7 @@
 //! ledger), legacy layouts, state rebuilds.
 
 use crate::common;
-use cairn::context::{Ctx, Env};
+use cairn::context::Ctx;
 use cairn::usage::{
     PriceTable, ReportKind, ReportOptions, day_totals, note_context_window, report_with,
     session_totals, session_totals_with,
@@ -34,12 +34,8 @@ impl Fx {
     }
 
     fn ctx(&self) -> Ctx {
-        let env = Env::from_pairs([
-            ("HOME", "/nonexistent".to_string()),
-            ("CAIRN_STATE_DIR", self.state.display().to_string()),
-            ("CLAUDE_CONFIG_DIR", self.config.display().to_string()),
-            ("TZ", "UTC".to_string()),
-        ]);
+        let mut env = common::lib_env(&self.state, Path::new("/nonexistent"));
+        env.set("CLAUDE_CONFIG_DIR", &self.config.display().to_string());
         common::ctx(env)
     }
 
@@ -354,12 +350,7 @@ fn lost_or_old_summaries_are_rebuilt_without_double_counting() {
 fn legacy_layouts_attribute_subagents() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/usage");
     let state = tempfile::tempdir().unwrap();
-    let env = Env::from_pairs([
-        ("HOME", "/nonexistent".to_string()),
-        ("CAIRN_STATE_DIR", state.path().display().to_string()),
-        ("TZ", "UTC".to_string()),
-    ]);
-    let ctx = common::ctx(env);
+    let ctx = common::ctx(common::lib_env(state.path(), Path::new("/nonexistent")));
     // 2.0.77: flat agent-<7 hex>.jsonl files next to the sessions; each
     // names its session inside.
     let dir = root.join("v2.0.77/projects/-tmp-cclab-2-0-77-proj-print");
