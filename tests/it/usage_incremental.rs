@@ -132,6 +132,49 @@ fn appended_lines_are_counted_once_and_repeats_change_nothing() {
     assert_eq!(session_totals(&ctx, &p).unwrap(), c);
 }
 
+/// The resume test on a real client's transcript (2.1.332 print mode: one
+/// line per content block, each repeating the response's usage), through
+/// the aggregate the status line and the reports run: appended in uneven
+/// chunks that cut lines anywhere, updated after each, it ends with the
+/// totals of one read of the whole file, each response counted once.
+#[test]
+fn a_real_transcript_resumed_in_uneven_chunks_equals_one_read() {
+    let sid = "0ac84ade-4b41-4c80-8e17-cb18a7650ec5";
+    let content = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/transcripts/v2.1.332/print")
+            .join(format!("{sid}.jsonl")),
+    )
+    .unwrap();
+    let whole = Fx::new();
+    std::fs::write(whole.main(sid), &content).unwrap();
+    let want = session_totals(&whole.ctx(), &whole.main(sid)).unwrap();
+    // Three lines of msg_lab_p1_0001 and more of the others: fewer
+    // responses than usage lines, so a line counted twice would show.
+    let lines = String::from_utf8_lossy(&content)
+        .lines()
+        .filter(|l| l.contains("\"usage\"") && l.contains("\"assistant\""))
+        .count() as u64;
+    assert!(want.responses > 0 && want.responses < lines, "{want:?}");
+
+    let fx = Fx::new();
+    let p = fx.main(sid);
+    for chunk in content.chunks(7919) {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .write_all(chunk)
+            .unwrap();
+        session_totals(&fx.ctx(), &p).unwrap();
+    }
+    let got = session_totals(&fx.ctx(), &p).unwrap();
+    assert_eq!(got.tokens, want.tokens);
+    assert_eq!(got.responses, want.responses);
+    assert_eq!(got.cost, want.cost);
+}
+
 #[test]
 fn the_largest_usage_wins_across_two_updates() {
     let fx = Fx::new();
