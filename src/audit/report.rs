@@ -207,7 +207,7 @@ fn row_label(a: &Audit, r: &Row) -> String {
 fn clean_title(t: &str) -> String {
     let t = t.replace('|', "/");
     let t = t.trim().trim_matches(['*', '_']).trim();
-    crate::transcript::truncate_tail(t, 70)
+    crate::format::truncate_tail(t, 70)
 }
 
 fn step_ref(a: &Audit, r: &Row) -> String {
