@@ -9,8 +9,6 @@
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::ser::{Formatter, PrettyFormatter, Serializer};
-use jsonc_parser::ParseOptions;
-use jsonc_parser::cst::{CstInputValue, CstNode, CstRootNode};
 use std::io;
 
 #[derive(Debug)]
@@ -325,89 +323,77 @@ pub(crate) enum Child<'a> {
     Member(&'a str, &'a Value),
 }
 
-/// The child indices from `root` down to the node spanning `target`.
-fn path_to(root: &Node, target: &Node) -> Option<Vec<usize>> {
-    let mut path = Vec::new();
-    let mut node = root;
-    while (node.start, node.end) != (target.start, target.end) {
-        let kids: Vec<&Node> = match &node.kind {
-            Kind::Object(m) => m.iter().map(|m| &m.value).collect(),
-            Kind::Array(e) => e.iter().collect(),
-            _ => return None,
-        };
-        let (i, next) = kids
-            .into_iter()
-            .enumerate()
-            .find(|(_, k)| k.start <= target.start && target.end <= k.end)?;
-        path.push(i);
-        node = next;
-    }
-    Some(path)
-}
-
-fn cst_value(v: &Value) -> CstInputValue {
-    match v {
-        Value::Null => CstInputValue::Null,
-        Value::Bool(b) => CstInputValue::Bool(*b),
-        Value::Number(n) => CstInputValue::Number(n.to_string()),
-        Value::String(s) => CstInputValue::String(s.clone()),
-        Value::Array(a) => CstInputValue::Array(a.iter().map(cst_value).collect()),
-        Value::Object(o) => {
-            CstInputValue::Object(o.iter().map(|(k, v)| (k.clone(), cst_value(v))).collect())
-        }
-    }
-}
-
-fn cst_at(text: &str, container: &Node) -> Option<(CstRootNode, CstNode)> {
-    let root_span = parse(text)?;
-    let path = path_to(&root_span, container)?;
-    let root = CstRootNode::parse(text, &ParseOptions::default()).ok()?;
-    let mut node = root.value()?;
-    for i in path {
-        node = if let Some(o) = node.as_object() {
-            o.properties().get(i)?.value()?
-        } else {
-            node.as_array()?.elements().get(i)?.clone()
-        };
-    }
-    Some((root, node))
-}
-
-/// Appends `child` after the last child of `container` (jsonc-parser's CST).
+/// Appends `child` after the last child of `container`, laid out like its
+/// siblings. Removing it again with [`remove_child`] restores the exact text.
 pub(crate) fn append_child(
     text: &str,
     container: &Node,
     child: Child<'_>,
-    _style: &Style,
+    style: &Style,
 ) -> Splice {
-    let (root, node) = cst_at(text, container).expect("container in the CST");
-    match child {
-        Child::Member(k, v) => {
-            node.as_object().expect("an object").append(k, cst_value(v));
+    let colon = container
+        .members()
+        .and_then(|m| m.last())
+        .map(|m| text[m.key_end..m.value.start].to_string())
+        .unwrap_or_else(|| ": ".to_string());
+    let render = |base: Option<&str>| -> String {
+        let (key, value) = match child {
+            Child::Element(v) => (None, v),
+            Child::Member(k, v) => (Some(k), v),
+        };
+        let body = match base {
+            Some(base) => style.render(value, base),
+            None => write_with(value, OneLine),
+        };
+        match key {
+            Some(k) => format!("{}{colon}{body}", json_string(k)),
+            None => body,
         }
-        Child::Element(v) => {
-            node.as_array().expect("an array").append(cst_value(v));
+    };
+    let spans = container.child_spans();
+    match spans.last() {
+        Some(&(last_start, last_end)) => {
+            let sep = ws_before(text, last_start);
+            let with = match sep.rfind('\n') {
+                Some(nl) => format!(",{sep}{}", render(Some(&sep[nl + 1..]))),
+                None => format!(", {}", render(None)),
+            };
+            Splice {
+                start: last_end,
+                end: last_end,
+                with,
+            }
         }
-    }
-    Splice {
-        start: 0,
-        end: text.len(),
-        with: root.to_string(),
+        None => {
+            let outer = line_indent(text, container.start);
+            let inner = format!("{outer}{}", style.indent);
+            let nl = style.newline;
+            let with = format!("{nl}{inner}{}{nl}{outer}", render(Some(&inner)));
+            Splice {
+                start: container.start + 1,
+                end: container.end - 1,
+                with,
+            }
+        }
     }
 }
 
-/// Removes child `idx` of `container` (jsonc-parser's CST).
-pub(crate) fn remove_child(text: &str, container: &Node, idx: usize) -> Splice {
-    let (root, node) = cst_at(text, container).expect("container in the CST");
-    if let Some(o) = node.as_object() {
-        o.properties()[idx].clone().remove();
+/// Removes child `idx` of `container` with the separator that joined it.
+/// The last child goes with the comma before it, so an appended child comes
+/// out exactly as it went in; an only child leaves `{}` / `[]`.
+pub(crate) fn remove_child(container: &Node, idx: usize) -> Splice {
+    let spans = container.child_spans();
+    let (start, end) = if spans.len() == 1 {
+        (container.start + 1, container.end - 1)
+    } else if idx > 0 {
+        (spans[idx - 1].1, spans[idx].1)
     } else {
-        node.as_array().expect("an array").elements()[idx].clone().remove();
-    }
+        (spans[0].0, spans[1].0)
+    };
     Splice {
-        start: 0,
-        end: text.len(),
-        with: root.to_string(),
+        start,
+        end,
+        with: String::new(),
     }
 }
 
@@ -431,7 +417,7 @@ mod tests {
             node2 = &node2.get(k).unwrap().1.value;
         }
         let n = node2.child_spans().len();
-        let removed = remove_child(&added, node2, n - 1).apply(&added);
+        let removed = remove_child(node2, n - 1).apply(&added);
         assert_eq!(removed, text, "append then remove restores the text");
         added
     }
@@ -487,8 +473,8 @@ mod tests {
     fn removes_first_and_middle_children() {
         let text = "[1, 2, 3]";
         let root = parse(text).unwrap();
-        assert_eq!(remove_child(text, &root, 0).apply(text), "[2, 3]");
-        assert_eq!(remove_child(text, &root, 1).apply(text), "[1, 3]");
-        assert_eq!(remove_child(text, &root, 2).apply(text), "[1, 2]");
+        assert_eq!(remove_child(&root, 0).apply(text), "[2, 3]");
+        assert_eq!(remove_child(&root, 1).apply(text), "[1, 3]");
+        assert_eq!(remove_child(&root, 2).apply(text), "[1, 2]");
     }
 }

@@ -119,9 +119,9 @@ pub(crate) fn uninstall(before: &str) -> Result<Option<String>, Problem> {
     if let Some(root) = value.as_object_mut() {
         root.remove("statusLine");
     }
-    let text = settings::edit_text(body, &value, |text, root, _| {
+    let text = settings::edit_text(body, &value, |_, root, _| {
         let (idx, _) = root.get("statusLine")?;
-        Some(jsonspan::remove_child(text, root, idx))
+        Some(jsonspan::remove_child(root, idx))
     });
     Ok(Some(format!("{bom}{text}")))
 }
