@@ -33,7 +33,7 @@ const MAX_LINE: usize = 8 * 1024 * 1024;
 
 pub fn serve(ctx: &Ctx, cwd: &Path) -> anyhow::Result<Output> {
     let root = crate::memory::store::root_from(ctx, cwd).unwrap_or_else(|_| cwd.to_path_buf());
-    let config = match crate::config::load(&ctx.env, Some(&root)) {
+    let config = match crate::config::load_for(ctx, Some(&root)) {
         Ok(l) => l.config,
         Err(e) => {
             // A typo in .cairn.toml must not take the tools away.
