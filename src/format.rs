@@ -1,6 +1,7 @@
 //! Numbers and text as people read them, shared by every report, note and
-//! line: digit groups, byte sizes, dollar amounts, cuts on char boundaries,
-//! and the one accent folding (gate, search, log headings).
+//! line: digit groups, byte sizes, dollar amounts (a bill's, a status
+//! line's, one run's), cuts on char boundaries, and the one accent folding
+//! (gate, search, log headings).
 
 const ELLIPSIS: char = '…';
 
@@ -41,6 +42,31 @@ pub fn dollars(x: f64) -> String {
         "<$0.01".to_string()
     } else {
         format!("${:.2}", x.max(0.0))
+    }
+}
+
+/// Dollars on a status line: cents below $1000, whole dollars above, `$?`
+/// for a figure that cannot be one.
+pub fn dollars_short(usd: f64) -> String {
+    // An empty sum of floats is -0.0, and subtracting prices can leave a
+    // hair below zero: neither is a refund worth a minus sign.
+    let usd = if usd > -0.005 && usd <= 0.0 { 0.0 } else { usd };
+    if !usd.is_finite() || usd < 0.0 {
+        "$?".to_string()
+    } else if usd < 1000.0 {
+        format!("${usd:.2}")
+    } else {
+        format!("${usd:.0}")
+    }
+}
+
+/// Dollars of one run, where cents hide the difference: four decimals
+/// below $1.
+pub fn dollars_fine(x: f64) -> String {
+    if x >= 1.0 {
+        format!("${x:.2}")
+    } else {
+        format!("${x:.4}")
     }
 }
 
@@ -138,6 +164,21 @@ mod tests {
         assert_eq!(dollars(0.0), "$0.00");
         assert_eq!(dollars(-1.0), "$0.00");
         assert_eq!(dollars(12.345), "$12.35");
+    }
+
+    #[test]
+    fn dollar_formats() {
+        assert_eq!(dollars_short(0.0), "$0.00");
+        assert_eq!(dollars_short(0.134979), "$0.13");
+        assert_eq!(dollars_short(12.5), "$12.50");
+        assert_eq!(dollars_short(1234.4), "$1234");
+        assert_eq!(dollars_short(f64::NAN), "$?");
+        assert_eq!(dollars_short(-0.0), "$0.00");
+        assert_eq!(dollars_short(std::iter::empty::<f64>().sum()), "$0.00");
+        assert_eq!(dollars_short(-1e-12), "$0.00");
+        assert_eq!(dollars_short(-3.0), "$?");
+        assert_eq!(dollars_fine(0.01234), "$0.0123");
+        assert_eq!(dollars_fine(2.5), "$2.50");
     }
 
     #[test]

@@ -531,7 +531,7 @@ fn dollars_come_from_the_usage_module() {
     let t = cairn::usage::session_totals(&ctx, &transcript).unwrap();
     assert_eq!(t.subagent_count(), 1);
     assert!(t.cost > 0.0);
-    let usd = |v: f64| cairn::statusline::segments::human_usd(v);
+    let usd = |v: f64| cairn::format::dollars_short(v);
     let want = format!(
         "| session {} | agents 1 {} |",
         usd(t.cost),
