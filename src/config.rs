@@ -142,15 +142,22 @@ pub fn show(loaded: &Loaded) -> String {
     crate::layers::show(&loaded.config, &loaded.origins)
 }
 
+/// [`load`] for a process that runs with `ctx`: what the configuration
+/// sets for the whole process (the diagnostics log's cap) takes effect on
+/// it. Every command loads through here or [`load_or_default`], so
+/// `diagnostics.max_bytes` holds for the MCP server's log lines too.
+pub fn load_for(ctx: &crate::context::Ctx, root: Option<&Path>) -> Result<Loaded, ConfigError> {
+    let loaded = load(&ctx.env, root)?;
+    ctx.set_diag_max_bytes(loaded.config.diagnostics.max_bytes);
+    Ok(loaded)
+}
+
 /// The configuration for hooks, the worker and the status line: on any
 /// error, log it once per distinct message and run on defaults, because a
 /// typo must never break a session.
 pub fn load_or_default(ctx: &crate::context::Ctx, root: Option<&Path>) -> Config {
-    match load(&ctx.env, root) {
-        Ok(l) => {
-            ctx.set_diag_max_bytes(l.config.diagnostics.max_bytes);
-            l.config
-        }
+    match load_for(ctx, root) {
+        Ok(l) => l.config,
         Err(e) => {
             let msg = e.to_string();
             let seen = crate::state_layout::config_error_seen(&ctx.state_dir);
@@ -297,6 +304,9 @@ mod tests {
         );
         let ctx = crate::context::Ctx::new(env, crate::context::Clock::System);
         assert_eq!(ctx.diag_max_bytes(), DiagnosticsConfig::default().max_bytes);
+        load_for(&ctx, Some(dir.path())).unwrap();
+        assert_eq!(ctx.diag_max_bytes(), 300);
+        ctx.set_diag_max_bytes(DiagnosticsConfig::default().max_bytes);
         load_or_default(&ctx, Some(dir.path()));
         assert_eq!(ctx.diag_max_bytes(), 300);
         // The log is rotated at that size: never much more than 300 bytes.

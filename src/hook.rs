@@ -142,7 +142,7 @@ fn on_session_start(ctx: &Ctx, e: &event::SessionStart) -> Result<Option<String>
     let handoff = logged(
         ctx,
         "guard",
-        guard::on_session_start(ctx, &config.for_guard(), &root, e),
+        guard::on_session_start(ctx, &config.guard, &root, e),
     )
     .flatten();
     let store = store::Store::discover(&root, &config.memory);

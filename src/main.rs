@@ -224,7 +224,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
         }
         Command::Memory(m) => {
             let root = cairn::memory::store::root_from(ctx, &cwd)?;
-            let config = cairn::config::load(&ctx.env, Some(&root))?.config;
+            let config = cairn::config::load_for(ctx, Some(&root))?.config;
             match m {
                 MemoryCommand::Load { project, json } => {
                     mem::load(ctx, &config, &root, project.as_deref(), json).map(Output::ok)
@@ -246,7 +246,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
             // inside it uses them, like the status line there does.
             let root =
                 cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
-            let config = cairn::config::load(&ctx.env, root.as_deref())?.config;
+            let config = cairn::config::load_for(ctx, root.as_deref())?.config;
             cairn::usage::report_merging(
                 ctx,
                 &config.prices(),
@@ -270,7 +270,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
         .map(Output::ok),
         Command::Install(a) => {
             let root = cairn::memory::store::root_from(ctx, &cwd).unwrap_or(cwd);
-            let config = cairn::config::load(&ctx.env, Some(&root))?.config;
+            let config = cairn::config::load_for(ctx, Some(&root))?.config;
             let opts = cairn::install::InstallOptions {
                 statusline: !a.no_statusline,
                 ..install_options(ctx, a.dry_run)
@@ -285,7 +285,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
         Command::Config(ConfigCommand::Show) => {
             let root =
                 cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd));
-            let loaded = cairn::config::load(&ctx.env, root.as_deref())?;
+            let loaded = cairn::config::load_for(ctx, root.as_deref())?;
             Ok(Output::ok(cairn::config::show(&loaded)))
         }
         Command::Demo { dir } => cairn::demo::run(ctx, dir.as_deref()).map(Output::ok),
@@ -293,7 +293,7 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
             let root =
                 cairn::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(&cwd))
                     .unwrap_or_else(|| cwd.clone());
-            let config = cairn::config::load(&ctx.env, Some(&root))?.config;
+            let config = cairn::config::load_for(ctx, Some(&root))?.config;
             cairn::audit::run(ctx, &root, &config.for_audit(), a)
         }
         Command::Doctor(a) => cairn::doctor::run(ctx, &cwd, a),

@@ -184,7 +184,7 @@ fn scalar(v: &str) -> String {
 }
 
 fn shorten(s: &str) -> String {
-    crate::transcript::truncate_tail(s, 60)
+    crate::format::truncate_tail(s, 60)
 }
 
 #[cfg(test)]

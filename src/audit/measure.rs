@@ -541,7 +541,7 @@ fn response(rec: &Record, line: &[u8]) -> Option<Resp> {
                 });
             let s = match arg {
                 Some(a) if !a.is_empty() => {
-                    format!("{} {}", t.name, crate::transcript::truncate_tail(&a, 40))
+                    format!("{} {}", t.name, crate::format::truncate_tail(&a, 40))
                 }
                 _ => t.name.to_string(),
             };

@@ -11,6 +11,7 @@ use super::measure::{Measured, RunTotals, Via, median_p90};
 use super::model::{Choice, Model};
 use super::optimize::{Level, Optimisation, Strategy};
 use super::skills::Skill;
+use crate::format::dollars_fine as usd;
 use crate::memory::log::Lang;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -74,14 +75,6 @@ fn signed_pct(lang: Lang, x: f64) -> String {
     match lang {
         Lang::Fr => format!("{s}{x:.0}{THIN}%"),
         Lang::En => format!("{s}{x:.0}%"),
-    }
-}
-
-fn usd(x: f64) -> String {
-    if x >= 1.0 {
-        format!("${x:.2}")
-    } else {
-        format!("${x:.4}")
     }
 }
 
@@ -207,7 +200,7 @@ fn row_label(a: &Audit, r: &Row) -> String {
 fn clean_title(t: &str) -> String {
     let t = t.replace('|', "/");
     let t = t.trim().trim_matches(['*', '_']).trim();
-    crate::transcript::truncate_tail(t, 70)
+    crate::format::truncate_tail(t, 70)
 }
 
 fn step_ref(a: &Audit, r: &Row) -> String {

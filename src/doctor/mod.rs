@@ -125,7 +125,7 @@ pub(crate) struct Scene<'a> {
 pub fn diagnose(ctx: &Ctx, cwd: &Path, args: &DoctorArgs) -> Vec<Finding> {
     let root = crate::memory::store::find_root(ctx.env.get("CLAUDE_PROJECT_DIR"), Some(cwd));
     let mut findings = Vec::new();
-    let config = match crate::config::load(&ctx.env, root.as_deref()) {
+    let config = match crate::config::load_for(ctx, root.as_deref()) {
         Ok(loaded) => {
             let files: Vec<&String> = loaded
                 .origins

@@ -10,6 +10,7 @@
 //! anchors are replaced, byte for byte, by [`OPAQUE`], so offsets still point
 //! into the original prompt and a masked region reads as one opaque token.
 
+use crate::format::{is_combining_accent, push_folded};
 use std::ops::Range;
 
 /// The byte that stands for masked text (code, paths, URLs…). Control
@@ -104,37 +105,6 @@ fn closes_sentence(next: Option<char>) -> bool {
     }
 }
 
-/// Lower-cases and strips the accents people often leave out, so the
-/// lexicon is written once in plain ASCII.
-fn push_folded(buf: &mut String, c: char) {
-    for l in c.to_lowercase() {
-        let f = match l {
-            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
-            'ç' => 'c',
-            'è' | 'é' | 'ê' | 'ë' => 'e',
-            'ì' | 'í' | 'î' | 'ï' => 'i',
-            'ñ' => 'n',
-            'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
-            'ù' | 'ú' | 'û' | 'ü' => 'u',
-            'ý' | 'ÿ' => 'y',
-            'œ' => {
-                buf.push_str("oe");
-                continue;
-            }
-            'æ' => {
-                buf.push_str("ae");
-                continue;
-            }
-            'ß' => {
-                buf.push_str("ss");
-                continue;
-            }
-            other => other,
-        };
-        buf.push(f);
-    }
-}
-
 /// Splits masked text into tokens and sentences. Newlines and `.!?…`
 /// followed by a blank end a sentence; a `.` inside a word (`e.g`, `v1.2`)
 /// does not.
@@ -203,6 +173,12 @@ pub(crate) fn analyse(masked: &str) -> Text {
                 None => open = Some((i, t.buf.len(), false, c.is_uppercase())),
             }
             push_folded(&mut t.buf, c);
+            last = c;
+            continue;
+        }
+        // An accent typed as its own combining mark belongs to the word it
+        // follows (folding drops it), as the composed letter would.
+        if is_combining_accent(c) && matches!(open, Some((_, _, false, _))) {
             last = c;
             continue;
         }
@@ -284,6 +260,12 @@ mod tests {
         );
         assert_eq!(t.sents.len(), 1);
         assert_eq!(t.sents[0].last, '?');
+    }
+
+    #[test]
+    fn a_combining_accent_stays_in_its_word() {
+        let t = analyse("Le me\u{302}me comportement");
+        assert_eq!(words(&t), ["le", "meme", "comportement"]);
     }
 
     #[test]

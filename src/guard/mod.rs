@@ -9,8 +9,7 @@
 //!   is the same with a structured [`Outcome`] and a [`SpendSource`] for
 //!   subagent dollars.
 //! - `SubagentStop`: no handler, the hook reads it as
-//!   [`crate::event::Event::Ignored`]; [`is_compaction_call`] recognises the
-//!   client's compaction call (`agent_type: ""`).
+//!   [`crate::event::Event::Ignored`] (a subagent has its own context).
 //! - [`on_session_start`] (`SessionStart`): `compact` re-arms the ratchet;
 //!   `clear` and `startup` return (and consume) the pending hand-off note
 //!   for the caller to inject. [`pending_handoff`] only peeks.
@@ -65,16 +64,6 @@ use crate::memory::store::Store;
 use crate::transcript::StopContext;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-
-/// What the guard reads from a `SubagentStop` payload.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SubagentStopInfo {
-    pub session_id: String,
-    pub agent_id: Option<String>,
-    /// `""` for the compaction call, whose transcript is never written.
-    pub agent_type: Option<String>,
-    pub agent_transcript_path: Option<PathBuf>,
-}
 
 /// Prices a session's subagents for the note: `usage::Spend` (the
 /// aggregate) in the hook; [`Unpriced`] leaves the dollar figure out and
@@ -176,14 +165,6 @@ pub fn on_stop(
     Ok(check(ctx, config, root, info, seen, spend)?.hook_output())
 }
 
-/// The client fires `SubagentStop` for its compaction call too, with
-/// `agent_type: ""` and a transcript path that is never written.
-pub fn is_compaction_call(info: &SubagentStopInfo) -> bool {
-    info.agent_type
-        .as_deref()
-        .is_some_and(|t| t.trim().is_empty())
-}
-
 /// `SessionStart`. `compact`: re-arms the session's ratchet. `clear` and
 /// `startup`: returns the project's pending hand-off note (and forgets it,
 /// so it is injected once) when it is recent enough and still exists;
@@ -191,7 +172,7 @@ pub fn is_compaction_call(info: &SubagentStopInfo) -> bool {
 /// ratchet of a resumed session still holds).
 pub fn on_session_start(
     ctx: &Ctx,
-    config: &Settings,
+    config: &GuardConfig,
     root: &Path,
     info: &SessionStart,
 ) -> Result<Option<PathBuf>> {
@@ -212,7 +193,7 @@ pub fn on_session_start(
 
 /// The pending hand-off note of the project at `root`, without consuming
 /// it (for `cairn memory load` or the status line).
-pub fn pending_handoff(ctx: &Ctx, config: &Settings, root: &Path) -> Option<PathBuf> {
+pub fn pending_handoff(ctx: &Ctx, config: &GuardConfig, root: &Path) -> Option<PathBuf> {
     let h = state::read_handoff(ctx, root).ok()??;
     usable_handoff(ctx, config, &h)
 }
@@ -698,16 +679,16 @@ fn rearm(ctx: &Ctx, session_id: &str) -> Result<()> {
     state::write_ratchet(ctx, &id, &r)
 }
 
-fn usable_handoff(ctx: &Ctx, config: &Settings, h: &PendingHandoff) -> Option<PathBuf> {
+fn usable_handoff(ctx: &Ctx, config: &GuardConfig, h: &PendingHandoff) -> Option<PathBuf> {
     let at: jiff::Timestamp = h.at.parse().ok()?;
     let age = ctx.clock.now().duration_since(at);
     let max = jiff::SignedDuration::from_hours(
-        i64::try_from(config.guard.handoff_max_age_hours).unwrap_or(i64::MAX / 3600),
+        i64::try_from(config.handoff_max_age_hours).unwrap_or(i64::MAX / 3600),
     );
     (age <= max && h.path.is_file()).then(|| h.path.clone())
 }
 
-fn take_handoff(ctx: &Ctx, config: &Settings, root: &Path) -> Result<Option<PathBuf>> {
+fn take_handoff(ctx: &Ctx, config: &GuardConfig, root: &Path) -> Result<Option<PathBuf>> {
     // Peek first: most session starts have nothing pending and should not
     // take a lock (or create the state folder) to learn it.
     if state::read_handoff(ctx, root)?.is_none() {

@@ -9,7 +9,8 @@
 
 use super::git::GitInfo;
 use super::limits::{Level, Limits};
-use super::scan::{Facts, cut, one_line};
+use super::scan::{Facts, one_line};
+use crate::format::truncate_head as cut;
 use crate::memory::log::Lang;
 use std::path::Path;
 

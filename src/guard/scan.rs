@@ -6,6 +6,7 @@
 //! it can afford a forward parse of the last few megabytes; the hot path of
 //! every Stop never comes here.
 
+use crate::format::truncate_head as cut;
 use crate::transcript::{Block, Content, Record, StreamReader};
 use memchr::memmem;
 use serde::Deserialize;
@@ -390,18 +391,4 @@ fn first_line(text: &str) -> Option<String> {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .map(str::to_string)
-}
-
-/// At most `max` characters, ending in `…` when cut.
-pub fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_string(),
-        Some(_) => {
-            let end = text
-                .char_indices()
-                .nth(max.saturating_sub(1))
-                .map_or(text.len(), |(i, _)| i);
-            format!("{}…", &text[..end])
-        }
-    }
 }

@@ -273,17 +273,6 @@ fn hook_output_is_the_block_json() {
     assert_eq!(Outcome::Rearmed.hook_output(), None);
 }
 
-#[test]
-fn the_compaction_call_is_recognised() {
-    let info = |t: Option<&str>| SubagentStopInfo {
-        agent_type: t.map(Into::into),
-        ..SubagentStopInfo::default()
-    };
-    assert!(is_compaction_call(&info(Some(""))));
-    assert!(!is_compaction_call(&info(Some("general-purpose"))));
-    assert!(!is_compaction_call(&info(None)));
-}
-
 mod props {
     use super::*;
     use proptest::prelude::*;

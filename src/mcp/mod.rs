@@ -16,7 +16,6 @@
 mod tools;
 
 use crate::Output;
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::diag::Level;
 use rmcp::model::{
@@ -33,8 +32,9 @@ const MAX_LINE: usize = 8 * 1024 * 1024;
 
 pub fn serve(ctx: &Ctx, cwd: &Path) -> anyhow::Result<Output> {
     let root = crate::memory::store::root_from(ctx, cwd).unwrap_or_else(|_| cwd.to_path_buf());
-    let config = match crate::config::load(&ctx.env, Some(&root)) {
-        Ok(l) => l.config,
+    // The tools read the memory only: the server keeps only that section.
+    let memory = match crate::config::load_for(ctx, Some(&root)) {
+        Ok(l) => l.config.memory,
         Err(e) => {
             // A typo in .cairn.toml must not take the tools away.
             ctx.diag(
@@ -42,14 +42,14 @@ pub fn serve(ctx: &Ctx, cwd: &Path) -> anyhow::Result<Output> {
                 "mcp",
                 &format!("config: {e:#}; using defaults"),
             );
-            Config::default()
+            Default::default()
         }
     };
     ctx.diag(Level::Info, "mcp", &format!("serving {}", root.display()));
     let server = Server {
         ctx: ctx.clone(),
         root,
-        config,
+        memory,
     };
     // Time too: rmcp arms timers when a session winds down.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -81,7 +81,7 @@ pub fn serve(ctx: &Ctx, cwd: &Path) -> anyhow::Result<Output> {
 struct Server {
     ctx: Ctx,
     root: PathBuf,
-    config: Config,
+    memory: crate::memory::config::MemoryConfig,
 }
 
 impl ServerHandler for Server {
@@ -116,7 +116,7 @@ impl ServerHandler for Server {
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
         let started = std::time::Instant::now();
-        let result = tools::call(&self.ctx, &self.config, &self.root, &name, &args);
+        let result = tools::call(&self.ctx, &self.memory, &self.root, &name, &args);
         let ms = started.elapsed().as_millis();
         match result {
             Ok(tools::Answer::Text(text)) => {

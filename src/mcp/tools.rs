@@ -6,9 +6,9 @@
 //! cannot satisfy (unknown project, a path outside the memory, no match) is
 //! a tool result flagged as an error, which the model reads and can act on.
 
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::fsutil::confine::{Kind, MAX_MEMORY_FILE_BYTES, Refused, read_regular};
+use crate::memory::config::MemoryConfig;
 use crate::memory::log::{SectionKey, bullet_key};
 use crate::memory::store::{Project, Store};
 use crate::search::{self, Request, scan};
@@ -99,12 +99,12 @@ pub fn list() -> Vec<Tool> {
 
 pub fn call(
     ctx: &Ctx,
-    config: &Config,
+    memory: &MemoryConfig,
     root: &Path,
     name: &str,
     args: &JsonObject,
 ) -> Result<Answer, McpError> {
-    let store = Store::discover(root, &config.memory);
+    let store = Store::discover(root, memory);
     match name {
         "memory_search" => memory_search(ctx, &store, args),
         "memory_get" => memory_get(ctx, &store, args),
@@ -450,7 +450,7 @@ mod tests {
     #[test]
     fn recent_lists_open_todos_first_and_skips_finalised_ones() {
         let (_d, ctx, root) = setup();
-        let c = Config::default();
+        let c = MemoryConfig::default();
         let out = text(call(&ctx, &c, &root, "memory_recent", &args(json!({}))).unwrap());
         let todos = out.split("\n\n").next().unwrap();
         assert_eq!(
@@ -477,7 +477,7 @@ mod tests {
     #[test]
     fn get_reads_ranges_and_refuses_paths_outside_memory() {
         let (d, ctx, root) = setup();
-        let c = Config::default();
+        let c = MemoryConfig::default();
         let get = |v: Value| call(&ctx, &c, &root, "memory_get", &args(v)).unwrap();
         let out = text(get(
             json!({"path": "memory_sessions/logs/2026-11-30.md", "from": 6, "to": 7}),
@@ -531,7 +531,7 @@ mod tests {
     #[test]
     fn regression_memory_get_refuses_a_linked_memory_folder() {
         let (d, ctx, root) = setup();
-        let c = Config::default();
+        let c = MemoryConfig::default();
         let aws = d.path().join(".aws");
         fs::create_dir_all(&aws).unwrap();
         fs::write(
@@ -573,7 +573,7 @@ mod tests {
     #[test]
     fn regression_memory_get_on_a_fifo_answers_at_once() {
         let (_d, ctx, root) = setup();
-        let c = Config::default();
+        let c = MemoryConfig::default();
         let fifo = root.join("memory_sessions/logs/2026-11-28.md");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.is_ok_and(|s| s.success()), "mkfifo");
@@ -606,7 +606,7 @@ mod tests {
     #[test]
     fn search_answers_and_unknown_tools_are_protocol_errors() {
         let (_d, ctx, root) = setup();
-        let c = Config::default();
+        let c = MemoryConfig::default();
         let out = text(
             call(
                 &ctx,

@@ -131,18 +131,9 @@ pub fn render(hits: &[Hit]) -> String {
             out.push_str(&format!("  ({})", meta.join(", ")));
         }
         out.push_str("\n    ");
-        out.push_str(&shorten(&h.text, 400));
+        out.push_str(&crate::format::truncate_head(&h.text, 400));
         out.push('\n');
     }
-    out
-}
-
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max - 1).collect();
-    out.push('…');
     out
 }
 

@@ -350,12 +350,7 @@ fn append(text: &mut String, more: &str) {
 }
 
 fn cap(s: &str) -> String {
-    if s.chars().count() <= MAX_ENTRY_CHARS {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(MAX_ENTRY_CHARS - 1).collect();
-    out.push('…');
-    out
+    crate::format::truncate_head(s, MAX_ENTRY_CHARS)
 }
 
 #[cfg(test)]

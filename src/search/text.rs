@@ -101,7 +101,7 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Lower case with the accents of Latin letters removed.
-pub use crate::memory::log::fold_accents as fold;
+pub use crate::format::fold_accents as fold;
 
 /// Words that would make an all-words query fail for no reason.
 const STOPWORDS: &[&str] = &[

@@ -35,7 +35,7 @@ pub use record::{
 pub use stream::{Line, StreamReader};
 pub use tail::{BLOCK_SIZE, MAX_LINE, MAX_TAIL_BYTES, TailOptions, TailStats};
 pub use text::truncate_tail;
-pub use usage::{ContextUsage, Usage, UsageDedup, UsageEntry, dedup_usage};
+pub use usage::{ContextUsage, Usage, UsageEntry};
 
 use exchange::{Item, Selector};
 use serde::{Deserialize, Serialize};
@@ -411,19 +411,6 @@ pub fn last_context_usage_full_with(
         ControlFlow::Continue(())
     })?;
     Ok(last)
-}
-
-/// Every usage line from `offset` on, with the offset to resume from. Feed
-/// the entries to a [`UsageDedup`] (kept across resumes) to count each API
-/// response once.
-pub fn usage_entries_from(path: &Path, offset: u64) -> io::Result<(Vec<UsageEntry>, u64)> {
-    let mut reader = StreamReader::open(path, offset)?;
-    let mut out = Vec::new();
-    reader.for_each_record(|_, rec| {
-        out.extend(UsageEntry::from_record(&rec));
-        ControlFlow::Continue(())
-    })?;
-    Ok((out, reader.offset()))
 }
 
 /// What `rec` says about the main thread's context, read forwards:

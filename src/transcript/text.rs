@@ -1,9 +1,8 @@
 //! Small text tools both transcript readers use: what the client writes
-//! into user records on its own, tag spans, and cuts on char boundaries.
+//! into user records on its own, tag spans, and (from `crate::format`)
+//! cuts on char boundaries.
 
 use std::borrow::Cow;
-
-const ELLIPSIS: char = '…';
 
 /// Text the client writes into user records on its own, on clients that do
 /// not flag it (1.0.x wrote hook output as plain user records).
@@ -69,32 +68,5 @@ pub fn tag_content<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
     Some(&text[start..start + len])
 }
 
-/// At most `max` characters from the start, ending in `…` when cut.
-pub fn truncate_head(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_owned(),
-        Some(_) => {
-            let keep = max.saturating_sub(1);
-            let cut = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
-            let mut s = text[..cut].to_owned();
-            s.push(ELLIPSIS);
-            s
-        }
-    }
-}
-
-/// At most `max` characters from the end, starting with `…` when cut.
-pub fn truncate_tail(text: &str, max: usize) -> String {
-    let n = text.chars().count();
-    if n <= max {
-        return text.to_owned();
-    }
-    let skip = n - max.saturating_sub(1);
-    let cut = text.char_indices().nth(skip).map_or(text.len(), |(i, _)| i);
-    let mut s = String::with_capacity(text.len() - cut + ELLIPSIS.len_utf8());
-    if max > 0 {
-        s.push(ELLIPSIS);
-    }
-    s.push_str(&text[cut..]);
-    s
-}
+/// The cuts live in the formatting leaf; the readers' callers find them here.
+pub use crate::format::{truncate_head, truncate_tail};

@@ -2,7 +2,6 @@
 
 use super::record::Record;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// `message.usage` of an assistant record.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -105,7 +104,8 @@ pub(super) fn context_event(rec: &Record) -> Option<ContextEvent> {
     }))
 }
 
-/// The usage carried by one assistant line, for aggregation.
+/// The usage carried by one assistant line, for aggregation. The lines of
+/// one response repeat it: `usage::dedupe` folds them, the one dedupe.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UsageEntry {
     pub message_id: Option<String>,
@@ -138,106 +138,11 @@ impl UsageEntry {
             usage,
         })
     }
-
-    /// The identity of the API response this line belongs to: every content
-    /// block of one response is its own line repeating the usage. `None`
-    /// (no message id) means the line cannot be matched and counts alone.
-    pub fn key(&self) -> Option<(&str, Option<&str>)> {
-        Some((self.message_id.as_deref()?, self.request_id.as_deref()))
-    }
-}
-
-/// Folds usage lines into one entry per API response, in first-seen order,
-/// keeping the field-wise largest usage. Feed it incrementally.
-#[derive(Debug, Clone, Default)]
-pub struct UsageDedup {
-    index: HashMap<(String, Option<String>), usize>,
-    entries: Vec<UsageEntry>,
-}
-
-impl UsageDedup {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Returns true when the entry was new, false when it was merged.
-    pub fn push(&mut self, entry: UsageEntry) -> bool {
-        let Some((id, req)) = entry.key() else {
-            self.entries.push(entry);
-            return true;
-        };
-        let key = (id.to_owned(), req.map(str::to_owned));
-        if let Some(&i) = self.index.get(&key) {
-            self.entries[i].usage.max_with(&entry.usage);
-            return false;
-        }
-        self.index.insert(key, self.entries.len());
-        self.entries.push(entry);
-        true
-    }
-
-    pub fn entries(&self) -> &[UsageEntry] {
-        &self.entries
-    }
-
-    pub fn into_entries(self) -> Vec<UsageEntry> {
-        self.entries
-    }
-}
-
-/// One entry per API response; see [`UsageDedup`].
-pub fn dedup_usage(entries: impl IntoIterator<Item = UsageEntry>) -> Vec<UsageEntry> {
-    let mut d = UsageDedup::new();
-    for e in entries {
-        d.push(e);
-    }
-    d.into_entries()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entry(id: Option<&str>, req: Option<&str>, out: u64) -> UsageEntry {
-        UsageEntry {
-            message_id: id.map(Into::into),
-            request_id: req.map(Into::into),
-            usage: Usage {
-                input_tokens: 10,
-                output_tokens: out,
-                ..Usage::default()
-            },
-            ..UsageEntry::default()
-        }
-    }
-
-    #[test]
-    fn dedup_keeps_first_order_and_largest_usage() {
-        let got = dedup_usage([
-            entry(Some("m1"), Some("r1"), 1),
-            entry(Some("m2"), Some("r2"), 7),
-            entry(Some("m1"), Some("r1"), 55),
-            entry(Some("m1"), Some("r1"), 1),
-            // Same message id from another request (a retry) is another call.
-            entry(Some("m1"), Some("r9"), 3),
-            entry(None, Some("r1"), 4),
-            entry(None, Some("r1"), 4),
-        ]);
-        let outs: Vec<_> = got
-            .iter()
-            .map(|e| (e.message_id.as_deref(), e.usage.output_tokens))
-            .collect();
-        assert_eq!(
-            outs,
-            [
-                (Some("m1"), 55),
-                (Some("m2"), 7),
-                (Some("m1"), 3),
-                (None, 4),
-                (None, 4)
-            ]
-        );
-    }
 
     #[test]
     fn fill_sums_the_three_input_kinds() {

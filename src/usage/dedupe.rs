@@ -21,10 +21,10 @@ impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+    // Only integer keys reach this hasher; bytes, should any come, go
+    // through the crate's one FNV-1a.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
+        self.write_u64(self.0 ^ crate::hash::fnv1a(bytes));
     }
     fn write_u64(&mut self, v: u64) {
         self.0 = v.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(26);

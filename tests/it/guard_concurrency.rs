@@ -79,10 +79,10 @@ fn child_process_entry() {
     let [state, root, transcript, sid, go] = parts[..] else {
         panic!("bad spec {spec:?}")
     };
-    let ctx = crate::common::ctx(cairn::context::Env::from_pairs([
-        ("CAIRN_STATE_DIR", state),
-        ("TZ", "UTC"),
-    ]));
+    let ctx = crate::common::ctx(crate::common::lib_env(
+        state.as_ref(),
+        std::path::Path::new("/nonexistent"),
+    ));
     let deadline = Instant::now() + Duration::from_secs(20);
     while !std::path::Path::new(go).exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_micros(200));

@@ -20,7 +20,7 @@ fn block(o: &Outcome) -> &guard::Blocked {
 fn start(s: &Scratch, sid: &str, source: &str) -> Option<std::path::PathBuf> {
     guard::on_session_start(
         &s.ctx(),
-        &Config::default().for_guard(),
+        &Config::default().guard,
         &s.root,
         &SessionStartInfo {
             session_id: sid.into(),
@@ -317,13 +317,13 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     let warn_note = block(&s.check(&t)).checkpoint.clone();
     // Warn alone leaves nothing pending.
     assert_eq!(
-        guard::pending_handoff(&s.ctx(), &Config::default().for_guard(), &s.root),
+        guard::pending_handoff(&s.ctx(), &Config::default().guard, &s.root),
         None
     );
     t.answer(165_000, "b");
     assert_eq!(block(&s.check(&t)).checkpoint, warn_note);
     assert_eq!(
-        guard::pending_handoff(&s.ctx(), &Config::default().for_guard(), &s.root),
+        guard::pending_handoff(&s.ctx(), &Config::default().guard, &s.root),
         Some(warn_note.clone())
     );
     // compact and resume belong to the same session: the note stays pending.
@@ -333,7 +333,7 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     assert_eq!(start(&s, "next-session", "clear"), Some(warn_note.clone()));
     assert_eq!(start(&s, "next-session", "clear"), None);
     assert_eq!(
-        guard::pending_handoff(&s.ctx(), &Config::default().for_guard(), &s.root),
+        guard::pending_handoff(&s.ctx(), &Config::default().guard, &s.root),
         None
     );
 
@@ -350,7 +350,7 @@ fn the_hard_note_is_handed_to_the_next_session_once() {
     let later = s.ctx_at("2026-12-08T12:00:01Z");
     let got = guard::on_session_start(
         &later,
-        &Config::default().for_guard(),
+        &Config::default().guard,
         &s.root,
         &SessionStartInfo {
             session_id: "fifth".into(),

@@ -74,11 +74,11 @@ fn launcher(
     extra: &[(&str, &str)],
 ) -> std::process::Output {
     let mut c = Command::new("sh");
+    crate::common::clear_env(&mut c, home, &home.join("state"));
+    // The PATH under test replaces the developer's.
     c.arg(root().join("bin/cairn"))
         .args(args)
-        .env_clear()
         .env("PATH", path)
-        .env("HOME", home)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

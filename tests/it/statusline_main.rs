@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use cairn::context::{Clock, Ctx, Env};
+use cairn::context::Ctx;
 use cairn::statusline::style::visible_width;
 use cairn::statusline::{
     Fixed, MINIMAL_LINE, SessionSpend, Settings, SpendSource, StatuslineConfig, TodaySpend,
@@ -56,18 +56,12 @@ impl World {
     }
 
     fn ctx_at(&self, second: i64, extra: &[(&str, &str)]) -> Ctx {
-        let mut env = Env::from_pairs([
-            ("CAIRN_STATE_DIR", self.state.to_str().unwrap()),
-            ("TZ", "UTC"),
-            ("COLUMNS", "160"),
-        ]);
+        let mut env = common::lib_env(&self.state, &self.base.join("home"));
+        env.set("COLUMNS", "160");
         for (k, v) in extra {
             env.set(k, v);
         }
-        Ctx::new(
-            env,
-            Clock::Fixed(jiff::Timestamp::from_second(second).unwrap()),
-        )
+        common::ctx_on(env, jiff::Timestamp::from_second(second).unwrap())
     }
 
     fn ctx(&self, extra: &[(&str, &str)]) -> Ctx {
@@ -474,15 +468,10 @@ fn fault_matrix() {
     // segment says the hooks cannot spool (issue 9, finding 7).
     let blocked = w.base.join("blocked");
     std::fs::write(&blocked, "not a folder").unwrap();
-    let ro = Ctx::new(
-        Env::from_pairs([
-            ("CAIRN_STATE_DIR", blocked.join("state").to_str().unwrap()),
-            ("TZ", "UTC"),
-            ("COLUMNS", "160"),
-            ("NO_COLOR", "1"),
-        ]),
-        Clock::Fixed(jiff::Timestamp::from_second(NOW).unwrap()),
-    );
+    let mut env = common::lib_env(&blocked.join("state"), &w.base.join("home"));
+    env.set("COLUMNS", "160");
+    env.set("NO_COLOR", "1");
+    let ro = common::ctx_on(env, jiff::Timestamp::from_second(NOW).unwrap());
     let line = run(&ro, ex.to_string().as_bytes(), &spend());
     assert_eq!(
         line,
@@ -542,7 +531,7 @@ fn dollars_come_from_the_usage_module() {
     let t = cairn::usage::session_totals(&ctx, &transcript).unwrap();
     assert_eq!(t.subagent_count(), 1);
     assert!(t.cost > 0.0);
-    let usd = |v: f64| cairn::statusline::segments::human_usd(v);
+    let usd = |v: f64| cairn::format::dollars_short(v);
     let want = format!(
         "| session {} | agents 1 {} |",
         usd(t.cost),

@@ -118,7 +118,7 @@ impl Day {
             .unwrap_or_default();
         let usd =
             row["totalCost"].as_f64().unwrap_or(0.0) + row["memoryCost"].as_f64().unwrap_or(0.0);
-        cairn::statusline::segments::human_usd(usd)
+        cairn::format::dollars_short(usd)
     }
 }
 

@@ -4,7 +4,7 @@
 //! reader (serde_json::Value, no cairn code).
 
 use crate::common;
-use cairn::context::{Ctx, Env};
+use cairn::context::Ctx;
 use cairn::usage::{ReportKind, ReportOptions, report_with, session_totals};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -17,12 +17,8 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn ctx_for(config: &Path, state: &Path) -> Ctx {
-    let env = Env::from_pairs([
-        ("HOME", state.join("home").display().to_string()),
-        ("CAIRN_STATE_DIR", state.display().to_string()),
-        ("CLAUDE_CONFIG_DIR", config.display().to_string()),
-        ("TZ", "UTC".to_string()),
-    ]);
+    let mut env = common::lib_env(state, &state.join("home"));
+    env.set("CLAUDE_CONFIG_DIR", &config.display().to_string());
     common::ctx_at(env, "2026-12-01T00:00:00Z")
 }
 

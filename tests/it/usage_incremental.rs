@@ -3,7 +3,7 @@
 //! ledger), legacy layouts, state rebuilds.
 
 use crate::common;
-use cairn::context::{Ctx, Env};
+use cairn::context::Ctx;
 use cairn::usage::{
     PriceTable, ReportKind, ReportOptions, day_totals, note_context_window, report_with,
     session_totals, session_totals_with,
@@ -34,12 +34,8 @@ impl Fx {
     }
 
     fn ctx(&self) -> Ctx {
-        let env = Env::from_pairs([
-            ("HOME", "/nonexistent".to_string()),
-            ("CAIRN_STATE_DIR", self.state.display().to_string()),
-            ("CLAUDE_CONFIG_DIR", self.config.display().to_string()),
-            ("TZ", "UTC".to_string()),
-        ]);
+        let mut env = common::lib_env(&self.state, Path::new("/nonexistent"));
+        env.set("CLAUDE_CONFIG_DIR", &self.config.display().to_string());
         common::ctx(env)
     }
 
@@ -134,6 +130,49 @@ fn appended_lines_are_counted_once_and_repeats_change_nothing() {
     let want = (15.0 * 3.0 + 57.0 * 15.0 + 1000.0 * 3.75 + 41000.0 * 0.3) / 1e6;
     assert!((c.cost - want).abs() < 1e-12, "{} vs {want}", c.cost);
     assert_eq!(session_totals(&ctx, &p).unwrap(), c);
+}
+
+/// The resume test on a real client's transcript (2.1.332 print mode: one
+/// line per content block, each repeating the response's usage), through
+/// the aggregate the status line and the reports run: appended in uneven
+/// chunks that cut lines anywhere, updated after each, it ends with the
+/// totals of one read of the whole file, each response counted once.
+#[test]
+fn a_real_transcript_resumed_in_uneven_chunks_equals_one_read() {
+    let sid = "0ac84ade-4b41-4c80-8e17-cb18a7650ec5";
+    let content = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/transcripts/v2.1.332/print")
+            .join(format!("{sid}.jsonl")),
+    )
+    .unwrap();
+    let whole = Fx::new();
+    std::fs::write(whole.main(sid), &content).unwrap();
+    let want = session_totals(&whole.ctx(), &whole.main(sid)).unwrap();
+    // Three lines of msg_lab_p1_0001 and more of the others: fewer
+    // responses than usage lines, so a line counted twice would show.
+    let lines = String::from_utf8_lossy(&content)
+        .lines()
+        .filter(|l| l.contains("\"usage\"") && l.contains("\"assistant\""))
+        .count() as u64;
+    assert!(want.responses > 0 && want.responses < lines, "{want:?}");
+
+    let fx = Fx::new();
+    let p = fx.main(sid);
+    for chunk in content.chunks(7919) {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .write_all(chunk)
+            .unwrap();
+        session_totals(&fx.ctx(), &p).unwrap();
+    }
+    let got = session_totals(&fx.ctx(), &p).unwrap();
+    assert_eq!(got.tokens, want.tokens);
+    assert_eq!(got.responses, want.responses);
+    assert_eq!(got.cost, want.cost);
 }
 
 #[test]
@@ -354,12 +393,7 @@ fn lost_or_old_summaries_are_rebuilt_without_double_counting() {
 fn legacy_layouts_attribute_subagents() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/usage");
     let state = tempfile::tempdir().unwrap();
-    let env = Env::from_pairs([
-        ("HOME", "/nonexistent".to_string()),
-        ("CAIRN_STATE_DIR", state.path().display().to_string()),
-        ("TZ", "UTC".to_string()),
-    ]);
-    let ctx = common::ctx(env);
+    let ctx = common::ctx(common::lib_env(state.path(), Path::new("/nonexistent")));
     // 2.0.77: flat agent-<7 hex>.jsonl files next to the sessions; each
     // names its session inside.
     let dir = root.join("v2.0.77/projects/-tmp-cclab-2-0-77-proj-print");

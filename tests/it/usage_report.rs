@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use cairn::context::{Ctx, Env};
+use cairn::context::Ctx;
 use cairn::usage::ledger::{self, Entry};
 use cairn::usage::{ReportKind, ReportOptions, report_with};
 use serde_json::Value;
@@ -24,12 +24,8 @@ struct Fx {
 
 fn fx() -> Fx {
     let state = tempfile::tempdir().unwrap();
-    let env = Env::from_pairs([
-        ("HOME", "/nonexistent".to_string()),
-        ("CAIRN_STATE_DIR", state.path().display().to_string()),
-        ("CLAUDE_CONFIG_DIR", golden_dir().display().to_string()),
-        ("TZ", "UTC".to_string()),
-    ]);
+    let mut env = common::lib_env(state.path(), Path::new("/nonexistent"));
+    env.set("CLAUDE_CONFIG_DIR", &golden_dir().display().to_string());
     let ctx = common::ctx(env);
     ledger::append(
         &ctx.state_dir,

@@ -222,29 +222,7 @@ fn demote(line: &str) -> String {
     }
 }
 
-/// Lower case with the accents of Latin letters removed: headings and
-/// search terms written with or without accents meet.
-pub fn fold_accents(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => out.push('a'),
-            'ç' => out.push('c'),
-            'è' | 'é' | 'ê' | 'ë' => out.push('e'),
-            'ì' | 'í' | 'î' | 'ï' => out.push('i'),
-            'ñ' => out.push('n'),
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => out.push('o'),
-            'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
-            'ÿ' | 'ý' => out.push('y'),
-            'œ' => out.push_str("oe"),
-            'æ' => out.push_str("ae"),
-            'ß' => out.push_str("ss"),
-            '\u{0300}'..='\u{036f}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::format::fold_accents;
 
 #[cfg(test)]
 mod tests {

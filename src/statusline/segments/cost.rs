@@ -7,7 +7,8 @@
 //! unavailable and no recent good line can stand in, and then with
 //! `client_format`, which says where it came from.
 
-use super::{Facts, Input, Piece, human_usd, piece, usd, var};
+use super::{Facts, Input, Piece, piece, usd, var};
+use crate::format::dollars_short;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,7 +52,7 @@ pub fn render(cfg: &CostConfig, input: &Input, facts: &Facts) -> Option<Piece> {
     if cfg.client_fallback && facts.spend_failed {
         let client = input.client_cost_usd?;
         return piece(&cfg.client_format, &cfg.style, &|v| match v {
-            "cost" => var(human_usd(client)),
+            "cost" => var(dollars_short(client)),
             _ => None,
         });
     }

@@ -157,24 +157,10 @@ pub fn human_duration(secs: i64) -> String {
     }
 }
 
-/// Dollars: cents below $1000, whole dollars above.
-pub fn human_usd(usd: f64) -> String {
-    // An empty sum of floats is -0.0, and subtracting prices can leave a
-    // hair below zero: neither is a refund worth a minus sign.
-    let usd = if usd > -0.005 && usd <= 0.0 { 0.0 } else { usd };
-    if !usd.is_finite() || usd < 0.0 {
-        "$?".to_string()
-    } else if usd < 1000.0 {
-        format!("${usd:.2}")
-    } else {
-        format!("${usd:.0}")
-    }
-}
-
 /// A session figure; `+` when some tokens could not be priced, so it is a
 /// floor rather than the total.
 fn usd(v: f64, unpriced: bool) -> String {
-    let mut s = human_usd(v);
+    let mut s = crate::format::dollars_short(v);
     if unpriced {
         s.push('+');
     }
@@ -196,15 +182,6 @@ mod tests {
         assert_eq!(human_tokens(200_000), "200k");
         assert_eq!(human_tokens(1_000_000), "1M");
         assert_eq!(human_tokens(1_250_000), "1.2M");
-        assert_eq!(human_usd(0.0), "$0.00");
-        assert_eq!(human_usd(0.134979), "$0.13");
-        assert_eq!(human_usd(12.5), "$12.50");
-        assert_eq!(human_usd(1234.4), "$1234");
-        assert_eq!(human_usd(f64::NAN), "$?");
-        assert_eq!(human_usd(-0.0), "$0.00");
-        assert_eq!(human_usd(std::iter::empty::<f64>().sum()), "$0.00");
-        assert_eq!(human_usd(-1e-12), "$0.00");
-        assert_eq!(human_usd(-3.0), "$?");
         assert_eq!(human_duration(2 * 3600 + 10 * 60 + 59), "2h10m");
         assert_eq!(human_duration(3 * 86_400 + 4 * 3600 + 59 * 60), "3d4h");
         assert_eq!(human_duration(180), "3m");

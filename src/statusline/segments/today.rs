@@ -1,7 +1,8 @@
 //! `today`: what today has cost across every session, from the ledger —
 //! including cairn's own memory-extraction calls.
 
-use super::{Facts, Piece, human_usd, piece, usd, var};
+use super::{Facts, Piece, piece, usd, var};
+use crate::format::dollars_short;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,7 +30,7 @@ pub fn render(cfg: &TodayConfig, facts: &Facts) -> Option<Piece> {
     let t = facts.today.as_ref()?;
     piece(&cfg.format, &cfg.style, &|v| match v {
         "cost" => var(usd(t.total_usd, t.partial)),
-        "memory" => Some((t.memory_usd > 0.0).then(|| human_usd(t.memory_usd))),
+        "memory" => Some((t.memory_usd > 0.0).then(|| dollars_short(t.memory_usd))),
         _ => None,
     })
 }

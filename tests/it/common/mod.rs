@@ -314,6 +314,21 @@ pub fn output_text(o: &std::process::Output) -> String {
     text
 }
 
+/// What [`clear_env`] gives a process, as a library call's environment:
+/// `home` (and its `.config`), the state folder and UTC. Add what a test
+/// needs besides with `Env::set`.
+pub fn lib_env(state: &Path, home: &Path) -> cairn::context::Env {
+    cairn::context::Env::from_pairs([
+        ("HOME", home.display().to_string()),
+        (
+            "XDG_CONFIG_HOME",
+            home.join(".config").display().to_string(),
+        ),
+        ("CAIRN_STATE_DIR", state.display().to_string()),
+        ("TZ", "UTC".to_string()),
+    ])
+}
+
 /// A library context on the fixed clock [`NOW`], with exactly `env`.
 pub fn ctx(env: cairn::context::Env) -> cairn::context::Ctx {
     ctx_at(env, NOW)
@@ -321,6 +336,10 @@ pub fn ctx(env: cairn::context::Env) -> cairn::context::Ctx {
 
 /// A library context with exactly `env`, its clock stopped at `now`.
 pub fn ctx_at(env: cairn::context::Env, now: &str) -> cairn::context::Ctx {
-    let now = now.parse().expect("an RFC 3339 instant");
+    ctx_on(env, now.parse().expect("an RFC 3339 instant"))
+}
+
+/// [`ctx_at`] for a test that moves the clock by seconds.
+pub fn ctx_on(env: cairn::context::Env, now: jiff::Timestamp) -> cairn::context::Ctx {
     cairn::context::Ctx::new(env, cairn::context::Clock::Fixed(now))
 }

@@ -270,7 +270,6 @@ fn fuzz_three_way_merge() {
 
 #[test]
 fn fuzz_hook_payloads() {
-    use cairn::context::Env;
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("proj");
     std::fs::create_dir_all(root.join("memory_sessions/logs")).unwrap();
@@ -278,16 +277,9 @@ fn fuzz_hook_payloads() {
     let transcript = dir.path().join("t.jsonl");
     let t = files("transcripts/v2.1.332/print", "jsonl");
     std::fs::write(&transcript, &t[0]).unwrap();
-    let env = Env::from_pairs([
-        (
-            "CAIRN_STATE_DIR",
-            dir.path().join("state").to_str().unwrap(),
-        ),
-        ("HOME", dir.path().join("home").to_str().unwrap()),
-        ("TZ", "UTC"),
-        // A hook would start a detached worker: make it a no-op.
-        ("CAIRN_EXE", "/bin/true"),
-    ]);
+    let mut env = common::lib_env(&dir.path().join("state"), &dir.path().join("home"));
+    // A hook would start a detached worker: make it a no-op.
+    env.set("CAIRN_EXE", "/bin/true");
     let ctx = common::ctx(env);
     let r = root.display().to_string();
     let tp = transcript.display().to_string();
