@@ -1257,7 +1257,7 @@ impl TurnCtx<'_> {
         let ext = words.windows(3).find_map(|w| {
             (matches!(w[0], "the" | "this" | "that" | "le" | "ce") && w[2] == "file"
                 || w[0] == "fichier" && matches!(w[1], "py" | "js" | "ts" | "rs" | "md"))
-            .then_some(if w[0] == "fichier" { w[1] } else { w[1] })
+            .then_some(w[1])
             .filter(|e| KINDS.contains(e))
         })?;
         let t = self.turn;
