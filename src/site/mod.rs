@@ -38,7 +38,8 @@ const JS: &str = include_str!("../../assets/site/site.js");
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SiteArgs {
-    /// Folder to write index.html into (default: `<state>/site/<project>/`).
+    /// Folder to write index.html into (default: `<state>/site/<project>-<hash>/`,
+    /// the folder's name and a short hash of the project root's path).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Open the page in the default browser once written.
@@ -292,9 +293,18 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
     })
 }
 
-/// Where the page goes when `--out` is not given.
+/// Where the page goes when `--out` is not given: `<name>-<hash>`. The
+/// name alone let two checkouts called `api` overwrite each other's page;
+/// the hash of the canonical root keeps them apart (the same key the
+/// search index uses), the name keeps the folder recognisable.
 pub fn default_dir(ctx: &Ctx, root: &Path) -> PathBuf {
-    crate::state_layout::site(&ctx.state_dir).join(project_name(root))
+    let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let h = crate::hash::fnv1a(canon.as_os_str().as_encoded_bytes());
+    crate::state_layout::site(&ctx.state_dir).join(format!(
+        "{}-{:08x}",
+        project_name(root),
+        h >> 32
+    ))
 }
 
 /// Builds and writes `index.html`; returns its path and the page.

@@ -296,8 +296,8 @@ fn a_torn_merge_file_is_an_error_naming_it() {
     );
 }
 
-/// Writes the fixture's page where `scripts/browser_test.mjs` loads it:
-/// `cargo test --test site -- --ignored --exact write_fixture_site`.
+/// Writes the fixture's page where `scripts/site_browser.mjs` loads it:
+/// `cargo test --test it -- --ignored --exact site::write_fixture_site`.
 #[test]
 #[ignore = "run by scripts/test.sh before the browser test"]
 fn write_fixture_site() {
@@ -397,10 +397,10 @@ fn days_past_the_newest_120_are_listed_and_stay_searchable() {
 fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     let s = Site::new();
     let (out, _) = s.run(&["site"]);
-    let path = s.p.state.join("site/proj/index.html");
+    let path = default_page(&s.p.state, "proj");
     assert!(
         path.exists(),
-        "the default place is <state>/site/<project>/"
+        "the default place is <state>/site/<project>-<hash>/"
     );
     assert!(
         out.starts_with(&format!("Wrote {} (", path.display()))
@@ -412,6 +412,80 @@ fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     assert_eq!(v["format"], "cairn-usage-export");
     assert_eq!(v["version"], 2);
     assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
+}
+
+/// The one `<state>/site/<name>-<8 hex>/index.html` page of a project
+/// named `name`.
+fn default_page(state: &Path, name: &str) -> PathBuf {
+    let shape = regex::Regex::new(&format!("^{name}-[0-9a-f]{{8}}$")).unwrap();
+    let dirs: Vec<PathBuf> = std::fs::read_dir(state.join("site"))
+        .unwrap()
+        .flatten()
+        .filter(|e| shape.is_match(&e.file_name().to_string_lossy()))
+        .map(|e| e.path().join("index.html"))
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs.into_iter().next().unwrap()
+}
+
+/// Two checkouts both called `proj` wrote `<state>/site/proj/index.html`,
+/// each overwriting the other's page. The folder now carries a hash of the
+/// root: each project keeps its page, and a rebuild lands in the same place.
+#[test]
+fn regression_same_named_projects_get_their_own_default_page() {
+    let s = Site::new();
+    let other = s.p.base.join("elsewhere/proj");
+    std::fs::create_dir_all(other.join(".git")).unwrap();
+    std::fs::create_dir_all(other.join("memory_sessions/logs")).unwrap();
+    std::fs::write(
+        other.join("memory_sessions/logs/2026-11-30.md"),
+        "# Session log — 2026-11-30\n\n## Work done\n- only in the other checkout\n",
+    )
+    .unwrap();
+    let site_json = |cwd: &Path| -> PathBuf {
+        let out =
+            s.p.cairn()
+                .current_dir(cwd)
+                .args(["site", "--json"])
+                .output()
+                .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        PathBuf::from(v["path"].as_str().unwrap())
+    };
+    let first = site_json(&s.p.root);
+    let second = site_json(&other);
+    assert_ne!(first, second);
+    for p in [&first, &second] {
+        assert_eq!(
+            p.parent().unwrap().parent().unwrap(),
+            s.p.state.join("site")
+        );
+        assert!(
+            p.parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("proj-"),
+            "{p:?}"
+        );
+    }
+    let mine = std::fs::read_to_string(&first).unwrap();
+    let theirs = std::fs::read_to_string(&second).unwrap();
+    assert!(!mine.contains("only in the other checkout"));
+    assert!(theirs.contains("only in the other checkout"));
+    assert!(!theirs.contains("Ajouter le verrou flock sur macOS"));
+    // Built again from the same checkout: the same page, not a third one.
+    assert_eq!(site_json(&s.p.root), first);
+    assert_eq!(
+        std::fs::read_dir(s.p.state.join("site")).unwrap().count(),
+        2
+    );
 }
 
 #[cfg(unix)]
