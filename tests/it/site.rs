@@ -681,6 +681,16 @@ fn merged_sessions_are_from_another_machine_not_missing() {
     let sessions = between(&html, "<h3>Costliest sessions</h3>", "</table>");
     assert_eq!(sessions.matches("other machine").count(), 2, "{sessions}");
     assert!(!sessions.contains(">ledger<"), "{sessions}");
+    // The export carries no guard or gate history: the Guard tab says it
+    // shows this machine only instead of looking like the whole picture.
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    assert!(guard.contains("This machine only"), "{guard}");
+    assert!(
+        guard.contains("No session of this project in this machine"),
+        "{guard}"
+    );
+    let alone = laptop.page(&[]);
+    assert!(!between(&alone, r#"id="panel-guard""#, "</section>").contains("This machine only"));
 }
 
 /// The guard's 30-day sweep removed the ratchets, and with them every fire
