@@ -147,7 +147,17 @@ fn the_page_has_four_tabs_and_the_memory_newest_first() {
         todos.contains("memory_sessions/logs/2026-11-29.md:14"),
         "{todos}"
     );
-    assert!(html.contains("Le ledger survit au nettoyage"));
+    // Long memory's and checkpoints' bullets lead to their line too.
+    assert!(
+        html.contains(r#"Le ledger survit au nettoyage des transcripts à 30 jours. <a class="ln" href="memory_sessions/long_memory.md#L4">:4</a></li>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            r#"<a class="ln" href="memory_sessions/checkpoints/2026-11-29T101500Z-s-hot.md#L"#
+        ),
+        "{html}"
+    );
     assert!(html.contains("2026-11-29T101500Z-s-hot.md"));
     // The base makes those relative links point into the repository.
     let base = between(&html, "<base href=\"", "\"");
