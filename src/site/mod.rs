@@ -202,7 +202,13 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
         ],
     )?;
     let spend = spend::build(&reports, config.memory.daily_budget_usd, &ctx.tz());
-    let guard = guard::build(ctx, config, root, since);
+    // Read again for the Guard tab: the reports keep only their totals.
+    let merged = if opts.merge.is_empty() {
+        crate::usage::export::Merged::default()
+    } else {
+        crate::usage::export::read_all(&opts.merge)?
+    };
+    let guard = guard::build(ctx, config, root, since, merged);
     let audits = audits::build(root);
 
     let mut env = minijinja::Environment::new();

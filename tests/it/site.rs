@@ -691,16 +691,83 @@ fn merged_sessions_are_from_another_machine_not_missing() {
     let sessions = between(&html, "<h3>Costliest sessions</h3>", "</table>");
     assert_eq!(sessions.matches("other machine").count(), 2, "{sessions}");
     assert!(!sessions.contains(">ledger<"), "{sessions}");
-    // The export carries no guard or gate history: the Guard tab says it
-    // shows this machine only instead of looking like the whole picture.
+    // The export carries no guard or gate history: the Guard tab says its
+    // fires are this machine's instead of looking like the whole picture,
+    // and the laptop's sessions ran elsewhere, so none is drawn.
     let guard = between(&html, r#"id="panel-guard""#, "</section>");
-    assert!(guard.contains("This machine only"), "{guard}");
     assert!(
-        guard.contains("No session of this project in this machine"),
+        guard.contains("Fires and gate notes are this machine's only"),
+        "{guard}"
+    );
+    assert!(
+        guard.contains("No session of this project in the usage ledger nor, under this project's path, in the merged files yet."),
         "{guard}"
     );
     let alone = laptop.page(&[]);
-    assert!(!between(&alone, r#"id="panel-guard""#, "</section>").contains("This machine only"));
+    assert!(!between(&alone, r#"id="panel-guard""#, "</section>").contains("this machine's only"));
+}
+
+/// Under `--merge` the Guard tab drew this machine's sessions only, though
+/// the export holds every response's context fill. Another machine's
+/// session of the same path (a synced home, a dev container) is now drawn,
+/// marked, without fires; one both machines hold is drawn once, with them.
+#[test]
+fn the_guard_tab_draws_merged_sessions_of_the_same_path() {
+    let laptop = Site::new();
+    let export = laptop.p.base.join("laptop.json");
+    laptop.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+
+    // Merging its own export: each session once, the fire still there.
+    let own = laptop.page(&["--merge", export.to_str().unwrap()]);
+    let guard = between(&own, r#"id="panel-guard""#, "</section>");
+    assert_eq!(guard.matches("<code>s-hot</code>").count(), 1, "{guard}");
+    assert!(guard.contains("fired ×1"), "{guard}");
+    assert!(!guard.contains("other machine"), "{guard}");
+
+    // A desktop whose checkout has the laptop's path: the laptop's
+    // sessions are drawn from the file.
+    let mut b = Project::new();
+    let empty = b.base.join("claude");
+    std::fs::create_dir_all(empty.join("projects")).unwrap();
+    b.env("CLAUDE_CONFIG_DIR", empty.to_str().unwrap());
+    let same_path = b.base.join("laptop.json");
+    let text = std::fs::read_to_string(&export).unwrap().replace(
+        &laptop.p.root.display().to_string(),
+        &b.root.display().to_string(),
+    );
+    std::fs::write(&same_path, text).unwrap();
+    let dir = b.base.join("site");
+    let out = b
+        .cairn()
+        .args(["site", "--out"])
+        .arg(&dir)
+        .arg("--merge")
+        .arg(&same_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2 sessions drawn"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    let hot = between(guard, "<code>s-hot</code>", "</details>");
+    assert!(
+        hot.contains(r#"title="from laptop.json">other machine</span>"#),
+        "{hot}"
+    );
+    assert!(
+        hot.contains("From laptop.json: the guard's fires"),
+        "{hot}"
+    );
+    assert!(!hot.contains("fired ×"), "{hot}");
+    assert!(hot.contains("<svg"), "{hot}");
 }
 
 /// The guard's 30-day sweep removed the ratchets, and with them every fire
