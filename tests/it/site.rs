@@ -498,6 +498,41 @@ fn regression_same_named_projects_get_their_own_default_page() {
     );
 }
 
+/// The page an earlier version wrote at `<state>/site/<name>/` would stay
+/// there, stale, after the move: it is removed when its `<base>` names this
+/// project's root, and a same-named project's old page is left alone.
+#[test]
+fn the_old_name_only_page_of_this_project_is_removed() {
+    let s = Site::new();
+    // What the earlier version left: this project's page, then the page of
+    // another checkout also called `proj`.
+    let old = s.p.state.join("site/proj/index.html");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    let mine = format!(
+        "<!doctype html><base href=\"file://{}/\">stale",
+        s.p.root.display()
+    );
+    std::fs::write(&old, &mine).unwrap();
+    let (out, _) = s.run(&["site"]);
+    assert!(
+        out.contains(&format!(
+            "Removed the page an earlier cairn wrote for this project at {}",
+            old.display()
+        )),
+        "{out}"
+    );
+    assert!(!old.exists() && !old.parent().unwrap().exists());
+    assert!(default_page(&s.p.state, "proj").exists());
+
+    let theirs = "<!doctype html><base href=\"file:///elsewhere/proj/\">theirs";
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::write(&old, theirs).unwrap();
+    let (out, _) = s.run(&["site", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("removed_old_page").is_none(), "{v}");
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), theirs);
+}
+
 #[cfg(unix)]
 #[test]
 fn regression_audit_reports_linked_out_of_the_project_are_not_published() {
@@ -762,10 +797,7 @@ fn the_guard_tab_draws_merged_sessions_of_the_same_path() {
         hot.contains(r#"title="from laptop.json">other machine</span>"#),
         "{hot}"
     );
-    assert!(
-        hot.contains("From laptop.json: the guard's fires"),
-        "{hot}"
-    );
+    assert!(hot.contains("From laptop.json: the guard's fires"), "{hot}");
     assert!(!hot.contains("fired ×"), "{hot}");
     assert!(hot.contains("<svg"), "{hot}");
 }
