@@ -7,10 +7,13 @@
 //! the case the ledger exists for). Target: the site written in under 2 s,
 //! the page under 5 MB.
 //!
-//! Measured on the shared 2-core machine (bench profile without LTO): with
-//! 200 000 responses 0.88 s median (0.86–0.92 s), page 4.20 MB; with
-//! 1 000 000 responses 1.7 s median (1.2–2.9 s, noisy), 3.05 s for the very
-//! first build (the day index is written then), page 4.28 MB.
+//! Measured on the shared 2-core machine (bench profile without LTO,
+//! `CARGO_PROFILE_BENCH_LTO=false CARGO_PROFILE_BENCH_CODEGEN_UNITS=16`,
+//! load average about 3.8 from other builds): with 200 000 responses
+//! 0.48 s median (0.46–0.48 s), 0.53 s for the first build, page 4.21 MB;
+//! with 1 000 000 responses 1.41 s median (1.20–1.62 s), 1.18 s for the
+//! first build, page 4.29 MB. An earlier run on a busier machine measured
+//! 0.88 s and 1.7 s (3.05 s first build): the figures move with the load.
 //!
 //! ```text
 //! cargo bench --bench site

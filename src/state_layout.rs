@@ -23,7 +23,7 @@
 //!   statusline/<session>.json, errors.seen          statusline
 //!   audit/scan.json                audit_scan
 //!   search/<hash>.sqlite           search
-//!   site/<project>/index.html      site
+//!   site/<project>-<hash>/index.html  site
 //! ```
 //!
 //! A leaf: it names paths and imports nothing of the crate. Per-session and
@@ -254,7 +254,7 @@ pub fn search(state: &Path) -> PathBuf {
     state.join(SEARCH)
 }
 
-/// `site/`: `<project>/index.html`.
+/// `site/`: `<project>-<hash>/index.html`.
 pub fn site(state: &Path) -> PathBuf {
     state.join(SITE)
 }

@@ -8,11 +8,14 @@
 //! (`guard::history`, kept past the 30-day sweep of the ratchets) and from
 //! the ratchet files themselves, for fires older than that history; gate
 //! notes from `gate::journal`. Both histories only hold what was written
-//! since they exist.
+//! since they exist, and only on the machine that wrote them: a `--merge`
+//! file brings another machine's sessions (drawn when they ran under this
+//! project's path) without their fires or gate notes, and the tab says so.
 
 use super::svg;
 use crate::config::Config;
 use crate::context::Ctx;
+use crate::usage::export::Merged;
 use crate::usage::store::{Log, Summary};
 use crate::usage::{aggregate, discover};
 use serde::Serialize;
@@ -44,6 +47,8 @@ pub struct SessionView {
     pub svg: String,
     pub fires: Vec<FireView>,
     pub checkpoint: Option<String>,
+    /// The `--merge` file it came from; empty for this machine's sessions.
+    pub machine: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -90,7 +95,10 @@ struct Fired {
     tokens: u64,
 }
 
-pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Tab {
+/// `merged`: the `--merge` files' sessions and their names. Their context
+/// fill is in the file; their fires and gate notes stay on the machine that
+/// recorded them.
+pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>, merged: Merged) -> Tab {
     // Fires and checkpoints by session, oldest first.
     let mut history: std::collections::HashMap<String, Vec<crate::guard::history::Entry>> =
         std::collections::HashMap::new();
@@ -98,15 +106,34 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Ta
         history.entry(e.session.clone()).or_default().push(e);
     }
     let mut found = Vec::new();
-    for (stem, path) in aggregate::state_sessions(ctx) {
-        let Ok(log) = Log::load(&path) else { continue };
-        let cwd = log.meta.get("cwd").cloned().unwrap_or_default();
-        if !in_project(&cwd, root) {
+    let mut seen = std::collections::HashSet::new();
+    let local = aggregate::state_sessions(ctx)
+        .into_iter()
+        .filter_map(|(stem, path)| {
+            let log = Log::load(&path).ok()?;
+            let cwd = log.meta.get("cwd").cloned().unwrap_or_default();
+            if !in_project(&cwd, root) {
+                return None;
+            }
+            let id = Summary::load(&path.with_extension("json"))
+                .map(|s| s.session_id)
+                .unwrap_or(stem);
+            Some((id, log, String::new()))
+        });
+    // Another machine's session is drawn when it ran under the same path
+    // (a synced home, a dev container's `/workspaces/x`); a session this
+    // machine also has is drawn once, from here, where its fires are.
+    let sources = merged.sources;
+    let imported = merged.sessions.into_iter().filter_map(|s| {
+        in_project(&s.cwd, root).then(|| {
+            let from = sources.get(s.origin as usize).cloned().unwrap_or_default();
+            (s.id, s.log, from)
+        })
+    });
+    for (id, log, machine) in local.chain(imported) {
+        if !seen.insert(id.clone()) {
             continue;
         }
-        let id = Summary::load(&path.with_extension("json"))
-            .map(|s| s.session_id)
-            .unwrap_or(stem);
         let mut turns: Vec<_> = aggregate::fold(&log.recs)
             .into_iter()
             .filter(|r| {
@@ -127,12 +154,12 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Ta
         if since.is_some_and(|s| started.as_str() < s) {
             continue;
         }
-        found.push((first, id, log, turns, started));
+        found.push((first, id, log, turns, started, machine));
     }
     found.sort_by_key(|f| std::cmp::Reverse(f.0));
     let more_sessions = found.len().saturating_sub(SESSIONS_SHOWN);
     let mut sessions = Vec::new();
-    for (_, id, log, turns, started) in found.into_iter().take(SESSIONS_SHOWN) {
+    for (_, id, log, turns, started, machine) in found.into_iter().take(SESSIONS_SHOWN) {
         let last = turns.last().expect("not empty");
         let model = log.model(last).to_string();
         let fills: Vec<f64> = turns
@@ -241,6 +268,7 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>) -> Ta
             hard,
             fires,
             checkpoint: checkpoint.map(|p| crate::search::scan::rel_path(root, &p)),
+            machine,
         });
     }
 

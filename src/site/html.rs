@@ -52,8 +52,8 @@ fn safe_url(url: &str) -> bool {
     }
 }
 
-fn safe_events<'a>(parser: Parser<'a>) -> impl Iterator<Item = Event<'a>> {
-    parser.filter_map(|ev| match ev {
+fn safe_event(ev: Event<'_>) -> Option<Event<'_>> {
+    match ev {
         Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
         Event::Start(Tag::Link {
             link_type,
@@ -77,7 +77,7 @@ fn safe_events<'a>(parser: Parser<'a>) -> impl Iterator<Item = Event<'a>> {
         // stays (the events between start and end).
         Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
         other => Some(other),
-    })
+    }
 }
 
 fn options() -> Options {
@@ -104,11 +104,62 @@ fn metadata_table(yaml: &str) -> String {
     out
 }
 
-/// A Markdown document (long memory, a checkpoint, an audit report).
+/// A Markdown document (an audit report).
 pub fn markdown(src: &str) -> String {
+    render(src, None)
+}
+
+/// A memory document (long memory, a checkpoint) whose list items each end
+/// with a link to their line in `rel`, like the timeline's bullets: the
+/// Memory tab promises every bullet leads back to where it is written.
+pub fn markdown_with_lines(src: &str, rel: &str) -> String {
+    render(src, Some(rel))
+}
+
+/// The `:N` link after an item's own text: before its nested list or the
+/// end of its first paragraph, so it sits on the item's line.
+fn line_link(rel: &str, line: usize) -> Event<'static> {
+    Event::InlineHtml(format!(" <a class=\"ln\" href=\"{}#L{line}\">:{line}</a>", esc(rel)).into())
+}
+
+fn render(src: &str, lines_of: Option<&str>) -> String {
     let mut out = String::with_capacity(src.len() * 3 / 2);
     let mut meta: Option<String> = None;
-    let events = safe_events(Parser::new_ext(src, options())).filter_map(|ev| match ev {
+    // Line starts, to turn an item's byte offset into its 1-based line.
+    let starts: Vec<usize> = if lines_of.is_some() {
+        std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // Per open item, innermost last: the line still to be linked.
+    let mut items: Vec<Option<usize>> = Vec::new();
+    let linked = Parser::new_ext(src, options())
+        .into_offset_iter()
+        .flat_map(|(ev, range)| {
+            let mut pending = None;
+            if let Some(rel) = lines_of {
+                match &ev {
+                    Event::Start(Tag::Item) => {
+                        items.push(Some(starts.partition_point(|&s| s <= range.start)));
+                    }
+                    Event::Start(Tag::List(_)) | Event::End(TagEnd::Paragraph) => {
+                        if let Some(line) = items.last_mut().and_then(Option::take) {
+                            pending = Some(line_link(rel, line));
+                        }
+                    }
+                    Event::End(TagEnd::Item) => {
+                        if let Some(line) = items.pop().flatten() {
+                            pending = Some(line_link(rel, line));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            pending.into_iter().chain(safe_event(ev))
+        });
+    let events = linked.filter_map(|ev| match ev {
         Event::Start(Tag::MetadataBlock(_)) => {
             meta = Some(String::new());
             None
@@ -234,6 +285,29 @@ mod tests {
         );
         assert!(h.contains("<h1>Title</h1>"), "{h}");
         assert!(!h.contains("<h2>"), "{h}");
+    }
+
+    #[test]
+    fn memory_items_link_to_their_own_line() {
+        let src = "# T\n\n- one\n- two <b>x</b>\n  - nested\n\n1. loose\n\n   more\n";
+        let h = markdown_with_lines(src, "m.md");
+        let ln = |n: u32| format!(r#" <a class="ln" href="m.md#L{n}">:{n}</a>"#);
+        assert!(h.contains(&format!("<li>one{}</li>", ln(3))), "{h}");
+        assert!(
+            h.contains(&format!("<li>two &lt;b&gt;x&lt;/b&gt;{}\n<ul>", ln(4))),
+            "{h}"
+        );
+        assert!(h.contains(&format!("<li>nested{}</li>", ln(5))), "{h}");
+        assert!(
+            h.contains(&format!("<p>loose{}</p>\n<p>more</p>", ln(7))),
+            "{h}"
+        );
+        assert_eq!(h.matches("class=\"ln\"").count(), 4, "{h}");
+        // The file name is escaped like any other text.
+        let odd = markdown_with_lines("- x\n", "a\"b<.md");
+        assert!(odd.contains(r#"href="a&quot;b&lt;.md#L1""#), "{odd}");
+        // Audit reports keep their plain rendering.
+        assert!(!markdown(src).contains("class=\"ln\""));
     }
 
     #[test]

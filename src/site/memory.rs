@@ -5,7 +5,7 @@
 //! numbers and reads French and English headings alike; open to-dos come
 //! from `memory load`'s own rule, so the page and the SessionStart agree.
 
-use super::html::{inline, markdown};
+use super::html::{inline, markdown_with_lines};
 use crate::context::Ctx;
 use crate::memory::load;
 use crate::memory::log::{SectionKey, fold_accents};
@@ -49,7 +49,7 @@ pub struct ProjectView {
 pub struct Doc {
     pub title: String,
     pub href: String,
-    /// Rendered by [`markdown`]: escaped, no raw HTML.
+    /// Rendered by [`markdown_with_lines`]: escaped, no raw HTML.
     pub html: String,
 }
 
@@ -206,7 +206,7 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
                     view.long_memory = Some(Doc {
                         title: src.rel.clone(),
                         href: src.rel.clone(),
-                        html: markdown(&text),
+                        html: markdown_with_lines(&text, &src.rel),
                     });
                 }
                 Kind::Checkpoint => checkpoints.push((src.rel.clone(), text)),
@@ -282,8 +282,8 @@ pub fn build(ctx: &Ctx, store: &Store, since: Option<&str>) -> (Tab, Index) {
             if i < CHECKPOINTS_SHOWN {
                 view.checkpoints.push(Doc {
                     title,
+                    html: markdown_with_lines(&text, &rel),
                     href: rel,
-                    html: markdown(&text),
                 });
             } else {
                 view.older_checkpoints.push(Link { title, href: rel });

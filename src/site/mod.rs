@@ -38,7 +38,8 @@ const JS: &str = include_str!("../../assets/site/site.js");
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct SiteArgs {
-    /// Folder to write index.html into (default: `<state>/site/<project>/`).
+    /// Folder to write index.html into (default: `<state>/site/<project>-<hash>/`,
+    /// the folder's name and a short hash of the project root's path).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Open the page in the default browser once written.
@@ -201,7 +202,13 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
         ],
     )?;
     let spend = spend::build(&reports, config.memory.daily_budget_usd, &ctx.tz());
-    let guard = guard::build(ctx, config, root, since);
+    // Read again for the Guard tab: the reports keep only their totals.
+    let merged = if opts.merge.is_empty() {
+        crate::usage::export::Merged::default()
+    } else {
+        crate::usage::export::read_all(&opts.merge)?
+    };
+    let guard = guard::build(ctx, config, root, since, merged);
     let audits = audits::build(root);
 
     let mut env = minijinja::Environment::new();
@@ -292,9 +299,39 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
     })
 }
 
-/// Where the page goes when `--out` is not given.
+/// Where the page goes when `--out` is not given: `<name>-<hash>`. The
+/// name alone let two checkouts called `api` overwrite each other's page;
+/// the hash of the canonical root keeps them apart (the same key the
+/// search index uses), the name keeps the folder recognisable.
 pub fn default_dir(ctx: &Ctx, root: &Path) -> PathBuf {
-    crate::state_layout::site(&ctx.state_dir).join(project_name(root))
+    let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let h = crate::hash::fnv1a(canon.as_os_str().as_encoded_bytes());
+    crate::state_layout::site(&ctx.state_dir).join(format!(
+        "{}-{:08x}",
+        project_name(root),
+        h >> 32
+    ))
+}
+
+/// Earlier versions wrote the page to `<state>/site/<name>/`: left there,
+/// it would go stale while a bookmark still opens it. It is removed only
+/// when its `<base>` names this root, so a same-named project's page stays.
+fn retire_nameonly_page(ctx: &Ctx, root: &Path) -> Option<PathBuf> {
+    let dir = crate::state_layout::site(&ctx.state_dir).join(project_name(root));
+    let old = dir.join("index.html");
+    let meta = std::fs::symlink_metadata(&old).ok()?;
+    // A generated page is a few MB; a 16 MiB cap keeps a stray file cheap.
+    if !meta.is_file() || meta.len() > 16 << 20 {
+        return None;
+    }
+    let html = std::fs::read_to_string(&old).ok()?;
+    if !html.contains(&format!("<base href=\"{}\">", file_url(root))) {
+        return None;
+    }
+    std::fs::remove_file(&old).ok()?;
+    // Only if nothing else is in it.
+    let _ = std::fs::remove_dir(&dir);
+    Some(old)
 }
 
 /// Builds and writes `index.html`; returns its path and the page.
@@ -322,11 +359,20 @@ pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
         merge: args.merge,
         config_dirs: None,
     };
+    let default = args.out.is_none();
     let dir = args.out.unwrap_or_else(|| default_dir(ctx, &root));
     let (path, page) = write(ctx, &config, &root, &dir, &opts)?;
+    let retired = if default {
+        retire_nameonly_page(ctx, &root)
+    } else {
+        None
+    };
     let mut out = if args.json {
         let mut v = serde_json::to_value(&page)?;
         v["path"] = serde_json::json!(path);
+        if let Some(old) = &retired {
+            v["removed_old_page"] = serde_json::json!(old);
+        }
         serde_json::to_string_pretty(&v)? + "\n"
     } else {
         format!(
@@ -342,17 +388,30 @@ pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
             count(page.audits, "audit", "audits"),
         )
     };
+    if let Some(old) = retired.filter(|_| !args.json) {
+        out.push_str(&format!(
+            "Removed the page an earlier cairn wrote for this project at {} (it would no longer be updated).\n",
+            old.display()
+        ));
+    }
+    let mut err = String::new();
     if args.open
         && let Err(e) = open_in_browser(&path)
     {
-        {
-            out.push_str(&format!(
-                "cannot open a browser ({e}); open {} yourself\n",
-                path.display()
-            ));
+        // On stderr with --json, where stdout must stay one JSON value.
+        let note = format!(
+            "cannot open a browser ({e}); open {} yourself\n",
+            path.display()
+        );
+        if args.json {
+            err.push_str(&note);
+        } else {
+            out.push_str(&note);
         }
     }
-    Ok(crate::Output::ok(out))
+    let mut output = crate::Output::ok(out);
+    output.stderr = err;
+    Ok(output)
 }
 
 fn count(n: usize, one: &str, many: &str) -> String {

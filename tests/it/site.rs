@@ -147,7 +147,17 @@ fn the_page_has_four_tabs_and_the_memory_newest_first() {
         todos.contains("memory_sessions/logs/2026-11-29.md:14"),
         "{todos}"
     );
-    assert!(html.contains("Le ledger survit au nettoyage"));
+    // Long memory's and checkpoints' bullets lead to their line too.
+    assert!(
+        html.contains(r#"Le ledger survit au nettoyage des transcripts à 30 jours. <a class="ln" href="memory_sessions/long_memory.md#L4">:4</a></li>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            r#"<a class="ln" href="memory_sessions/checkpoints/2026-11-29T101500Z-s-hot.md#L"#
+        ),
+        "{html}"
+    );
     assert!(html.contains("2026-11-29T101500Z-s-hot.md"));
     // The base makes those relative links point into the repository.
     let base = between(&html, "<base href=\"", "\"");
@@ -296,8 +306,8 @@ fn a_torn_merge_file_is_an_error_naming_it() {
     );
 }
 
-/// Writes the fixture's page where `scripts/browser_test.mjs` loads it:
-/// `cargo test --test site -- --ignored --exact write_fixture_site`.
+/// Writes the fixture's page where `scripts/site_browser.mjs` loads it:
+/// `cargo test --test it -- --ignored --exact site::write_fixture_site`.
 #[test]
 #[ignore = "run by scripts/test.sh before the browser test"]
 fn write_fixture_site() {
@@ -397,10 +407,10 @@ fn days_past_the_newest_120_are_listed_and_stay_searchable() {
 fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     let s = Site::new();
     let (out, _) = s.run(&["site"]);
-    let path = s.p.state.join("site/proj/index.html");
+    let path = default_page(&s.p.state, "proj");
     assert!(
         path.exists(),
-        "the default place is <state>/site/<project>/"
+        "the default place is <state>/site/<project>-<hash>/"
     );
     assert!(
         out.starts_with(&format!("Wrote {} (", path.display()))
@@ -412,6 +422,115 @@ fn the_command_says_what_it_wrote_and_export_prints_to_stdout() {
     assert_eq!(v["format"], "cairn-usage-export");
     assert_eq!(v["version"], 2);
     assert_eq!(v["sessions"].as_array().unwrap().len(), 2);
+}
+
+/// The one `<state>/site/<name>-<8 hex>/index.html` page of a project
+/// named `name`.
+fn default_page(state: &Path, name: &str) -> PathBuf {
+    let shape = regex::Regex::new(&format!("^{name}-[0-9a-f]{{8}}$")).unwrap();
+    let dirs: Vec<PathBuf> = std::fs::read_dir(state.join("site"))
+        .unwrap()
+        .flatten()
+        .filter(|e| shape.is_match(&e.file_name().to_string_lossy()))
+        .map(|e| e.path().join("index.html"))
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs.into_iter().next().unwrap()
+}
+
+/// Two checkouts both called `proj` wrote `<state>/site/proj/index.html`,
+/// each overwriting the other's page. The folder now carries a hash of the
+/// root: each project keeps its page, and a rebuild lands in the same place.
+#[test]
+fn regression_same_named_projects_get_their_own_default_page() {
+    let s = Site::new();
+    let other = s.p.base.join("elsewhere/proj");
+    std::fs::create_dir_all(other.join(".git")).unwrap();
+    std::fs::create_dir_all(other.join("memory_sessions/logs")).unwrap();
+    std::fs::write(
+        other.join("memory_sessions/logs/2026-11-30.md"),
+        "# Session log — 2026-11-30\n\n## Work done\n- only in the other checkout\n",
+    )
+    .unwrap();
+    let site_json = |cwd: &Path| -> PathBuf {
+        let out =
+            s.p.cairn()
+                .current_dir(cwd)
+                .args(["site", "--json"])
+                .output()
+                .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        PathBuf::from(v["path"].as_str().unwrap())
+    };
+    let first = site_json(&s.p.root);
+    let second = site_json(&other);
+    assert_ne!(first, second);
+    for p in [&first, &second] {
+        assert_eq!(
+            p.parent().unwrap().parent().unwrap(),
+            s.p.state.join("site")
+        );
+        assert!(
+            p.parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("proj-"),
+            "{p:?}"
+        );
+    }
+    let mine = std::fs::read_to_string(&first).unwrap();
+    let theirs = std::fs::read_to_string(&second).unwrap();
+    assert!(!mine.contains("only in the other checkout"));
+    assert!(theirs.contains("only in the other checkout"));
+    assert!(!theirs.contains("Ajouter le verrou flock sur macOS"));
+    // Built again from the same checkout: the same page, not a third one.
+    assert_eq!(site_json(&s.p.root), first);
+    assert_eq!(
+        std::fs::read_dir(s.p.state.join("site")).unwrap().count(),
+        2
+    );
+}
+
+/// The page an earlier version wrote at `<state>/site/<name>/` would stay
+/// there, stale, after the move: it is removed when its `<base>` names this
+/// project's root, and a same-named project's old page is left alone.
+#[test]
+fn the_old_name_only_page_of_this_project_is_removed() {
+    let s = Site::new();
+    // What the earlier version left: this project's page, then the page of
+    // another checkout also called `proj`.
+    let old = s.p.state.join("site/proj/index.html");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    let mine = format!(
+        "<!doctype html><base href=\"file://{}/\">stale",
+        s.p.root.display()
+    );
+    std::fs::write(&old, &mine).unwrap();
+    let (out, _) = s.run(&["site"]);
+    assert!(
+        out.contains(&format!(
+            "Removed the page an earlier cairn wrote for this project at {}",
+            old.display()
+        )),
+        "{out}"
+    );
+    assert!(!old.exists() && !old.parent().unwrap().exists());
+    assert!(default_page(&s.p.state, "proj").exists());
+
+    let theirs = "<!doctype html><base href=\"file:///elsewhere/proj/\">theirs";
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::write(&old, theirs).unwrap();
+    let (out, _) = s.run(&["site", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("removed_old_page").is_none(), "{v}");
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), theirs);
 }
 
 #[cfg(unix)]
@@ -607,6 +726,80 @@ fn merged_sessions_are_from_another_machine_not_missing() {
     let sessions = between(&html, "<h3>Costliest sessions</h3>", "</table>");
     assert_eq!(sessions.matches("other machine").count(), 2, "{sessions}");
     assert!(!sessions.contains(">ledger<"), "{sessions}");
+    // The export carries no guard or gate history: the Guard tab says its
+    // fires are this machine's instead of looking like the whole picture,
+    // and the laptop's sessions ran elsewhere, so none is drawn.
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    assert!(
+        guard.contains("Fires and gate notes are this machine's only"),
+        "{guard}"
+    );
+    assert!(
+        guard.contains("No session of this project in the usage ledger nor, under this project's path, in the merged files yet."),
+        "{guard}"
+    );
+    let alone = laptop.page(&[]);
+    assert!(!between(&alone, r#"id="panel-guard""#, "</section>").contains("this machine's only"));
+}
+
+/// Under `--merge` the Guard tab drew this machine's sessions only, though
+/// the export holds every response's context fill. Another machine's
+/// session of the same path (a synced home, a dev container) is now drawn,
+/// marked, without fires; one both machines hold is drawn once, with them.
+#[test]
+fn the_guard_tab_draws_merged_sessions_of_the_same_path() {
+    let laptop = Site::new();
+    let export = laptop.p.base.join("laptop.json");
+    laptop.run(&["usage", "export", "--out", export.to_str().unwrap()]);
+
+    // Merging its own export: each session once, the fire still there.
+    let own = laptop.page(&["--merge", export.to_str().unwrap()]);
+    let guard = between(&own, r#"id="panel-guard""#, "</section>");
+    assert_eq!(guard.matches("<code>s-hot</code>").count(), 1, "{guard}");
+    assert!(guard.contains("fired ×1"), "{guard}");
+    assert!(!guard.contains("other machine"), "{guard}");
+
+    // A desktop whose checkout has the laptop's path: the laptop's
+    // sessions are drawn from the file.
+    let mut b = Project::new();
+    let empty = b.base.join("claude");
+    std::fs::create_dir_all(empty.join("projects")).unwrap();
+    b.env("CLAUDE_CONFIG_DIR", empty.to_str().unwrap());
+    let same_path = b.base.join("laptop.json");
+    let text = std::fs::read_to_string(&export).unwrap().replace(
+        &laptop.p.root.display().to_string(),
+        &b.root.display().to_string(),
+    );
+    std::fs::write(&same_path, text).unwrap();
+    let dir = b.base.join("site");
+    let out = b
+        .cairn()
+        .args(["site", "--out"])
+        .arg(&dir)
+        .arg("--merge")
+        .arg(&same_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2 sessions drawn"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let guard = between(&html, r#"id="panel-guard""#, "</section>");
+    let hot = between(guard, "<code>s-hot</code>", "</details>");
+    assert!(
+        hot.contains(r#"title="from laptop.json">other machine</span>"#),
+        "{hot}"
+    );
+    assert!(hot.contains("From laptop.json: the guard's fires"), "{hot}");
+    assert!(!hot.contains("fired ×"), "{hot}");
+    assert!(hot.contains("<svg"), "{hot}");
 }
 
 /// The guard's 30-day sweep removed the ratchets, and with them every fire
