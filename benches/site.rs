@@ -229,7 +229,7 @@ fn options() -> cairn::site::Options {
 fn main() {
     let f = fixture();
     let c = ctx(f);
-    let config = cairn::config::Config::default();
+    let config = cairn::config::Config::default().for_site();
     let out = f.state.join("site-out");
     let started = std::time::Instant::now();
     let (path, page) = cairn::site::write(&c, &config, &f.root, &out, &options()).unwrap();
@@ -251,7 +251,7 @@ fn main() {
 fn site_written(bencher: divan::Bencher) {
     let f = fixture();
     let c = ctx(f);
-    let config = cairn::config::Config::default();
+    let config = cairn::config::Config::default().for_site();
     let out = f.state.join("site-out");
     bencher.bench(|| cairn::site::write(&c, &config, &f.root, &out, &options()).unwrap());
 }

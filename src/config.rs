@@ -59,6 +59,14 @@ impl Config {
         }
     }
 
+    pub fn for_site(&self) -> crate::site::Settings {
+        crate::site::Settings {
+            memory: self.memory.clone(),
+            guard: self.guard.clone(),
+            prices: self.prices(),
+        }
+    }
+
     pub fn for_audit(&self) -> crate::audit::Settings {
         crate::audit::Settings {
             audit: self.audit.clone(),

@@ -45,6 +45,16 @@ pub fn dollars(x: f64) -> String {
     }
 }
 
+/// Dollars in a report's tables and chart labels: whole dollars from $100,
+/// cents below.
+pub fn dollars_compact(x: f64) -> String {
+    if x >= 100.0 {
+        format!("${x:.0}")
+    } else {
+        format!("${x:.2}")
+    }
+}
+
 /// Dollars on a status line: cents below $1000, whole dollars above, `$?`
 /// for a figure that cannot be one.
 pub fn dollars_short(usd: f64) -> String {

@@ -258,7 +258,11 @@ fn run(ctx: &Ctx, command: Command) -> anyhow::Result<Output> {
             )
             .map(Output::ok)
         }
-        Command::Site(a) => cairn::site::run(ctx, &cwd, a),
+        Command::Site(a) => {
+            let root = cairn::memory::store::root_from(ctx, &cwd)?;
+            let config = cairn::config::load_for(ctx, Some(&root))?.config;
+            cairn::site::run(ctx, &root, &config.for_site(), a)
+        }
         Command::Install(a) if a.user => {
             cairn::install::run_user_install(&user_settings(ctx)?, &install_options(ctx, a.dry_run))
                 .map(Output::ok)

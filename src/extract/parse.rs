@@ -156,20 +156,9 @@ fn strings(v: &Value) -> Vec<String> {
 /// The record's key for a section name as a model may spell it: accents,
 /// case, spaces, the Markdown titles, or the English headings.
 fn section_key(name: &str) -> Option<&'static str> {
-    let folded: String = name
-        .trim()
-        .to_lowercase()
+    let folded: String = crate::format::fold_accents(name.trim())
         .chars()
-        .map(|c| match c {
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'à' | 'â' | 'ä' => 'a',
-            'î' | 'ï' => 'i',
-            'ô' | 'ö' => 'o',
-            'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            ' ' | '-' => '_',
-            c => c,
-        })
+        .map(|c| if matches!(c, ' ' | '-') { '_' } else { c })
         .collect();
     Some(match folded.as_str() {
         "contexte" | "context" => "contexte",

@@ -13,7 +13,6 @@
 //! project's path) without their fires or gate notes, and the tab says so.
 
 use super::svg;
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::usage::export::Merged;
 use crate::usage::store::{Log, Summary};
@@ -98,7 +97,13 @@ struct Fired {
 /// `merged`: the `--merge` files' sessions and their names. Their context
 /// fill is in the file; their fires and gate notes stay on the machine that
 /// recorded them.
-pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>, merged: Merged) -> Tab {
+pub fn build(
+    ctx: &Ctx,
+    guard: &crate::guard::GuardConfig,
+    root: &Path,
+    since: Option<&str>,
+    merged: Merged,
+) -> Tab {
     // Fires and checkpoints by session, oldest first.
     let mut history: std::collections::HashMap<String, Vec<crate::guard::history::Entry>> =
         std::collections::HashMap::new();
@@ -171,7 +176,7 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, since: Option<&str>, merge
                     + u64::from(r.cache_write_1h)) as f64
             })
             .collect();
-        let limits = config.guard.limits(Some(&model), None, false);
+        let limits = guard.limits(Some(&model), None, false);
         let mut rules = Vec::new();
         let (mut warn, mut hard) = ("off".to_string(), "off".to_string());
         if let Some(l) = &limits {

@@ -19,7 +19,6 @@ mod memory;
 mod spend;
 pub mod svg;
 
-use crate::config::Config;
 use crate::context::Ctx;
 use crate::fsutil::confine::Refused;
 use crate::memory::store::Store;
@@ -54,6 +53,16 @@ pub struct SiteArgs {
     /// Print what was written as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The configuration the page is built from: where memory lives and its
+/// daily budget, the guard's levels for the fill charts, the prices for
+/// spend. Built by the entry layer (`Config::for_site`).
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub memory: crate::memory::config::MemoryConfig,
+    pub guard: crate::guard::GuardConfig,
+    pub prices: PriceTable,
 }
 
 /// What a build depends on besides the repository, explicit for tests.
@@ -179,14 +188,14 @@ pub(crate) fn refused_path(r: &Refused) -> &Path {
 }
 
 /// Builds the page in memory.
-pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<Page> {
+pub fn build(ctx: &Ctx, settings: &Settings, root: &Path, opts: &Options) -> Result<Page> {
     let since = opts.since.as_deref();
-    let store = Store::discover(root, &config.memory);
+    let store = Store::discover(root, &settings.memory);
     let (memory, index) = memory::build(ctx, &store, since);
 
     let usage = ReportOptions {
         since: opts.since.clone(),
-        prices: PriceTable::from_config(&config.usage),
+        prices: settings.prices.clone(),
         config_dirs: opts.config_dirs.clone(),
         merge: opts.merge.clone(),
         ..ReportOptions::new(ReportKind::Daily)
@@ -201,14 +210,14 @@ pub fn build(ctx: &Ctx, config: &Config, root: &Path, opts: &Options) -> Result<
             ReportKind::Blocks,
         ],
     )?;
-    let spend = spend::build(&reports, config.memory.daily_budget_usd, &ctx.tz());
+    let spend = spend::build(&reports, settings.memory.daily_budget_usd, &ctx.tz());
     // Read again for the Guard tab: the reports keep only their totals.
     let merged = if opts.merge.is_empty() {
         crate::usage::export::Merged::default()
     } else {
         crate::usage::export::read_all(&opts.merge)?
     };
-    let guard = guard::build(ctx, config, root, since, merged);
+    let guard = guard::build(ctx, &settings.guard, root, since, merged);
     let audits = audits::build(root);
 
     let mut env = minijinja::Environment::new();
@@ -337,12 +346,12 @@ fn retire_nameonly_page(ctx: &Ctx, root: &Path) -> Option<PathBuf> {
 /// Builds and writes `index.html`; returns its path and the page.
 pub fn write(
     ctx: &Ctx,
-    config: &Config,
+    settings: &Settings,
     root: &Path,
     dir: &Path,
     opts: &Options,
 ) -> Result<(PathBuf, Page)> {
-    let page = build(ctx, config, root, opts)?;
+    let page = build(ctx, settings, root, opts)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join("index.html");
     crate::fsutil::atomic_write(&path, page.html.as_bytes())
@@ -350,10 +359,10 @@ pub fn write(
     Ok((path, page))
 }
 
-/// `cairn site`.
-pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
-    let root = crate::memory::store::root_from(ctx, cwd)?;
-    let config = crate::config::load(&ctx.env, Some(&root))?.config;
+/// `cairn site` for the project at `root` (the caller found it and loaded
+/// its configuration).
+pub fn run(ctx: &Ctx, root: &Path, settings: &Settings, args: SiteArgs) -> Result<crate::Output> {
+    let root = root.to_path_buf();
     let opts = Options {
         since: args.since.as_deref().map(parse_since).transpose()?,
         merge: args.merge,
@@ -361,7 +370,7 @@ pub fn run(ctx: &Ctx, cwd: &Path, args: SiteArgs) -> Result<crate::Output> {
     };
     let default = args.out.is_none();
     let dir = args.out.unwrap_or_else(|| default_dir(ctx, &root));
-    let (path, page) = write(ctx, &config, &root, &dir, &opts)?;
+    let (path, page) = write(ctx, settings, &root, &dir, &opts)?;
     let retired = if default {
         retire_nameonly_page(ctx, &root)
     } else {

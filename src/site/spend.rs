@@ -88,24 +88,10 @@ pub fn short_id(id: &str) -> String {
     }
 }
 
-pub fn dollars(x: f64) -> String {
-    if x >= 100.0 {
-        format!("${x:.0}")
-    } else {
-        format!("${x:.2}")
-    }
-}
+pub use crate::format::dollars_compact as dollars;
 
 fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::format::group_digits(n, ',')
 }
 
 fn f(v: &Value, k: &str) -> f64 {
