@@ -443,6 +443,11 @@ impl TurnCtx<'_> {
     /// repository the session worked in (shown whole); not the client's
     /// own files (`~/.claude/…`: plans, settings) nor scratch files.
     fn worth_listing(&self, path: &str) -> bool {
+        // Git's own files (`.git/modules/x` after a submodule is removed)
+        // are not the project's work.
+        if path.starts_with(".git/") || path.contains("/.git/") || path == ".git" {
+            return false;
+        }
         if self.in_project(path) {
             return true;
         }
@@ -629,7 +634,7 @@ impl TurnCtx<'_> {
         let fixed: Vec<String> = t
             .files
             .iter()
-            .filter(|f| self.in_project(&f.path))
+            .filter(|f| self.in_project(&f.path) && self.worth_listing(&f.path))
             .map(|f| self.shown(&f.path))
             .collect();
         let mut b = format!("{}{} {}", self.w.said, self.w.colon, cap(&said, 160));

@@ -645,3 +645,18 @@ fn the_py_file_a_user_names_is_named_in_the_log() {
     let s = run(vec![t]);
     assert!(s.decisions.last().unwrap().ends_with("script »"));
 }
+
+#[test]
+fn gits_own_files_are_not_the_projects_work() {
+    let mut t = turn("use the https address for the submodule");
+    t.files = vec![
+        file(".git/modules/public/tokenizer", Change::Deleted),
+        file("public/tokenizer", Change::Deleted),
+        file(".gitmodules", Change::Updated),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.travail,
+        ["Supprimé `public/tokenizer`", "Modifié `.gitmodules`"]
+    );
+}
