@@ -808,8 +808,12 @@ impl TurnCtx<'_> {
                 .checks
                 .iter()
                 .find(|b| {
-                    // The same suite: a file run first is not the count before.
+                    // The same suite, passing: a file run first is not the
+                    // count before, nor a run that stopped at its first
+                    // failure (`pytest -x`).
                     b.test
+                        && b.ok
+                        && b.failed.unwrap_or(0) == 0
                         && b.passed.is_some()
                         && covers(&c.command, &b.command)
                         && covers(&b.command, &c.command)
