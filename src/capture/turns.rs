@@ -92,6 +92,9 @@ pub const BUILD_CAP: usize = 4 * crate::extract::digest::MAX_ENTRIES;
 
 /// Findings kept per turn: the first ones, said before the work.
 const MAX_FINDINGS: usize = 4;
+/// Characters of a subagent's report looked at for findings: its summary
+/// comes first, and a report can be long.
+const SUBAGENT_FINDINGS_SCAN: usize = 16 * 1024;
 
 impl Current {
     fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
@@ -799,7 +802,19 @@ impl<'s> Builder<'s> {
                     .take(12)
                     .collect::<Vec<_>>()
                     .join("\n");
-                self.cur().turn.subagents.push(Subagent {
+                // What a research subagent reports it found is the turn's
+                // finding as much as the model's own.
+                let cur = self.cur();
+                if cur.turn.findings.len() < MAX_FINDINGS {
+                    let head: String = text.chars().take(SUBAGENT_FINDINGS_SCAN).collect();
+                    for f in clean::findings(&head) {
+                        if cur.turn.findings.len() < MAX_FINDINGS && !cur.turn.findings.contains(&f)
+                        {
+                            cur.turn.findings.push(f);
+                        }
+                    }
+                }
+                cur.turn.subagents.push(Subagent {
                     description: call
                         .description
                         .clone()

@@ -674,3 +674,34 @@ fn an_error_left_open_is_resolved_by_a_later_turn() {
     assert!(turns[0].resolved_earlier.is_empty());
     assert_eq!(open.len(), 1);
 }
+
+#[test]
+fn findings_said_between_calls_and_in_a_subagents_report_are_kept() {
+    let t = &build(&[
+        user("why is CI failing?"),
+        say("Let me look at the logs."),
+        calls(&[("1", "Bash", json!({"command":"gh run view --log-failed"}))]),
+        result("1", "timeout", false, json!({})),
+        say("Found it! The plugin runtime tests time out at the 5000 ms default on the runner."),
+        calls(&[(
+            "2",
+            "Task",
+            json!({"description":"Compare with main","prompt":"…"}),
+        )]),
+        result(
+            "2",
+            "Key findings:\n- main fails the same 6 tests\n- nothing in this PR touches them\nagentId: a1",
+            false,
+            json!({}),
+        ),
+        say("CI fails on timeouts that main has too."),
+    ])[0];
+    assert_eq!(
+        t.findings,
+        [
+            "Found it! The plugin runtime tests time out at the 5000 ms default on the runner.",
+            "Key findings: main fails the same 6 tests; nothing in this PR touches them",
+        ]
+    );
+    assert_eq!(t.answer, "CI fails on timeouts that main has too.");
+}
