@@ -176,6 +176,41 @@ fn repo_lock(ctx: &Ctx, root: &Path) -> Result<LockGuard> {
     })
 }
 
+/// Whether the digest finishes something a to-do of an earlier day may
+/// name: a ticket closed, a to-do of the model's list completed.
+fn finishes_something(digest: &Digest) -> bool {
+    digest.turns.iter().any(|t| {
+        t.actions
+            .iter()
+            .any(|a| a.ok && a.kind == crate::extract::digest::ActionKind::TicketClosed)
+            || t.todos
+                .iter()
+                .any(|td| td.status == crate::extract::digest::TodoStatus::Completed)
+    })
+}
+
+/// The to-dos the logs before `today` leave open, per project, redacted
+/// as the logs are when they reach a backend.
+fn earlier_open_todos(
+    ctx: &Ctx,
+    store: &Store,
+    today: &str,
+    r: &Redactor,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for p in &store.projects {
+        let loaded = crate::memory::load::load_project(ctx, store, p, today);
+        for t in loaded
+            .open_todos
+            .into_iter()
+            .filter(|t| t.date.as_str() < today)
+        {
+            out.push((p.name.clone(), r.redact(&t.text)));
+        }
+    }
+    out
+}
+
 /// Every text of `digest` through `r`.
 pub(crate) fn redact_digest(r: &Redactor, digest: &mut Digest) {
     digest.map_texts(&mut |s| *s = r.redact(s));
@@ -205,6 +240,11 @@ pub fn process_job(ctx: &Ctx, config: &Settings, job: &Job) -> Result<()> {
         Vec::new()
     };
     let projects = store.project_pairs();
+    let earlier_todos = if finishes_something(&digest) {
+        earlier_open_todos(ctx, &store, &date, r)
+    } else {
+        Vec::new()
+    };
     let request = ExtractRequest {
         project_root: &job.project_root,
         digest: &digest,
@@ -213,6 +253,7 @@ pub fn process_job(ctx: &Ctx, config: &Settings, job: &Job) -> Result<()> {
         default_project: &default_project,
         existing_logs: &existing_logs,
         done_candidates: &done_candidates,
+        earlier_todos: &earlier_todos,
         lang: config.memory.language,
     };
     let backend = extract::backend_for(&budgeted(ctx, config), ctx);
@@ -291,6 +332,9 @@ pub fn process_job(ctx: &Ctx, config: &Settings, job: &Job) -> Result<()> {
         for rev in &mut update.sections.travail_revise {
             rev.was = r.redact(&rev.was);
             rev.now = r.redact(&rev.now);
+        }
+        for item in &mut update.sections.finalise_earlier {
+            *item = r.redact(item);
         }
         if !update.sections.is_empty() {
             let path = project.log_path(&date);

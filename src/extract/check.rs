@@ -660,6 +660,7 @@ mod tests {
             default_project: "root",
             existing_logs: logs,
             done_candidates: &[],
+            earlier_todos: &[],
             lang: Lang::En,
             project_root: Path::new(ROOT),
         }

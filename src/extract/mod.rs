@@ -64,6 +64,10 @@ pub struct ExtractRequest<'a> {
     pub existing_logs: &'a [(String, String)],
     /// Offline OK-done: the open to-dos to finalise, chosen by the worker.
     pub done_candidates: &'a [String],
+    /// To-dos earlier days' logs left open, per project, as written there:
+    /// read only when the digest finishes something (a ticket closed, a
+    /// to-do of the model's list completed), else empty.
+    pub earlier_todos: &'a [(String, String)],
     pub lang: Lang,
     /// The project root: the digest's absolute paths are shown and routed
     /// relative to it.

@@ -302,6 +302,8 @@ struct Known {
     file_bullets: HashMap<(String, String), (&'static str, String)>,
     /// Open to-dos, per project, normalised.
     todos: Vec<(String, String, String)>,
+    /// Open to-dos of earlier days, the same way.
+    earlier: Vec<(String, String, String)>,
 }
 
 impl Known {
@@ -328,11 +330,34 @@ impl Known {
                 todos.push((project.clone(), normalise(&bare), bare));
             }
         }
+        let earlier = req
+            .earlier_todos
+            .iter()
+            .map(|(p, t)| (p.clone(), normalise(t), t.clone()))
+            .collect();
         Known {
             files,
             file_bullets,
             todos,
+            earlier,
         }
+    }
+
+    /// The earlier day's open to-do of `project` that `names`, as written.
+    fn earlier_todo_where(&self, project: &str, names: impl Fn(&str) -> bool) -> Option<&str> {
+        self.earlier
+            .iter()
+            .find(|(p, _, t)| p == project && names(t))
+            .map(|(_, _, t)| t.as_str())
+    }
+
+    /// The earlier day's open to-do of `project` that `text` finishes.
+    fn earlier_todo(&self, project: &str, text: &str) -> Option<&str> {
+        let key = normalise(text);
+        self.earlier
+            .iter()
+            .find(|(p, k, _)| p == project && *k == key)
+            .map(|(_, _, t)| t.as_str())
     }
 
     /// The first open to-do of `project` that `names`, as written there.
@@ -850,6 +875,7 @@ impl TurnCtx<'_> {
                 .iter()
                 .any(|s| !s.files.is_empty() && s.description == "subagent");
             if known.open_todo(&self.primary, &todo.text).is_none()
+                && known.earlier_todo(&self.primary, &todo.text).is_none()
                 && t.files.is_empty()
                 && subagent_work
             {
@@ -1439,6 +1465,8 @@ impl TurnCtx<'_> {
                 said.push(id);
             } else if let Some(open) = known.open_todo_where(&self.primary, names) {
                 rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+            } else if let Some(open) = known.earlier_todo_where(&self.primary, names) {
+                rec.push(&self.primary, |s| &mut s.finalise_earlier, open);
             } else {
                 said.push(id);
             }
@@ -1465,6 +1493,8 @@ impl TurnCtx<'_> {
                 TodoStatus::Completed => {
                     if let Some(open) = known.open_todo(&self.primary, &todo.text) {
                         rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+                    } else if let Some(open) = known.earlier_todo(&self.primary, &todo.text) {
+                        rec.push(&self.primary, |s| &mut s.finalise_earlier, open);
                     }
                 }
             }

@@ -901,6 +901,7 @@ mod tests {
             default_project: "api",
             existing_logs: logs,
             done_candidates: &[],
+            earlier_todos: &[],
             lang,
             project_root: Path::new("/repo"),
         })

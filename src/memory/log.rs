@@ -63,6 +63,11 @@ pub struct Sections {
     /// reads now. cairn's own field, like `problemes_resolus`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub travail_revise: Vec<Revision>,
+    /// To-dos an earlier day's log left open that today finished, as they
+    /// were written there: today's `Finalisé` says so, which closes them
+    /// for every later session start. cairn's own field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub finalise_earlier: Vec<String>,
 }
 
 /// The work bullet of today's log that reads `was` reads `now` instead.
@@ -95,6 +100,7 @@ impl Sections {
             && self.a_suivre_done.is_empty()
             && self.problemes_resolus.is_empty()
             && self.travail_revise.is_empty()
+            && self.finalise_earlier.is_empty()
     }
 
     /// Every bullet list that is appended as-is (all but `a_suivre_done`), with its key.
@@ -476,6 +482,22 @@ impl DailyLog {
         }
         for r in &sections.travail_revise {
             outcome.revised += self.revise(r, max_len);
+        }
+        for item in &sections.finalise_earlier {
+            let Some(text) = clean_bullet(item, max_len) else {
+                continue;
+            };
+            let key = bullet_key(&text);
+            if key.is_empty() || self.has_bullet(SectionKey::Finalise, &key) {
+                continue;
+            }
+            let finals = &mut self.known[SectionKey::Finalise.index()];
+            let at = insertion_point(finals);
+            finals.insert(
+                at,
+                LogLine::Bullet(format!("✅ {}", text.trim_start_matches('✅').trim())),
+            );
+            outcome.finalized.push(text);
         }
         outcome
     }

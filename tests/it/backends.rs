@@ -110,6 +110,7 @@ impl Case {
             default_project: &self.default_project,
             existing_logs: &self.logs,
             done_candidates: &self.candidates,
+            earlier_todos: &[],
             lang: self.lang,
             project_root: Path::new(ROOT),
         }

@@ -501,3 +501,56 @@ fn hostile_todos_cannot_close_the_frame_or_break_the_layout() {
     let flat = out.to_lowercase().replace(char::is_whitespace, "");
     assert!(!flat.contains("</system-reminder"), "{out}");
 }
+
+/// A ticket an earlier day opened, closed today: today's log says it is
+/// finished, and no later session start lists it as open again.
+#[test]
+fn a_ticket_closed_days_after_it_was_opened_is_no_longer_open() {
+    let p = Project::new();
+    write_log(
+        &p,
+        "2026-11-27",
+        &[
+            ("Objectif", &["Plan the parser work"]),
+            (
+                "À suivre",
+                &[
+                    "Ticket `app-1` : Fix the parser",
+                    "Ticket `app-2` : Add docs",
+                ],
+            ),
+        ],
+    );
+    let ts = "2026-11-30T10:00:00.000Z";
+    let usage = json!({"input_tokens": 10, "output_tokens": 20});
+    let lines = [
+        json!({"type":"user","message":{"role":"user","content":"fix the parser, then close its ticket"},"timestamp":ts,"uuid":"u1"}),
+        json!({"type":"assistant","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"bd close app-1 --reason \"fixed\""}}],"usage":usage},"timestamp":ts}),
+        json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"✓ Closed app-1: fixed","is_error":false}]},"timestamp":ts}),
+        json!({"type":"assistant","requestId":"r2","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":"Closed app-1."}],"usage":usage},"timestamp":ts}),
+    ];
+    let transcript = p.base.join("close.jsonl");
+    std::fs::write(
+        &transcript,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let o = p.hook(&p.stop(&transcript, Some("Closed app-1.")));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    p.drain();
+    let today = p.log("2026-11-30");
+    assert_eq!(
+        common::section(&today, "## Finalisé"),
+        ["✅ Ticket `app-1` : Fix the parser"],
+        "{today}"
+    );
+    let load = memory_load(&p, "2026-12-01T09:00:00Z", &[]);
+    assert!(
+        load.contains("- Ticket `app-2` : Add docs (2026-11-27)\n"),
+        "{load}"
+    );
+    assert!(
+        !load.contains("- Ticket `app-1` : Fix the parser (2026-11-27)"),
+        "{load}"
+    );
+}

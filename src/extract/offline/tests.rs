@@ -21,6 +21,7 @@ fn run_with(turns: Vec<Turn>, lang: Lang, logs: &[(String, String)]) -> Sections
         default_project: "root",
         existing_logs: logs,
         done_candidates: &[],
+        earlier_todos: &[],
         lang,
         project_root: Path::new(ROOT),
     };
@@ -346,6 +347,7 @@ fn ok_done_only_closes() {
         default_project: "root",
         existing_logs: &logs,
         done_candidates: &["Ship".to_string()],
+        earlier_todos: &[],
         lang: Lang::Fr,
         project_root: Path::new(ROOT),
     };
@@ -659,4 +661,31 @@ fn gits_own_files_are_not_the_projects_work() {
         s.travail,
         ["Supprimé `public/tokenizer`", "Modifié `.gitmodules`"]
     );
+}
+
+#[test]
+fn a_to_do_of_an_earlier_day_the_list_completes_is_finished_there() {
+    let projects = projects();
+    let mut t = turn("finish the docs");
+    t.todos = vec![Todo {
+        text: "Write the README".into(),
+        status: TodoStatus::Completed,
+    }];
+    let digest = Digest { turns: vec![t] };
+    let earlier = vec![("root".to_string(), "Write the README".to_string())];
+    let req = ExtractRequest {
+        digest: &digest,
+        ok_done: false,
+        projects: &projects,
+        default_project: "root",
+        existing_logs: &[],
+        done_candidates: &[],
+        earlier_todos: &earlier,
+        lang: Lang::Fr,
+        project_root: Path::new(ROOT),
+    };
+    let x = extract(&req);
+    let s = &x.updates[0].sections;
+    assert_eq!(s.finalise_earlier, ["Write the README"]);
+    assert!(s.a_suivre_done.is_empty() && s.travail.is_empty(), "{s:?}");
 }

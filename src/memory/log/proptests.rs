@@ -152,6 +152,7 @@ fn sections() -> impl Strategy<Value = Sections> {
                     a_suivre_done,
                     problemes_resolus: Vec::new(),
                     travail_revise: Vec::new(),
+                    finalise_earlier: Vec::new(),
                 }
             },
         )
