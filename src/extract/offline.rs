@@ -345,37 +345,37 @@ impl Known {
 
     /// The earlier day's open to-do of `project` that `names`, as written.
     fn earlier_todo_where(&self, project: &str, names: impl Fn(&str) -> bool) -> Option<&str> {
-        self.earlier
-            .iter()
-            .find(|(p, _, t)| p == project && names(t))
-            .map(|(_, _, t)| t.as_str())
+        find_todo(&self.earlier, project, |_, t| names(t))
     }
 
     /// The earlier day's open to-do of `project` that `text` finishes.
     fn earlier_todo(&self, project: &str, text: &str) -> Option<&str> {
         let key = normalise(text);
-        self.earlier
-            .iter()
-            .find(|(p, k, _)| p == project && *k == key)
-            .map(|(_, _, t)| t.as_str())
+        find_todo(&self.earlier, project, |k, _| k == key)
     }
 
     /// The first open to-do of `project` that `names`, as written there.
     fn open_todo_where(&self, project: &str, names: impl Fn(&str) -> bool) -> Option<&str> {
-        self.todos
-            .iter()
-            .find(|(p, _, t)| p == project && names(t))
-            .map(|(_, _, t)| t.as_str())
+        find_todo(&self.todos, project, |_, t| names(t))
     }
 
     /// The open to-do of `project` that `text` finishes, as written there.
     fn open_todo(&self, project: &str, text: &str) -> Option<&str> {
         let key = normalise(text);
-        self.todos
-            .iter()
-            .find(|(p, k, _)| p == project && *k == key)
-            .map(|(_, _, t)| t.as_str())
+        find_todo(&self.todos, project, |k, _| k == key)
     }
+}
+
+/// The first to-do of `project` in `list` (project, normalised, as written)
+/// that `hit(normalised, as written)`, as written.
+fn find_todo<'a>(
+    list: &'a [(String, String, String)],
+    project: &str,
+    hit: impl Fn(&str, &str) -> bool,
+) -> Option<&'a str> {
+    list.iter()
+        .find(|(p, k, t)| p == project && hit(k, t))
+        .map(|(_, _, t)| t.as_str())
 }
 
 /// `Modifié `a.rs`` or `Créé `a.rs` : what it does`: a work bullet about
