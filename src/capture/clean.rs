@@ -152,6 +152,9 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     out
 }
 
+/// Characters of one text looked at for findings.
+const FINDINGS_SCAN: usize = 16 * 1024;
+
 /// What a text of the model between two tool calls says it found: a
 /// line opening with a finding's cue ("Key findings:" and its list, "The
 /// root cause is …", "Found it — …"), cut to one entry. Narration ("Let
@@ -182,6 +185,12 @@ pub fn findings(text: &str) -> Vec<String> {
         "j'ai trouvé",
     ];
     let mut out = Vec::new();
+    // A finding opens a text; a huge one (pasted output echoed back) is
+    // looked at no further than its head, so no text makes this slow.
+    let text = match text.char_indices().nth(FINDINGS_SCAN) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    };
     // Cheap refusal first: most texts between calls are one short line.
     let lower_all = text.to_lowercase();
     if !LEADS.iter().any(|l| lower_all.contains(l)) {

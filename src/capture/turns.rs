@@ -92,9 +92,6 @@ pub const BUILD_CAP: usize = 4 * crate::extract::digest::MAX_ENTRIES;
 
 /// Findings kept per turn: the first ones, said before the work.
 const MAX_FINDINGS: usize = 4;
-/// Characters of a subagent's report looked at for findings: its summary
-/// comes first, and a report can be long.
-const SUBAGENT_FINDINGS_SCAN: usize = 16 * 1024;
 
 impl Current {
     fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
@@ -803,11 +800,11 @@ impl<'s> Builder<'s> {
                     .collect::<Vec<_>>()
                     .join("\n");
                 // What a research subagent reports it found is the turn's
-                // finding as much as the model's own.
+                // finding as much as the model's own (its summary comes
+                // first: `findings` reads the head only).
                 let cur = self.cur();
                 if cur.turn.findings.len() < MAX_FINDINGS {
-                    let head: String = text.chars().take(SUBAGENT_FINDINGS_SCAN).collect();
-                    for f in clean::findings(&head) {
+                    for f in clean::findings(text) {
                         if cur.turn.findings.len() < MAX_FINDINGS && !cur.turn.findings.contains(&f)
                         {
                             cur.turn.findings.push(f);
