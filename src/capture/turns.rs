@@ -846,7 +846,20 @@ impl<'s> Builder<'s> {
         // What this command itself deletes or moves is not what fixed an
         // earlier failure: only the changes made before it count.
         let changes_before = cur.change_log.len();
-        let opened = shell::opened_tickets(output);
+        // Read only for a command that opens tickets: outputs can be long.
+        let opened = if effects.iter().any(|e| {
+            matches!(
+                e,
+                Effect::Action {
+                    kind: ActionKind::TicketOpened,
+                    ..
+                }
+            )
+        }) {
+            shell::opened_tickets(output)
+        } else {
+            Vec::new()
+        };
         let mut opened_at = 0;
         for e in &effects {
             match e {
