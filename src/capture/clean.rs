@@ -224,7 +224,9 @@ pub fn findings(text: &str) -> Vec<String> {
         let Some((line, lead)) = starts
             .filter_map(|at| {
                 let rest = whole[at..].trim_start();
-                let lower = rest.to_lowercase();
+                // The cue's length is enough: a line of many sentences
+                // stays linear.
+                let lower: String = rest.chars().take(24).collect::<String>().to_lowercase();
                 LEADS
                     .iter()
                     .find(|l| lower.starts_with(**l))
