@@ -21,6 +21,9 @@ pub enum Effect {
         test: bool,
     },
     Delete(Vec<String>),
+    /// A tracker's issue looked at (`bd show x`, `gh issue view 12`): its
+    /// output names it.
+    ShowTicket(String),
     Move {
         from: String,
         to: String,
@@ -307,6 +310,10 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                         detail: ids.join(" "),
                     })
                 }
+                "show" => {
+                    let ids = non_flags(&args);
+                    (ids.len() == 1).then(|| Effect::ShowTicket(ids[0].to_owned()))
+                }
                 "close" => {
                     let ids = non_flags(&without_values(&args, &["--reason", "-r"]));
                     (!ids.is_empty()).then(|| Effect::Action {
@@ -321,6 +328,15 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             ActionKind::TicketOpened,
             flag_value(&rest().collect::<Vec<_>>(), &["--title", "-t"]).unwrap_or_default(),
         ),
+        "gh" | "glab" if arg(1) == "issue" && arg(2) == "view" => {
+            let args: Vec<&str> = rest().skip(2).collect();
+            let ids = non_flags(&without_values(
+                &args,
+                &["--repo", "-R", "--json", "-q", "--jq"],
+            ));
+            (ids.len() == 1 && ids[0].chars().all(|c| c.is_ascii_digit()))
+                .then(|| Effect::ShowTicket(format!("#{}", ids[0])))
+        }
         "gh" | "glab" if arg(1) == "issue" && arg(2) == "close" => {
             let args: Vec<&str> = rest().skip(2).collect();
             let ids = non_flags(&without_values(
@@ -508,6 +524,27 @@ pub fn opened_tickets(output: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The title a tracker printed for the issue `id` it showed: beads'
+/// `○ x-4te [EPIC] · Title   [● P1 · OPEN]`, `gh`'s `title:\tTitle`.
+pub fn ticket_title(id: &str, output: &str) -> Option<String> {
+    let bare = id.trim_start_matches('#');
+    for line in output.lines().take(20) {
+        let line = line.trim();
+        if let Some(t) = line.strip_prefix("title:") {
+            return Some(t.trim().to_owned()).filter(|t| !t.is_empty());
+        }
+        if line.contains(bare)
+            && let Some((_, rest)) = line.split_once(" · ")
+        {
+            let title = rest.split("   [").next().unwrap_or(rest).trim();
+            if !title.is_empty() {
+                return Some(title.to_owned());
+            }
+        }
+    }
+    None
 }
 
 /// `args` without the given flags and the value after each.
@@ -846,8 +883,9 @@ mod tests {
                 }
             ]
         );
-        assert!(
-            kinds("bd ready && bd show app-1 && bd update app-1 --status in_progress").is_empty()
+        assert_eq!(
+            kinds("bd ready && bd show app-1 && bd update app-1 --status in_progress"),
+            [Effect::ShowTicket("app-1".into())]
         );
         assert_eq!(
             kinds("bd update app-3 --status closed"),
@@ -857,6 +895,27 @@ mod tests {
             }]
         );
         assert!(kinds("gh issue list").is_empty());
+        assert_eq!(
+            kinds("bd show app-4te"),
+            [Effect::ShowTicket("app-4te".into())]
+        );
+        assert_eq!(
+            kinds("gh issue view 12 --comments"),
+            [Effect::ShowTicket("#12".into())]
+        );
+        assert_eq!(
+            ticket_title(
+                "app-4te",
+                "○ app-4te [EPIC] · End-to-end tracing (plugin -> app)   [● P1 · OPEN]\nOwner: M"
+            )
+            .as_deref(),
+            Some("End-to-end tracing (plugin -> app)")
+        );
+        assert_eq!(
+            ticket_title("#12", "title:\tCrash on start\nstate:\tOPEN\n").as_deref(),
+            Some("Crash on start")
+        );
+        assert_eq!(ticket_title("app-9", "no such issue"), None);
 
         let out = "✓ Created issue: app-0p7\n  Title: Set up\n✓ Created issue: app-0p7.1.\n";
         assert_eq!(opened_tickets(out), ["app-0p7", "app-0p7.1"]);

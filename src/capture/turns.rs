@@ -10,7 +10,7 @@ use super::clean::{self, UserText};
 use super::shell::{self, Effect};
 use crate::extract::digest::{
     Action, ActionKind, Change, Check, Choice, Declined, EarlierFix, FileChange, RequestKind,
-    Subagent, Todo, TodoStatus, ToolError, Turn,
+    Subagent, TicketSeen, Todo, TodoStatus, ToolError, Turn,
 };
 use crate::transcript::{Block, Content, ContextUsage, Record, ToolUse, ToolUseResult};
 use std::collections::HashMap;
@@ -922,6 +922,16 @@ impl<'s> Builder<'s> {
                         coverage,
                         summary,
                     });
+                }
+                Effect::ShowTicket(id) if ok && cur.turn.tickets.len() < MAX_FINDINGS * 4 => {
+                    if let Some(title) = shell::ticket_title(id, output)
+                        && !cur.turn.tickets.iter().any(|t| t.id == *id)
+                    {
+                        cur.turn.tickets.push(TicketSeen {
+                            id: id.clone(),
+                            title,
+                        });
+                    }
                 }
                 Effect::Delete(paths) if ok => {
                     for p in paths {

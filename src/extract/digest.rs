@@ -160,6 +160,14 @@ pub struct Todo {
     pub status: TodoStatus,
 }
 
+/// A tracker's issue the turn looked at, and its title: what an id in the
+/// request is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TicketSeen {
+    pub id: String,
+    pub title: String,
+}
+
 /// A question the model asked and the user's own answer: a choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
@@ -243,6 +251,9 @@ pub struct Turn {
     /// answer often leaves out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<String>,
+    /// Tracker issues the turn looked at (`bd show`, `gh issue view`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tickets: Vec<TicketSeen>,
     /// The model's last text of the turn.
     #[serde(default)]
     pub answer: String,
@@ -391,6 +402,10 @@ impl Turn {
         for x in &mut self.findings {
             f(Entry, x);
         }
+        for x in &mut self.tickets {
+            f(Entry, &mut x.id);
+            f(Entry, &mut x.title);
+        }
         if let Some(p) = &mut self.plan {
             f(Long, p);
         }
@@ -423,6 +438,7 @@ impl Turn {
         self.declined.truncate(MAX_ENTRIES);
         self.todos.truncate(MAX_ENTRIES);
         self.findings.truncate(MAX_ENTRIES);
+        self.tickets.truncate(MAX_ENTRIES);
         self.choices.truncate(MAX_ENTRIES);
         self.subagents.truncate(MAX_ENTRIES);
         for s in &mut self.subagents {

@@ -589,6 +589,21 @@ impl TurnCtx<'_> {
                 self.shown(path)
             );
         }
+        // "Work on bead x-4te": what x-4te is, when the turn looked it up.
+        for tk in &t.tickets {
+            let named = bullet
+                .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '#')))
+                .any(|w| w.trim_end_matches('.') == tk.id);
+            if named && !bullet.contains(tk.title.as_str()) {
+                bullet = format!(
+                    "{bullet} — `{}`{} {}",
+                    tk.id.replace('`', "'"),
+                    self.w.colon,
+                    cap(&one_line(&tk.title), 120)
+                );
+                break;
+            }
+        }
         if t.interrupted && t.files.is_empty() {
             bullet = format!("{bullet} ({})", self.w.interrupted);
         }

@@ -90,6 +90,7 @@ struct Text {
     interrupted: &'static str,
     todos: &'static str,
     findings: &'static str,
+    tickets: &'static str,
     /// Pending, in progress, completed.
     statuses: [&'static str; 3],
     plan: &'static str,
@@ -170,6 +171,7 @@ const FR: Text = Text {
     interrupted: "Tour interrompu par l'utilisateur avant sa fin.",
     todos: "Liste de tâches (état en fin de tour)",
     findings: "Constats de Claude en cours de tour (son propre compte rendu)",
+    tickets: "Tickets consultés (identifiant : titre)",
     statuses: ["à faire", "en cours", "fait"],
     plan: "Plan accepté par l'utilisateur :",
     choices: "Choix de l'utilisateur (question → réponse)",
@@ -266,6 +268,7 @@ const EN: Text = Text {
     interrupted: "The user interrupted the turn before it ended.",
     todos: "To-do list (as the turn left it)",
     findings: "What Claude said it found on the way (its own account)",
+    tickets: "Tracker issues looked at (id: title)",
     statuses: ["pending", "in progress", "done"],
     plan: "Plan the user accepted:",
     choices: "The user's choices (question → answer)",
@@ -697,6 +700,17 @@ impl Render<'_> {
             turn.findings.iter().map(|f| one_line(f, ITEM_MAX)),
         );
         ev.listed(
+            t.tickets,
+            turn.tickets.iter().map(|k| {
+                format!(
+                    "{}{} {}",
+                    one_line(&k.id, ITEM_MAX),
+                    t.colon,
+                    one_line(&k.title, ITEM_MAX)
+                )
+            }),
+        );
+        ev.listed(
             t.choices,
             turn.choices.iter().map(|c| {
                 format!(
@@ -927,6 +941,10 @@ mod tests {
             kind: RequestKind::Task,
             first: true,
             findings: vec!["La cause : le jeton expire après 1 min".into()],
+            tickets: vec![crate::extract::digest::TicketSeen {
+                id: "#12".into(),
+                title: "Le jeton expire".into(),
+            }],
             after_refusal: false,
             prompted: true,
             ide: vec!["selection: /repo/projects/api/src/auth.rs (lines 3-9)".into()],
@@ -1059,7 +1077,7 @@ mod tests {
             "Refusé par l'utilisateur :\n- Bash `rm -rf target` → raison : « garde le cache de build »\n",
             "Tour interrompu par l'utilisateur avant sa fin.\n",
             "Liste de tâches (état en fin de tour) :\n- [fait] Écrire le test de régression\n- [à faire] Relire la doc\n- [en cours] Corriger l'expiration\n",
-            "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
+            "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nTickets consultés (identifiant : titre) :\n- #12 : Le jeton expire\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
             "Sous-agents :\n- « Explorer l'auth » : modifiés projects/api/src/session.rs — rapport : La session lit le jeton deux fois.\n",
             "Fichiers lus : projects/api/Cargo.toml\n</cairn-data>",
             "Plan accepté par l'utilisateur :\n<cairn-data kind=\"plan\">\n# Plan : jetons\n1. Allonger la durée\n2. Tester\n</cairn-data>",

@@ -689,3 +689,23 @@ fn a_to_do_of_an_earlier_day_the_list_completes_is_finished_there() {
     assert_eq!(s.finalise_earlier, ["Write the README"]);
     assert!(s.a_suivre_done.is_empty() && s.travail.is_empty(), "{s:?}");
 }
+
+#[test]
+fn a_goal_naming_a_ticket_says_what_the_ticket_is() {
+    let mut t = turn("Work on bead app-4te. Start with the first ready task.");
+    t.tickets = vec![
+        crate::extract::digest::TicketSeen {
+            id: "app-4te.1".into(),
+            title: "Add deps".into(),
+        },
+        crate::extract::digest::TicketSeen {
+            id: "app-4te".into(),
+            title: "End-to-end tracing".into(),
+        },
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.objectif,
+        ["Work on bead app-4te. Start with the first ready task. — `app-4te` : End-to-end tracing"]
+    );
+}
