@@ -10,7 +10,8 @@
 //! hold on the `dev` and `holdout` splits; the `fresh` split (sessions of a
 //! newer source) is reported on its own, its misses listed like dev ones,
 //! and held to a floor only once `min_recall_fresh` is set; the `fresh2`
-//! split (a fourth source, unseen while tuning) likewise, with no floor.
+//! split (a fourth source, unseen while tuning) likewise, with no floor, and
+//! the `fresh3` split (a fifth source) the same way.
 
 // The harness prints its figures.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -267,6 +268,8 @@ struct Totals {
     fresh: Sum,
     /// A fourth source, measured only: no floor.
     fresh2: Sum,
+    /// A fifth source, measured only: no floor.
+    fresh3: Sum,
 }
 
 fn totals(key: &key::Key, outcomes: &[Outcome]) -> Totals {
@@ -276,11 +279,13 @@ fn totals(key: &key::Key, outcomes: &[Outcome]) -> Totals {
         all: Sum::default(),
         fresh: Sum::default(),
         fresh2: Sum::default(),
+        fresh3: Sum::default(),
     };
     for (s, o) in key.session.iter().zip(outcomes) {
         match s.split.as_str() {
             "fresh" => t.fresh.add(o),
             "fresh2" => t.fresh2.add(o),
+            "fresh3" => t.fresh3.add(o),
             "dev" => {
                 t.dev.add(o);
                 t.all.add(o);
@@ -302,7 +307,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
          worker --drain), its logs scored against key.toml. Recall: facts found / facts. \
          Forbidden: bullets matching a forbid. Bullets/fact: all bullets / facts. Goals: \
          recall >= 0.75, 0 forbidden, <= 2.5 bullets per fact. The floors hold on dev + \
-         holdout; fresh and fresh2 (newer sources, labelled before cairn ran on them) \
+         holdout; fresh, fresh2 and fresh3 (newer sources, labelled before cairn ran on them) \
          are measured apart.\n\n",
     );
     r.push_str(
@@ -335,6 +340,10 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         &format!("**fresh2** ({} sessions)", t.fresh2.sessions),
         "fresh2",
     ));
+    r.push_str(&t.fresh3.row(
+        &format!("**fresh3** ({} sessions)", t.fresh3.sessions),
+        "fresh3",
+    ));
 
     let hooks: usize = outcomes.iter().map(|o| o.replay.turns).sum();
     let hook_time: Duration = outcomes.iter().map(|o| o.replay.hook_time).sum();
@@ -364,7 +373,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
     // Holdout sessions are for measuring: their misses are not listed, so
     // that nobody tunes the extractor on them by accident. Fresh ones are
     // listed like dev ones: the point of them is to show what fails.
-    r.push_str("\n## Forbidden bullets (dev, fresh and fresh2 sessions)\n\n");
+    r.push_str("\n## Forbidden bullets (dev, fresh, fresh2 and fresh3 sessions)\n\n");
     let mut any = false;
     let dev = || {
         key.session
@@ -390,7 +399,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         r.push_str("None.\n");
     }
 
-    r.push_str("\n## Facts not found (dev, fresh and fresh2 sessions)\n\n");
+    r.push_str("\n## Facts not found (dev, fresh, fresh2 and fresh3 sessions)\n\n");
     for (s, o) in dev() {
         let missing: Vec<&str> = s
             .fact

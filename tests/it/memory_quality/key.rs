@@ -21,8 +21,10 @@ pub const SECTIONS: [&str; 8] = [
 /// was run on them, measured and listed like dev, with no floor until
 /// `min_recall_fresh` sets one; `fresh2` holds sessions of a fourth source,
 /// labelled before cairn was run on them after `fresh` had been tuned on,
-/// measured and listed like `fresh`, with no floor.
-pub const SPLITS: [&str; 4] = ["dev", "holdout", "fresh", "fresh2"];
+/// measured and listed like `fresh`, with no floor; `fresh3` likewise, a
+/// fifth source labelled before cairn was run on it after `fresh2` had been
+/// tuned on.
+pub const SPLITS: [&str; 5] = ["dev", "holdout", "fresh", "fresh2", "fresh3"];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
