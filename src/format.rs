@@ -156,6 +156,28 @@ pub fn is_combining_accent(c: char) -> bool {
     ('\u{300}'..='\u{36f}').contains(&c)
 }
 
+/// `text` without its CSI escape sequences (`ESC [ … final byte`): the
+/// colours a terminal program writes, which are noise once the text is not
+/// on a terminal.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameters and intermediates, then one final byte in @..~.
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -544,7 +544,13 @@ impl<'s> Builder<'s> {
                     continue;
                 };
                 let text: Vec<&str> = tr.content.texts().collect();
-                self.result(&call, tr.is_error, &text.join("\n"), tur);
+                let mut text = text.join("\n");
+                // A program's colours (PowerShell writes its errors in red)
+                // are not part of what it said.
+                if text.contains('\x1b') {
+                    text = crate::format::strip_ansi(&text);
+                }
+                self.result(&call, tr.is_error, &text, tur);
             }
             return;
         }

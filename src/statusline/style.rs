@@ -124,24 +124,7 @@ pub fn visible_width(s: &str) -> usize {
 }
 
 /// Removes CSI escape sequences (what [`Style::paint`] writes).
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' && chars.peek() == Some(&'[') {
-            chars.next();
-            // Parameters and intermediates, then one final byte in @..~.
-            for c in chars.by_ref() {
-                if ('@'..='~').contains(&c) {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub use crate::format::strip_ansi;
 
 /// The longest prefix of `s` that fits in `max` columns, with `…` when cut.
 pub fn truncate(s: &str, max: usize) -> String {

@@ -705,3 +705,23 @@ fn findings_said_between_calls_and_in_a_subagents_report_are_kept() {
     );
     assert_eq!(t.answer, "CI fails on timeouts that main has too.");
 }
+
+#[test]
+fn a_programs_colours_are_not_part_of_its_error() {
+    let t = &build(&[
+        user("check the workflow"),
+        calls(&[("1", "Bash", json!({"command":"./release.sh"}))]),
+        result(
+            "1",
+            "Exit code 1\n\u{1b}[31;1mFileNotFoundError: no such file\u{1b}[0m",
+            true,
+            json!("Error"),
+        ),
+        say("The file is missing."),
+    ])[0];
+    assert_eq!(
+        t.errors.first().map(|e| e.message.as_str()),
+        Some("FileNotFoundError: no such file"),
+        "{t:?}"
+    );
+}
