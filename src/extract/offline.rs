@@ -1378,13 +1378,12 @@ impl TurnCtx<'_> {
         let edit = |tool: &str| matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit");
         let lost_change = t.declined.iter().any(|d| edit(&d.tool))
             || t.errors.iter().any(|e| !e.resolved && edit(&e.tool));
-        if t.kind == RequestKind::None
-            || t.answer.trim().is_empty()
-            || lost_change
-            || is_proposal(&t.answer)
-        {
+        if t.kind == RequestKind::None || t.answer.trim().is_empty() || lost_change {
             return;
         }
+        // An answer that proposes and asks ("Proceed?") teaches only what
+        // it says it found; the rest is a plan not yet accepted.
+        let proposal = is_proposal(&t.answer);
         let changed = t.all_files().next().is_some() || !t.actions.is_empty();
         if (changed || !t.checks.is_empty())
             && let Some(o) = answer::outcome_opening(&t.answer, passing_tests(t).is_some())
@@ -1400,12 +1399,20 @@ impl TurnCtx<'_> {
         } else {
             answer::Kind::Informational
         };
-        // The cause the problems already carry is not said twice.
-        let cause = cause_sentence(&t.answer).map(|c| normalise(&c));
+        // The cause the problems already carry is not said twice (only a
+        // turn with a problem bullet carries it).
+        let has_problem = !t.errors.is_empty()
+            || t.checks.iter().any(|c| !c.ok)
+            || !t.pasted.is_empty()
+            || (!t.first && is_complaint(&t.request));
+        let cause = cause_sentence(&t.answer)
+            .filter(|_| has_problem)
+            .map(|c| normalise(&c));
         let turn = answer::Turn {
             kind,
             opening: t.checks.is_empty(),
             tests_counted: passing_tests(t).is_some(),
+            findings_only: proposal,
         };
         // What the file bullets already took from the answer.
         let shown: Vec<String> = t.files.iter().map(|f| self.shown(&f.path)).collect();

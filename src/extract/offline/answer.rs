@@ -31,6 +31,9 @@ pub(super) struct Turn {
     /// A passing test run with its counts is already a work bullet: the
     /// answer saying "66 tests pass" again is no lesson.
     pub tests_counted: bool,
+    /// The answer proposes and asks ("Proceed?"): only what it says it
+    /// found is a lesson, the rest is a plan nobody accepted yet.
+    pub findings_only: bool,
 }
 
 /// The longest lesson kept, in characters.
@@ -58,6 +61,9 @@ const CONCLUSION: &[&str] = &[
     "the catch is",
     "it turns out",
     "turns out",
+    "root cause:",
+    "root cause is",
+    "the root cause",
     "a pragmatic middle ground",
     "the verdict",
     "en résumé",
@@ -84,6 +90,23 @@ const LEARNT: &[&str] = &[
     "lesson learned",
     "à retenir",
 ];
+
+/// Whether a lesson opens as something found: learnt, or the cause of a
+/// problem ("Root cause: …").
+pub(super) fn says_a_finding(text: &str) -> bool {
+    says_a_lesson(text)
+        || starts_with_any(
+            &text.to_lowercase(),
+            &[
+                "root cause",
+                "the root cause",
+                "the cause",
+                "cause:",
+                "la cause",
+                "diagnosis",
+            ],
+        )
+}
 
 /// Whether a lesson opens as something learnt ("The key insight: …").
 pub(super) fn says_a_lesson(text: &str) -> bool {
@@ -353,7 +376,7 @@ pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
     if kind == Kind::Informational {
         cands.extend(flows(answer));
     }
-    cands.retain(|c| c.score >= 3);
+    cands.retain(|c| c.score >= 3 && (!turn.findings_only || says_a_finding(&c.text)));
     cands.sort_by(|a, b| b.score.cmp(&a.score).then(a.order.cmp(&b.order)));
     let keep = match kind {
         Kind::Informational if cands.get(2).is_some_and(|c| c.score >= 5) => 3,
@@ -372,6 +395,7 @@ pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
     if out.is_empty()
         && kind == Kind::Informational
         && turn.opening
+        && !turn.findings_only
         && let Some(f) = fallback
     {
         out.push(cap(&unlink(&f), MAX_LESSON));
@@ -654,6 +678,7 @@ mod tests {
             kind: Kind::Informational,
             opening: true,
             tests_counted: false,
+            findings_only: false,
         }
     }
 
@@ -662,6 +687,7 @@ mod tests {
             kind: Kind::Work,
             opening: true,
             tests_counted,
+            findings_only: false,
         }
     }
 
@@ -781,5 +807,20 @@ mod tests {
         assert!(!says_a_lesson(
             "Added a retry because the view is not visible yet."
         ));
+    }
+
+    #[test]
+    fn a_proposal_teaches_only_what_it_found() {
+        let a = "Analysis done.\n\n**Root cause**: PR #7711 strips ANSI escapes, which the posh-git string carries.\n\n\
+            **Docs gap**: the page still shows the old snippet as the way to get posh-git output, in short the wrong route.\n\n\
+            **Plan**:\n1. Keep the section\n2. Add an FAQ entry\n\nProceed?";
+        let t = Turn {
+            findings_only: true,
+            ..informational()
+        };
+        assert_eq!(
+            lessons(a, t),
+            ["Root cause: PR #7711 strips ANSI escapes, which the posh-git string carries."]
+        );
     }
 }
