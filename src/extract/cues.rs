@@ -328,6 +328,10 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
         "you may want to",
         "you might want to",
         "you'll want to",
+        "you still need to",
+        "still on your plate",
+        "left for you",
+        "up to you to",
         "n'oubliez pas",
         "n'oublie pas",
         "pensez à",
@@ -340,7 +344,16 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
         let lower_text = lower(&s.text);
         let left_to_user = s.list_cue != Some(Cue::Proposal)
             && (starts_with_any(&lower_text, LEFT_TO_THE_USER)
-                || has_any(&lower_text, &["you may want to", "you might want to"]));
+                || has_any(
+                    &lower_text,
+                    &[
+                        "you may want to",
+                        "you might want to",
+                        "still on your plate",
+                        "ready for you to review",
+                        "for you to review and commit",
+                    ],
+                ));
         let text = match s.list_cue {
             Some(Cue::FollowUp) => Some(s.text.clone()),
             _ if left_to_user => Some(s.text.clone()),
@@ -943,6 +956,20 @@ mod tests {
             ["Wire the worker", "Add a benchmark"]
         );
         assert!(next_steps("I can also add tests if you want. Remaining: nothing?").is_empty());
+    }
+
+    #[test]
+    fn what_is_left_on_the_users_plate_is_open() {
+        let answer = "Removed the MSI package.\n\n\
+            Still on your plate outside the repo: the winget manifest PR.\n\n\
+            The tree is ready for you to review and commit.";
+        assert_eq!(
+            next_steps(answer),
+            [
+                "Still on your plate outside the repo: the winget manifest PR.",
+                "The tree is ready for you to review and commit."
+            ]
+        );
     }
 
     #[test]
