@@ -337,6 +337,35 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             (ids.len() == 1 && ids[0].chars().all(|c| c.is_ascii_digit()))
                 .then(|| Effect::ShowTicket(format!("#{}", ids[0])))
         }
+        // `gh issue comment 12 --body …`, `gh pr comment`, `glab mr note`.
+        "gh" | "glab"
+            if matches!(arg(1), "issue" | "pr" | "mr") && matches!(arg(2), "comment" | "note") =>
+        {
+            let args: Vec<&str> = rest().skip(2).collect();
+            let target = non_flags(&without_values(
+                &args,
+                &[
+                    "--body",
+                    "-b",
+                    "--body-file",
+                    "-F",
+                    "--repo",
+                    "-R",
+                    "--message",
+                    "-m",
+                ],
+            ))
+            .first()
+            .map(|t| {
+                if t.chars().all(|c| c.is_ascii_digit()) {
+                    format!("#{t}")
+                } else {
+                    t.to_string()
+                }
+            })
+            .unwrap_or_default();
+            action(ActionKind::Commented, target)
+        }
         "gh" | "glab" if arg(1) == "issue" && arg(2) == "close" => {
             let args: Vec<&str> = rest().skip(2).collect();
             let ids = non_flags(&without_values(
@@ -895,6 +924,13 @@ mod tests {
             }]
         );
         assert!(kinds("gh issue list").is_empty());
+        assert_eq!(
+            kinds("gh issue comment 7660 --body \"Both symptoms explained\""),
+            [Effect::Action {
+                kind: ActionKind::Commented,
+                detail: "#7660".into()
+            }]
+        );
         assert_eq!(
             kinds("bd show app-4te"),
             [Effect::ShowTicket("app-4te".into())]

@@ -339,6 +339,7 @@ fn kind_name(k: ActionKind) -> &'static str {
         ActionKind::Deploy => "deploy",
         ActionKind::TicketOpened => "ticket opened",
         ActionKind::TicketClosed => "ticket closed",
+        ActionKind::Commented => "comment",
     }
 }
 

@@ -65,6 +65,9 @@ pub enum ActionKind {
     TicketOpened,
     /// Issues closed in a tracker (`bd close a b`, `gh issue close 12`).
     TicketClosed,
+    /// A comment posted on an issue or a pull request (`gh issue comment
+    /// 12`, `gh pr comment`): what the people there were told.
+    Commented,
 }
 
 /// A command that changed the world outside the working tree's files.

@@ -70,6 +70,7 @@ struct Words {
     before: &'static str,
     outcome: &'static str,
     ticket: &'static str,
+    commented: &'static str,
     tickets_closed: (&'static str, &'static str),
     failed: &'static str,
     tests: &'static str,
@@ -122,6 +123,7 @@ const FR: Words = Words {
     before: "avant :",
     outcome: "Résultat",
     ticket: "Ticket",
+    commented: "Commentaire publié sur",
     tickets_closed: ("Ticket fermé", "Tickets fermés"),
     failed: "échec",
     tests: "Tests",
@@ -167,6 +169,7 @@ const EN: Words = Words {
     before: "was",
     outcome: "Outcome",
     ticket: "Ticket",
+    commented: "Commented on",
     tickets_closed: ("Closed ticket", "Closed tickets"),
     failed: "failed",
     tests: "Tests",
@@ -959,6 +962,7 @@ impl TurnCtx<'_> {
             ActionKind::Migration => w.migration,
             ActionKind::Install => w.install,
             ActionKind::Deploy => w.deploy,
+            ActionKind::Commented => w.commented,
             // To-dos and what closed them: `tickets`.
             ActionKind::TicketOpened | ActionKind::TicketClosed => return None,
         };

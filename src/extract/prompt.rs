@@ -72,7 +72,7 @@ struct Text {
     read: &'static str,
     actions: &'static str,
     /// In `ActionKind` order.
-    kinds: [&'static str; 10],
+    kinds: [&'static str; 11],
     ok: &'static str,
     failed: &'static str,
     checks: &'static str,
@@ -153,6 +153,7 @@ const FR: Text = Text {
         "déploiement",
         "ticket ouvert",
         "ticket fermé",
+        "commentaire publié",
     ],
     ok: "réussi",
     failed: "échoué",
@@ -250,6 +251,7 @@ const EN: Text = Text {
         "deploy",
         "ticket opened",
         "ticket closed",
+        "comment posted",
     ],
     ok: "ok",
     failed: "failed",
@@ -389,6 +391,7 @@ fn kind_index(k: ActionKind) -> usize {
         ActionKind::Deploy => 7,
         ActionKind::TicketOpened => 8,
         ActionKind::TicketClosed => 9,
+        ActionKind::Commented => 10,
     }
 }
 
