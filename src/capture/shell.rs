@@ -21,6 +21,8 @@ pub enum Effect {
         test: bool,
     },
     Delete(Vec<String>),
+    /// Folders made (`mkdir -p a b`): only to tell scratch removed later.
+    MakeDir(Vec<String>),
     /// A tracker's issue looked at (`bd show x`, `gh issue view 12`): its
     /// output names it.
     ShowTicket(String),
@@ -281,6 +283,14 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                 .map(|s| s.to_string())
                 .collect();
             (!paths.is_empty()).then_some(Effect::Delete(paths))
+        }
+        "mkdir" => {
+            let args: Vec<&str> = rest().collect();
+            let paths: Vec<String> = non_flags(&without_values(&args, &["-m", "--mode"]))
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            (!paths.is_empty()).then_some(Effect::MakeDir(paths))
         }
         "mv" => {
             let p = non_flags(&rest().collect::<Vec<_>>());

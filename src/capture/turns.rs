@@ -79,6 +79,9 @@ struct Current {
     /// Every path the turn changed, in order (capped): what changed between
     /// a failure and the success that resolved it.
     change_log: Vec<String>,
+    /// Folders this turn's commands made (`mkdir -p x`): scratch the turn
+    /// may remove again, which then changed nothing.
+    made_dirs: Vec<String>,
     /// For each check, how long the change log was when it ran.
     check_marks: Vec<usize>,
     /// The turn created or updated a task (newer clients' to-do list).
@@ -841,6 +844,9 @@ impl<'s> Builder<'s> {
                 Effect::Delete(paths) => {
                     Effect::Delete(paths.iter().map(|p| self.path(p)).collect())
                 }
+                Effect::MakeDir(paths) => {
+                    Effect::MakeDir(paths.iter().map(|p| self.path(p)).collect())
+                }
                 Effect::Move { from, to } => Effect::Move {
                     from: self.path(&from),
                     to: self.path(&to),
@@ -939,8 +945,29 @@ impl<'s> Builder<'s> {
                         });
                     }
                 }
+                Effect::MakeDir(paths) if ok => {
+                    for p in paths {
+                        if cur.made_dirs.len() < BUILD_CAP && !cur.made_dirs.contains(p) {
+                            cur.made_dirs.push(p.clone());
+                        }
+                    }
+                }
                 Effect::Delete(paths) if ok => {
                     for p in paths {
+                        // Files this turn created inside a folder it removes
+                        // are gone with it.
+                        let inside = format!("{}/", p.trim_end_matches('/'));
+                        cur.turn.files.retain(|f| {
+                            !(f.change == Change::Created && f.path.starts_with(&inside))
+                        });
+                        // A folder this turn made and removes was scratch.
+                        if cur
+                            .made_dirs
+                            .iter()
+                            .any(|m| m.trim_end_matches('/') == p.trim_end_matches('/'))
+                        {
+                            continue;
+                        }
                         cur.change(p, Change::Deleted, None);
                     }
                 }

@@ -725,3 +725,42 @@ fn a_programs_colours_are_not_part_of_its_error() {
         "{t:?}"
     );
 }
+
+#[test]
+fn a_scratch_folder_made_and_removed_in_the_turn_changed_nothing() {
+    let t = &build(&[
+        user("check the template renders"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"mkdir -p /p/src/cmd/tmplcheck"}),
+        )]),
+        result("1", "", false, json!({})),
+        calls(&[(
+            "2",
+            "Write",
+            json!({"file_path":"/p/src/cmd/tmplcheck/main.go","content":"x"}),
+        )]),
+        result(
+            "2",
+            "ok",
+            false,
+            json!({"type":"create","filePath":"/p/src/cmd/tmplcheck/main.go"}),
+        ),
+        calls(&[(
+            "3",
+            "Bash",
+            json!({"command":"go run ./src/cmd/tmplcheck && rm -rf /p/src/cmd/tmplcheck /p/old.txt"}),
+        )]),
+        result("3", "[main ↑2]", false, json!({})),
+        say("It renders like posh-git."),
+    ])[0];
+    assert_eq!(
+        t.files,
+        [FileChange {
+            path: "/p/old.txt".into(),
+            change: Change::Deleted,
+            from: None,
+        }]
+    );
+}
