@@ -476,6 +476,22 @@ impl TurnCtx<'_> {
         if path.starts_with(".git/") || path.contains("/.git/") || path == ".git" {
             return false;
         }
+        // Nor the client's own: its per-project memory, plans and to-dos
+        // under the user's `.claude/`, its scratchpad in the temp folder
+        // (written with either separator).
+        let unified = path.replace('\\', "/").to_lowercase();
+        if [
+            "/.claude/projects/",
+            "/.claude/plans/",
+            "/.claude/todos/",
+            "/temp/claude/",
+            "/tmp/claude/",
+        ]
+        .iter()
+        .any(|c| unified.contains(c))
+        {
+            return false;
+        }
         if self.in_project(path) {
             return true;
         }

@@ -709,3 +709,28 @@ fn a_goal_naming_a_ticket_says_what_the_ticket_is() {
         ["Work on bead app-4te. Start with the first ready task. — `app-4te` : End-to-end tracing"]
     );
 }
+
+#[test]
+fn the_clients_own_files_are_not_the_projects_work() {
+    let mut t = turn("test it in WSL");
+    t.files = vec![
+        file("src/shell/omp.zsh", Change::Updated),
+        FileChange {
+            path: "C:\\Users\\me\\.claude\\projects\\D--repo\\memory\\wsl.md".into(),
+            change: Change::Updated,
+            from: None,
+        },
+        FileChange {
+            path: "C:\\Users\\me\\AppData\\Local\\Temp\\claude\\D--repo\\s1\\scratchpad\\t.yaml"
+                .into(),
+            change: Change::Created,
+            from: None,
+        },
+        file(".claude/skills/zsh/SKILL.md", Change::Updated),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.travail,
+        ["Modifié `src/shell/omp.zsh`, `.claude/skills/zsh/SKILL.md`"]
+    );
+}
