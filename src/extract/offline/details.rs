@@ -132,6 +132,39 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
             lead_in = None;
             continue;
         }
+        // `**Fix** — [omp.zsh:165](…) now sets …`: a labelled paragraph
+        // that names a changed file is an item about it, list or not.
+        if item_text(t).is_none()
+            && let Some(p) = labelled_paragraph(t)
+            && let Some(target) = named_file(p, files)
+            && let Some((label, rest, _)) = label(p)
+            && named_file(&label, files).is_none()
+        {
+            // Its first sentence: a path's `:165` is no clause's end here.
+            let rest = unmark(
+                rest.trim_start()
+                    .trim_start_matches(['—', '-', ':'])
+                    .trim_start(),
+            );
+            let how = rest.split(". ").next().unwrap_or("").trim_end_matches('.');
+            let text = clean(how, MAX_DETAIL);
+            if text.split_whitespace().count() >= 3 {
+                let d = Detail {
+                    text,
+                    source: unmark(p),
+                };
+                match out.iter_mut().find(|(j, _)| *j == target) {
+                    Some((_, ds))
+                        if ds.len() < MAX_DETAILS && !ds.iter().any(|x| x.text == d.text) =>
+                    {
+                        ds.push(d)
+                    }
+                    Some(_) => {}
+                    None => out.push((target, vec![d])),
+                }
+            }
+            continue;
+        }
         let Some(item) = item_text(t) else {
             // A paragraph: a lead-in when it ends with a colon, else the
             // end of the list before it.
@@ -236,6 +269,22 @@ fn heading(line: &str) -> Option<String> {
     (inner.ends_with(':') && !inner.contains("**")).then(|| unmark(inner))
 }
 
+/// A paragraph that opens with a bold label and a separator (`**Fix** —
+/// …`, `**Fix**: …`), trimmed.
+fn labelled_paragraph(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let r = t.strip_prefix("**")?;
+    let end = r.find("**")?;
+    let after = r[end + 2..].trim_start();
+    (end > 0
+        && end <= 40
+        && (after.starts_with('—')
+            || after.starts_with("- ")
+            || after.starts_with(':')
+            || r[..end].ends_with(':')))
+    .then_some(t)
+}
+
 /// The text of a list item (`- `, `* `, `1. `, `1) `).
 fn item_text(line: &str) -> Option<&str> {
     let t = line.trim_start();
@@ -299,8 +348,12 @@ fn colon_outside_code(text: &str) -> Option<usize> {
 fn named_file(text: &str, files: &[String]) -> Option<usize> {
     // A whole path names its file even when another changed file has the
     // same name (`core/src/index.ts` and `pull/src/index.ts`).
+    // Windows paths (`src\shell\omp.zsh`) are named with either separator.
+    let unified: Vec<String> = files.iter().map(|f| f.replace('\\', "/")).collect();
     let by_path: Vec<usize> = (0..files.len())
-        .filter(|&i| files[i].contains('/') && mentions(text, &files[i]))
+        .filter(|&i| {
+            unified[i].contains('/') && (mentions(text, &files[i]) || mentions(text, &unified[i]))
+        })
         .collect();
     match by_path.as_slice() {
         [one] => return Some(*one),
@@ -309,7 +362,7 @@ fn named_file(text: &str, files: &[String]) -> Option<usize> {
     }
     let mut hit = None;
     for (i, f) in files.iter().enumerate() {
-        let name = f.rsplit('/').next().unwrap_or(f);
+        let name = f.rsplit(['/', '\\']).next().unwrap_or(f);
         if mentions(text, f) || (name.contains('.') && mentions(text, name)) {
             if hit.is_some_and(|h| h != i) {
                 return None;
@@ -482,6 +535,32 @@ mod tests {
             vec![
                 (0, vec!["added the retry loop".to_owned()]),
                 (1, vec!["covers the retry path".to_owned()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_labelled_paragraph_naming_a_changed_file_details_it() {
+        let answer = "All three deliverables are done:\n\n\
+            **Fix** — [omp.zsh:165](src/shell/omp.zsh:165) now sets `no_monitor` before the coproc spawn. Verified in WSL.\n\n\
+            **Commit** — `2b47979a` on `next`.\n";
+        assert_eq!(
+            texts(answer, &["src/shell/omp.zsh", "scratch/test.yaml"]),
+            vec![(
+                0,
+                vec!["omp.zsh:165 now sets 'no_monitor' before the coproc spawn".to_owned()]
+            )]
+        );
+    }
+
+    #[test]
+    fn a_windows_path_is_named_with_either_separator() {
+        let answer = "## Changes\n\n- **`src/shell/omp.zsh`**: sets `no_monitor` first\n- `serve.go`: no signal handling added\n";
+        assert_eq!(
+            texts(answer, &["src\\shell\\omp.zsh", "src\\cli\\serve.go"]),
+            vec![
+                (0, vec!["sets 'no_monitor' first".to_owned()]),
+                (1, vec!["no signal handling added".to_owned()]),
             ]
         );
     }
