@@ -499,6 +499,22 @@ fn score(text: &str, s: &Sentence, first_in_section: bool, turn: Turn) -> Option
         return None;
     }
     let lower = text.to_lowercase();
+    // "No — and the reason is ordering." answers a question it does not
+    // repeat: without a name in it, tomorrow it says nothing.
+    if words < 12
+        && ["yes", "no", "oui", "non"].iter().any(|y| {
+            lower
+                .strip_prefix(y)
+                .is_some_and(|r| r.starts_with([' ', ',', '—', '-', '.', '!']))
+        })
+        && !names_code(text)
+        && !text
+            .split_whitespace()
+            .skip(1)
+            .any(|w| w.chars().next().is_some_and(char::is_uppercase))
+    {
+        return None;
+    }
     if starts_with_any(&lower, NOT_A_LESSON)
         || lower.contains("http://")
         || lower.contains("https://")
@@ -821,6 +837,24 @@ mod tests {
         assert_eq!(
             lessons(a, t),
             ["Root cause: PR #7711 strips ANSI escapes, which the posh-git string carries."]
+        );
+    }
+
+    #[test]
+    fn a_bare_yes_or_no_is_no_lesson_but_a_named_answer_is() {
+        let a =
+            "No — and the reason is ordering, not a missing hook. Nothing else to add here today.";
+        assert!(
+            lessons(a, informational())
+                .iter()
+                .all(|l| !l.starts_with("No")),
+            "{:?}",
+            lessons(a, informational())
+        );
+        let b = "Yes, WebSearch is available in `-p` mode. It needs no flag at all.";
+        assert_eq!(
+            lessons(b, informational())[0],
+            "Yes, WebSearch is available in `-p` mode."
         );
     }
 }
