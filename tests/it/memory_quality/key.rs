@@ -21,7 +21,8 @@ pub const SECTIONS: [&str; 8] = [
 /// was run on them, measured and listed like dev, with no floor until
 /// `min_recall_fresh` sets one; `fresh2` holds sessions of a fourth source,
 /// labelled before cairn was run on them after `fresh` had been tuned on,
-/// measured and listed like `fresh`, with no floor; `fresh3` likewise, a
+/// measured and listed like `fresh`, with no floor until
+/// `min_recall_fresh2` sets one; `fresh3` likewise (`min_recall_fresh3`), a
 /// fifth source labelled before cairn was run on it after `fresh2` had been
 /// tuned on.
 pub const SPLITS: [&str; 5] = ["dev", "holdout", "fresh", "fresh2", "fresh3"];
@@ -44,6 +45,11 @@ pub struct Goals {
     /// once one is set.
     #[serde(default)]
     pub min_recall_fresh: Option<f64>,
+    /// Optional, as for `fresh`: floors once a split has been tuned on.
+    #[serde(default)]
+    pub min_recall_fresh2: Option<f64>,
+    #[serde(default)]
+    pub min_recall_fresh3: Option<f64>,
     pub max_forbidden: usize,
     pub max_bullets_per_fact: f64,
 }
