@@ -416,8 +416,12 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
             default,
             turn,
             primary: String::new(),
+            shown: Vec::new(),
+            details: Vec::new(),
         };
         ctx.primary = ctx.primary_project();
+        ctx.shown = turn.files.iter().map(|f| ctx.shown(&f.path)).collect();
+        ctx.details = details::file_details(&turn.answer, &ctx.shown);
         ctx.goal(&mut rec);
         ctx.context(&mut rec, &known);
         ctx.work(&mut rec, &mut known);
@@ -445,6 +449,11 @@ struct TurnCtx<'r> {
     default: &'r str,
     turn: &'r Turn,
     primary: String,
+    /// The turn's changed files as the log shows them, and what the answer
+    /// says of each (indices into `shown`): read once, used by the work
+    /// bullets, the problems' fixes and the lessons.
+    shown: Vec<String>,
+    details: Vec<(usize, Vec<details::Detail>)>,
 }
 
 impl TurnCtx<'_> {
@@ -723,12 +732,10 @@ impl TurnCtx<'_> {
             self.group_file(f, &mut groups, known);
         }
         // What the answer says was done to a file goes with it.
-        let shown: Vec<String> = t.files.iter().map(|f| self.shown(&f.path)).collect();
-        let details = details::file_details(&t.answer, &shown);
         let detail_of = |file: &str| {
-            details
+            self.details
                 .iter()
-                .find(|(i, _)| shown[*i] == file)
+                .find(|(i, _)| self.shown[*i] == file)
                 .map(|(_, d)| {
                     d.iter()
                         .map(|d| d.text.as_str())
@@ -1044,12 +1051,7 @@ impl TurnCtx<'_> {
             // A run that says neither what failed nor how many (`pytest:
             // command not found`) is named by its command.
             let vague = failed == 0 && summary.is_empty();
-            let fixed: Vec<String> = f
-                .fixed_in
-                .iter()
-                .filter(|p| self.in_project(p))
-                .map(|p| self.shown(p))
-                .collect();
+            let fixed = self.fixed_shown(&f.fixed_in);
             let b = match (l.ok, fixed.is_empty()) {
                 // Passed again with nothing changed in between, and nothing
                 // said of why it failed: the passing run's bullet is the news.
@@ -1060,9 +1062,10 @@ impl TurnCtx<'_> {
                     w.passed_word(l.passed.unwrap_or(0))
                 )),
                 (true, false) => Some(format!(
-                    "{what}{summary} → {} {}",
+                    "{what}{summary} → {} {}{}",
                     w.fixed_by,
-                    list(&fixed, w)
+                    list(&fixed, w),
+                    self.fix_told(&f.summary, &fixed)
                 )),
                 (false, _) if vague => Some(format!(
                     "{what} (`{}`, {})",
@@ -1083,12 +1086,7 @@ impl TurnCtx<'_> {
             let later_ok = builds[at + 1..]
                 .iter()
                 .any(|x| x.ok && program(&x.command) == prog);
-            let fixed: Vec<String> = c
-                .fixed_in
-                .iter()
-                .filter(|p| self.in_project(p))
-                .map(|p| self.shown(p))
-                .collect();
+            let fixed = self.fixed_shown(&c.fixed_in);
             let how = if later_ok {
                 self.fix_told(&c.summary, &fixed)
             } else {
@@ -1152,6 +1150,15 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// The project's files among those changed before a fix, as shown.
+    fn fixed_shown(&self, fixed_in: &[String]) -> Vec<String> {
+        fixed_in
+            .iter()
+            .filter(|p| self.in_project(p))
+            .map(|p| self.shown(p))
+            .collect()
+    }
+
     /// What the answer says was done to one of the `fixed` files about
     /// this `problem` (" — Added `# type: ignore[misc]` to …"), empty when
     /// it says nothing that names it: the fix, not only where it was made.
@@ -1160,8 +1167,11 @@ impl TurnCtx<'_> {
         if terms.is_empty() {
             return String::new();
         }
-        let details = details::file_details(&self.turn.answer, fixed);
-        for (_, ds) in &details {
+        let of_fixed = self
+            .details
+            .iter()
+            .filter(|(i, _)| fixed.contains(&self.shown[*i]));
+        for (_, ds) in of_fixed {
             for d in ds {
                 let source = d.source.to_lowercase();
                 if terms.iter().any(|t| source.contains(t.as_str())) {
@@ -1219,12 +1229,7 @@ impl TurnCtx<'_> {
             return None;
         }
         let target = self.error_target(&e.target);
-        let fixed: Vec<String> = e
-            .fixed_in
-            .iter()
-            .filter(|p| self.in_project(p))
-            .map(|p| self.shown(p))
-            .collect();
+        let fixed = self.fixed_shown(&e.fixed_in);
         let how = if e.resolved && !fixed.is_empty() {
             self.fix_told(&e.message, &fixed)
         } else {
@@ -1435,10 +1440,10 @@ impl TurnCtx<'_> {
             findings_only: proposal,
         };
         // What the file bullets already took from the answer.
-        let shown: Vec<String> = t.files.iter().map(|f| self.shown(&f.path)).collect();
-        let taken: Vec<String> = details::file_details(&t.answer, &shown)
-            .into_iter()
-            .flat_map(|(_, ds)| ds.into_iter().map(|d| normalise(&d.source)))
+        let taken: Vec<String> = self
+            .details
+            .iter()
+            .flat_map(|(_, ds)| ds.iter().map(|d| normalise(&d.source)))
             .collect();
         for l in answer::lessons(&t.answer, turn) {
             if cause

@@ -326,30 +326,16 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         r.push_str(&one.row(&s.name, &s.split));
     }
     let t = totals(key, outcomes);
-    r.push_str(
-        &t.dev
-            .row(&format!("**dev** ({} sessions)", t.dev.sessions), "dev"),
-    );
-    r.push_str(&t.holdout.row(
-        &format!("**holdout** ({} sessions)", t.holdout.sessions),
-        "holdout",
-    ));
-    r.push_str(&t.all.row(
-        &format!("**all** ({} sessions)", t.all.sessions),
-        "dev + holdout",
-    ));
-    r.push_str(&t.fresh.row(
-        &format!("**fresh** ({} sessions)", t.fresh.sessions),
-        "fresh",
-    ));
-    r.push_str(&t.fresh2.row(
-        &format!("**fresh2** ({} sessions)", t.fresh2.sessions),
-        "fresh2",
-    ));
-    r.push_str(&t.fresh3.row(
-        &format!("**fresh3** ({} sessions)", t.fresh3.sessions),
-        "fresh3",
-    ));
+    for (name, split, sum) in [
+        ("dev", "dev", &t.dev),
+        ("holdout", "holdout", &t.holdout),
+        ("all", "dev + holdout", &t.all),
+        ("fresh", "fresh", &t.fresh),
+        ("fresh2", "fresh2", &t.fresh2),
+        ("fresh3", "fresh3", &t.fresh3),
+    ] {
+        r.push_str(&sum.row(&format!("**{name}** ({} sessions)", sum.sessions), split));
+    }
 
     let hooks: usize = outcomes.iter().map(|o| o.replay.turns).sum();
     let hook_time: Duration = outcomes.iter().map(|o| o.replay.hook_time).sum();

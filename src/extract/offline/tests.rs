@@ -734,3 +734,34 @@ fn the_clients_own_files_are_not_the_projects_work() {
         ["Modifié `src/shell/omp.zsh`, `.claude/skills/zsh/SKILL.md`"]
     );
 }
+
+#[test]
+fn a_fixed_test_run_says_what_fixed_it_when_the_answer_names_the_test() {
+    let run_of = |ok: bool, failed: u64, fixed_in: Vec<String>| Check {
+        command: "uv run pytest".into(),
+        test: true,
+        ok,
+        passed: Some(40),
+        failed: Some(failed),
+        coverage: None,
+        summary: if ok {
+            String::new()
+        } else {
+            "tests/test_unit.py::test_process_invalid_input_type".into()
+        },
+        fixed_in,
+    };
+    let mut t = turn("make the tests pass");
+    t.files = vec![file("tests/test_unit.py", Change::Updated)];
+    t.checks = vec![
+        run_of(false, 1, vec![format!("{ROOT}/tests/test_unit.py")]),
+        run_of(true, 0, Vec::new()),
+    ];
+    t.answer = "## Fixes\n\n- **test_process_invalid_input_type**: now expects a `TypeError` in `tests/test_unit.py`\n".into();
+    let s = run(vec![t]);
+    assert!(
+        s.problemes[0].ends_with("→ corrigé en modifiant `tests/test_unit.py` — now expects a 'TypeError' in 'tests/test_unit.py'"),
+        "{:?}",
+        s.problemes
+    );
+}
