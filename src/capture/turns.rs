@@ -95,6 +95,8 @@ pub const BUILD_CAP: usize = 4 * crate::extract::digest::MAX_ENTRIES;
 
 /// Findings kept per turn: the first ones, said before the work.
 const MAX_FINDINGS: usize = 4;
+/// Tracker issues looked up kept per turn, with their titles.
+const MAX_TICKETS: usize = 16;
 
 impl Current {
     fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
@@ -935,7 +937,7 @@ impl<'s> Builder<'s> {
                         summary,
                     });
                 }
-                Effect::ShowTicket(id) if ok && cur.turn.tickets.len() < MAX_FINDINGS * 4 => {
+                Effect::ShowTicket(id) if ok && cur.turn.tickets.len() < MAX_TICKETS => {
                     if let Some(title) = shell::ticket_title(id, output)
                         && !cur.turn.tickets.iter().any(|t| t.id == *id)
                     {
