@@ -9,9 +9,9 @@
 //! (a regression fails), the issue's goals are written next to them. They
 //! hold on the `dev` and `holdout` splits; the `fresh` split (sessions of a
 //! newer source) is reported on its own, its misses listed like dev ones,
-//! and held to a floor only once `min_recall_fresh` is set; the `fresh2`
-//! and `fresh3` splits (a fourth and a fifth source, each measured unseen
-//! once) likewise, with `min_recall_fresh2` and `min_recall_fresh3`.
+//! and held to a floor only once `min_recall_fresh` is set; the later
+//! `freshN` splits (one more source each, each measured unseen once)
+//! likewise, with `min_recall_freshN`.
 
 // The harness prints its figures.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -165,29 +165,11 @@ fn memory_quality_on_real_sessions() {
     let t = totals(&key, &outcomes);
     let g = &key.goals;
     let mut below = Vec::new();
-    if t.dev.recall() < g.min_recall_dev {
-        below.push(format!(
-            "dev recall {:.3} < {}",
-            t.dev.recall(),
-            g.min_recall_dev
-        ));
-    }
-    if t.holdout.recall() < g.min_recall_holdout {
-        below.push(format!(
-            "holdout recall {:.3} < {}",
-            t.holdout.recall(),
-            g.min_recall_holdout
-        ));
-    }
-    for (name, min, sum) in [
-        ("fresh", g.min_recall_fresh, &t.fresh),
-        ("fresh2", g.min_recall_fresh2, &t.fresh2),
-        ("fresh3", g.min_recall_fresh3, &t.fresh3),
-    ] {
-        if let Some(min) = min
+    for (split, sum) in &t.splits {
+        if let Some(min) = g.min_recall(split)
             && sum.recall() < min
         {
-            below.push(format!("{name} recall {:.3} < {min}", sum.recall()));
+            below.push(format!("{split} recall {:.3} < {min}", sum.recall()));
         }
     }
     // Forbidden bullets and bullets per fact are held on the measured
@@ -267,39 +249,23 @@ impl Sum {
 }
 
 struct Totals {
-    dev: Sum,
-    holdout: Sum,
-    /// Dev and holdout: what the floors hold on.
+    /// One sum per split, in the key's order of splits.
+    splits: Vec<(&'static str, Sum)>,
+    /// Dev and holdout: what the forbidden and bullets-per-fact floors hold on.
     all: Sum,
-    fresh: Sum,
-    /// A fourth source (its floor: `min_recall_fresh2`).
-    fresh2: Sum,
-    /// A fifth source (its floor: `min_recall_fresh3`).
-    fresh3: Sum,
 }
 
 fn totals(key: &key::Key, outcomes: &[Outcome]) -> Totals {
     let mut t = Totals {
-        dev: Sum::default(),
-        holdout: Sum::default(),
+        splits: key::SPLITS.iter().map(|s| (*s, Sum::default())).collect(),
         all: Sum::default(),
-        fresh: Sum::default(),
-        fresh2: Sum::default(),
-        fresh3: Sum::default(),
     };
     for (s, o) in key.session.iter().zip(outcomes) {
-        match s.split.as_str() {
-            "fresh" => t.fresh.add(o),
-            "fresh2" => t.fresh2.add(o),
-            "fresh3" => t.fresh3.add(o),
-            "dev" => {
-                t.dev.add(o);
-                t.all.add(o);
-            }
-            _ => {
-                t.holdout.add(o);
-                t.all.add(o);
-            }
+        if let Some((_, sum)) = t.splits.iter_mut().find(|(name, _)| *name == s.split) {
+            sum.add(o);
+        }
+        if s.split == "dev" || s.split == "holdout" {
+            t.all.add(o);
         }
     }
     t
@@ -313,8 +279,8 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
          worker --drain), its logs scored against key.toml. Recall: facts found / facts. \
          Forbidden: bullets matching a forbid. Bullets/fact: all bullets / facts. Goals: \
          recall >= 0.75, 0 forbidden, <= 2.5 bullets per fact. The floors hold on dev + \
-         holdout; fresh, fresh2 and fresh3 (newer sources, labelled before cairn ran on them) \
-         are measured apart.\n\n",
+         holdout; the fresh splits (newer sources, labelled before cairn ran on them) are \
+         measured apart.\n\n",
     );
     r.push_str(
         "| session | split | turns (interrupted) | bullets | facts | recall | forbidden | bullets/fact |\n",
@@ -326,15 +292,17 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         r.push_str(&one.row(&s.name, &s.split));
     }
     let t = totals(key, outcomes);
-    for (name, split, sum) in [
-        ("dev", "dev", &t.dev),
-        ("holdout", "holdout", &t.holdout),
-        ("all", "dev + holdout", &t.all),
-        ("fresh", "fresh", &t.fresh),
-        ("fresh2", "fresh2", &t.fresh2),
-        ("fresh3", "fresh3", &t.fresh3),
-    ] {
-        r.push_str(&sum.row(&format!("**{name}** ({} sessions)", sum.sessions), split));
+    for (i, (split, sum)) in t.splits.iter().enumerate() {
+        if sum.sessions == 0 {
+            continue;
+        }
+        r.push_str(&sum.row(&format!("**{split}** ({} sessions)", sum.sessions), split));
+        if i == 1 {
+            r.push_str(&t.all.row(
+                &format!("**all** ({} sessions)", t.all.sessions),
+                "dev + holdout",
+            ));
+        }
     }
 
     let hooks: usize = outcomes.iter().map(|o| o.replay.turns).sum();
@@ -365,7 +333,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
     // Holdout sessions are for measuring: their misses are not listed, so
     // that nobody tunes the extractor on them by accident. Fresh ones are
     // listed like dev ones: the point of them is to show what fails.
-    r.push_str("\n## Forbidden bullets (dev, fresh, fresh2 and fresh3 sessions)\n\n");
+    r.push_str("\n## Forbidden bullets (all but holdout sessions)\n\n");
     let mut any = false;
     let dev = || {
         key.session
@@ -391,7 +359,7 @@ fn report(key: &key::Key, outcomes: &[Outcome], wall: Duration) -> String {
         r.push_str("None.\n");
     }
 
-    r.push_str("\n## Facts not found (dev, fresh, fresh2 and fresh3 sessions)\n\n");
+    r.push_str("\n## Facts not found (all but holdout sessions)\n\n");
     for (s, o) in dev() {
         let missing: Vec<&str> = s
             .fact

@@ -24,8 +24,10 @@ pub const SECTIONS: [&str; 8] = [
 /// measured and listed like `fresh`, with no floor until
 /// `min_recall_fresh2` sets one; `fresh3` likewise (`min_recall_fresh3`), a
 /// fifth source labelled before cairn was run on it after `fresh2` had been
-/// tuned on.
-pub const SPLITS: [&str; 5] = ["dev", "holdout", "fresh", "fresh2", "fresh3"];
+/// tuned on; `fresh4` and `fresh5` likewise, a sixth and a seventh source.
+pub const SPLITS: [&str; 7] = [
+    "dev", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5",
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -50,8 +52,28 @@ pub struct Goals {
     pub min_recall_fresh2: Option<f64>,
     #[serde(default)]
     pub min_recall_fresh3: Option<f64>,
+    #[serde(default)]
+    pub min_recall_fresh4: Option<f64>,
+    #[serde(default)]
+    pub min_recall_fresh5: Option<f64>,
     pub max_forbidden: usize,
     pub max_bullets_per_fact: f64,
+}
+
+impl Goals {
+    /// The recall floor of a split, if it has one.
+    pub fn min_recall(&self, split: &str) -> Option<f64> {
+        match split {
+            "dev" => Some(self.min_recall_dev),
+            "holdout" => Some(self.min_recall_holdout),
+            "fresh" => self.min_recall_fresh,
+            "fresh2" => self.min_recall_fresh2,
+            "fresh3" => self.min_recall_fresh3,
+            "fresh4" => self.min_recall_fresh4,
+            "fresh5" => self.min_recall_fresh5,
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
