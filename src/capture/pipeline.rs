@@ -177,12 +177,14 @@ fn repo_lock(ctx: &Ctx, root: &Path) -> Result<LockGuard> {
 }
 
 /// Whether the digest finishes something a to-do of an earlier day may
-/// name: a ticket closed, a to-do of the model's list completed.
+/// name: a ticket closed, a commit made (a commit left to do), a to-do of
+/// the model's list completed.
 fn finishes_something(digest: &Digest) -> bool {
+    use crate::extract::digest::ActionKind;
     digest.turns.iter().any(|t| {
         t.actions
             .iter()
-            .any(|a| a.ok && a.kind == crate::extract::digest::ActionKind::TicketClosed)
+            .any(|a| a.ok && matches!(a.kind, ActionKind::TicketClosed | ActionKind::Commit))
             || t.todos
                 .iter()
                 .any(|td| td.status == crate::extract::digest::TodoStatus::Completed)

@@ -350,8 +350,6 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
                         "you may want to",
                         "you might want to",
                         "still on your plate",
-                        "ready for you to review",
-                        "for you to review and commit",
                     ],
                 ));
         let text = match s.list_cue {
@@ -381,6 +379,59 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
     }
     out.truncate(3);
     out
+}
+
+/// Whether the answer leaves the turn's changes to be committed ("Ready to
+/// commit.", "Want me to commit these changes?", "not committed yet"), and
+/// the commit message it proposes, if it names one in backticks. Saying
+/// the tree is clean ("no uncommitted work") leaves nothing.
+pub(crate) fn commit_left(answer: &str) -> Option<Option<String>> {
+    const LEFT: &[&str] = &[
+        "ready to commit",
+        "ready to be committed",
+        "ready for you to review and commit",
+        "for you to review and commit",
+        "staged and ready",
+        "like me to commit",
+        "want me to commit",
+        "shall i commit",
+        "should i commit",
+        "not committed yet",
+        "not yet committed",
+        "haven't committed",
+        "have not committed",
+        "left uncommitted",
+        "changes are uncommitted",
+        "prêt à être commité",
+        "prêt à commiter",
+        "prêtes à être commitées",
+        "pas encore commité",
+        "pas encore commités",
+        "pas encore commitées",
+        "non commité",
+        "non commités",
+        "non commitées",
+        "que je commite",
+    ];
+    const CLEAN: &[&str] = &["no uncommitted", "nothing to commit", "nothing uncommitted"];
+    let said = sentences(answer).into_iter().any(|s| {
+        let l = lower(&s.text);
+        has_any(&l, LEFT) && !has_any(&l, CLEAN)
+    });
+    if !said {
+        return None;
+    }
+    // "Suggested message: `docs(git): …`", "Commit message: `fix: …`".
+    let message = answer.lines().find_map(|line| {
+        let l = lower(line);
+        let at = l.find("message")?;
+        let rest = line.get(at..)?;
+        let (_, after) = rest.split_once('`')?;
+        let (msg, _) = after.split_once('`')?;
+        let msg = msg.trim();
+        (msg.split_whitespace().count() >= 2 && !msg.contains('\n')).then(|| msg.to_owned())
+    });
+    Some(message)
 }
 
 /// "To proceed with the release, run:" and the code block under it: the
@@ -965,11 +1016,32 @@ mod tests {
             The tree is ready for you to review and commit.";
         assert_eq!(
             next_steps(answer),
-            [
-                "Still on your plate outside the repo: the winget manifest PR.",
-                "The tree is ready for you to review and commit."
-            ]
+            ["Still on your plate outside the repo: the winget manifest PR."]
         );
+        // The commit left to do is its own to-do (`commit_left`).
+        assert_eq!(commit_left(answer), Some(None));
+    }
+
+    #[test]
+    fn a_commit_left_to_do_and_its_message() {
+        assert_eq!(
+            commit_left("Ready to commit. Suggested message: `docs(git): add FAQ`. Go ahead?"),
+            Some(Some("docs(git): add FAQ".to_owned()))
+        );
+        assert_eq!(
+            commit_left("Would you like me to commit these changes?"),
+            Some(None)
+        );
+        assert_eq!(
+            commit_left("Les changements ne sont pas encore commités."),
+            Some(None)
+        );
+        assert_eq!(commit_left("Modifications non commitées."), Some(None));
+        assert_eq!(
+            commit_left("Worktrees are clean: no uncommitted work."),
+            None
+        );
+        assert_eq!(commit_left("Committed as `fix: x`."), None);
     }
 
     #[test]

@@ -95,6 +95,8 @@ struct Words {
     selection: &'static str,
     init: &'static str,
     correction: &'static str,
+    /// The to-do of a turn that left its changes to be committed.
+    to_commit: &'static str,
     colon: &'static str,
 }
 
@@ -148,6 +150,7 @@ const FR: Words = Words {
     selection: "sélection",
     init: "Initialiser `CLAUDE.md` (`/init`)",
     correction: "Consigne de l'utilisateur",
+    to_commit: "Commit à faire",
     colon: " :",
 };
 
@@ -194,6 +197,7 @@ const EN: Words = Words {
     selection: "selection",
     init: "Set up `CLAUDE.md` (`/init`)",
     correction: "User's instruction",
+    to_commit: "To commit",
     colon: ":",
 };
 
@@ -430,6 +434,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         ctx.decisions(&mut rec);
         ctx.lessons(&mut rec);
         ctx.findings(&mut rec);
+        ctx.commits_left(&mut rec, &known, i + 1 == d.turns.len());
         if Some(i) == last_with_todos {
             ctx.todos(&mut rec, &known);
         } else if last_with_todos.is_none() && i + 1 == d.turns.len() {
@@ -1531,6 +1536,67 @@ impl TurnCtx<'_> {
 
     /// The model's list as the job's last list left it: pending and in
     /// progress are open; completed ones close the to-dos they match.
+    /// A commit left to do: the job's last answer says the turn's changes
+    /// await one ("Ready to commit. Go ahead?"), and the turn made none.
+    /// A later commit finishes it (today's, or an earlier day's).
+    fn commits_left(&self, rec: &mut Record, known: &Known, last: bool) {
+        let committed = self
+            .turn
+            .actions
+            .iter()
+            .any(|a| a.ok && a.kind == ActionKind::Commit);
+        if committed {
+            let is_left = |t: &str| {
+                [FR.to_commit, EN.to_commit]
+                    .iter()
+                    .any(|p| t.starts_with(p))
+            };
+            if let Some(open) = known.open_todo_where(&self.primary, is_left) {
+                rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+            } else if let Some(open) = known.earlier_todo_where(&self.primary, is_left) {
+                rec.push(&self.primary, |s| &mut s.finalise_earlier, open);
+            }
+            return;
+        }
+        if !last {
+            return;
+        }
+        let Some(message) = cues::commit_left(&self.turn.answer) else {
+            return;
+        };
+        let files: Vec<&str> = self
+            .turn
+            .files
+            .iter()
+            .zip(&self.shown)
+            .filter(|(f, _)| self.worth_listing(&f.path))
+            .map(|(_, shown)| shown.as_str())
+            .collect();
+        // The changes may be earlier turns' of the day (the last turn only
+        // checked them): the log's work bullets say there are some.
+        let earlier_work = known.files.iter().any(|(p, _)| *p == self.primary);
+        if files.is_empty() && (!earlier_work || message.is_none()) {
+            return;
+        }
+        let w = self.w;
+        let what = match message {
+            Some(m) => format!("« {} »", cap(&one_line(&m).replace('`', "'"), 160)),
+            None => {
+                let mut list: Vec<String> =
+                    files.iter().take(3).map(|f| format!("`{f}`")).collect();
+                if files.len() > 3 {
+                    list.push(format!("+{} {}", files.len() - 3, w.and_more));
+                }
+                list.join(", ")
+            }
+        };
+        rec.push(
+            &self.primary,
+            |s| &mut s.a_suivre,
+            &format!("{}{} {what}", w.to_commit, w.colon),
+        );
+    }
+
     fn todos(&self, rec: &mut Record, known: &Known) {
         for todo in &self.turn.todos {
             match todo.status {

@@ -765,3 +765,50 @@ fn a_fixed_test_run_says_what_fixed_it_when_the_answer_names_the_test() {
         s.problemes
     );
 }
+
+#[test]
+fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
+    let mut t = turn("update the docs for posh-git");
+    t.files = vec![
+        file("website/docs/git.mdx", Change::Updated),
+        file("website/docs/faq.mdx", Change::Updated),
+    ];
+    t.answer = "Only the two docs files touched.\n\nReady to commit. Suggested message: \
+                `docs(git): steer posh-git users to source: pwsh`. Go ahead?"
+        .into();
+    let s = run(vec![t.clone()]);
+    assert_eq!(
+        s.a_suivre,
+        ["Commit à faire : « docs(git): steer posh-git users to source: pwsh »"]
+    );
+
+    // Without a message, the files; a clean tree or an answer that says
+    // nothing of committing leaves no to-do.
+    t.answer = "All done; the working tree is ready for you to review and commit.".into();
+    let s = run_with(vec![t.clone()], Lang::En, &[]);
+    assert_eq!(
+        s.a_suivre,
+        ["To commit: `website/docs/git.mdx`, `website/docs/faq.mdx`"]
+    );
+    t.answer = "Worktrees are clean and still at round-1 commits: no uncommitted work.".into();
+    assert!(run(vec![t.clone()]).a_suivre.is_empty());
+    t.answer = "Done.".into();
+    assert!(run(vec![t]).a_suivre.is_empty());
+
+    // A later turn's commit finishes it.
+    let log = "## À suivre\n- Commit à faire : « docs(git): steer posh-git users »\n";
+    let logs = vec![("root".to_string(), log.to_string())];
+    let mut commit = turn("go ahead");
+    commit.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "docs(git): steer posh-git users".into(),
+        command: "git commit -m '…'".into(),
+        ok: true,
+        id: String::new(),
+    }];
+    let s = run_with(vec![commit], Lang::Fr, &logs);
+    assert_eq!(
+        s.a_suivre_done,
+        ["Commit à faire : « docs(git): steer posh-git users »"]
+    );
+}
