@@ -83,6 +83,7 @@ struct Words {
     changed: &'static str,
     works_with: &'static str,
     resolved_later: &'static str,
+    resolved_later_bare: &'static str,
     unresolved: &'static str,
     reported: &'static str,
     said: &'static str,
@@ -138,6 +139,7 @@ const FR: Words = Words {
     changed: "modifié",
     works_with: "résolu avec",
     resolved_later: "résolu ensuite avec",
+    resolved_later_bare: "résolu ensuite",
     unresolved: "non résolu",
     reported: "Erreur signalée",
     said: "Signalé",
@@ -185,6 +187,7 @@ const EN: Words = Words {
     changed: "changed",
     works_with: "solved with",
     resolved_later: "solved later with",
+    resolved_later_bare: "solved later",
     unresolved: "unresolved",
     reported: "Reported error",
     said: "Reported",
@@ -307,6 +310,9 @@ struct Known {
     /// path: its verb and the bullet as written, for a later turn to
     /// revise.
     file_bullets: HashMap<(String, String), (&'static str, String)>,
+    /// Work bullets of commits that failed (a hook refused them), per
+    /// project, as written: a later commit of the same work revises them.
+    failed_commits: Vec<(String, String)>,
     /// Open to-dos, per project, normalised.
     todos: Vec<(String, String, String)>,
     /// Open to-dos of earlier days, the same way.
@@ -318,9 +324,13 @@ impl Known {
         let mut files = HashSet::new();
         let mut file_bullets = HashMap::new();
         let mut todos = Vec::new();
+        let mut failed_commits = Vec::new();
         let w = words(req.lang);
         for (project, log) in req.existing_logs {
             for b in log_bullets(log, "travail") {
+                if failed_commit_message(&b).is_some() {
+                    failed_commits.push((project.clone(), b.clone()));
+                }
                 for path in backticked(&b) {
                     files.insert((project.clone(), path.to_owned()));
                 }
@@ -345,6 +355,7 @@ impl Known {
         Known {
             files,
             file_bullets,
+            failed_commits,
             todos,
             earlier,
         }
@@ -395,6 +406,29 @@ fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
         let after = after.trim_start();
         (after.is_empty() || after.starts_with(':')).then(|| (verb, path.to_owned()))
     })
+}
+
+/// The message of a work bullet saying a commit failed (`Commit « x »
+/// (échec)`, in either language).
+fn failed_commit_message(bullet: &str) -> Option<&str> {
+    let rest = bullet.trim().strip_prefix(FR.commit)?.strip_prefix(" « ")?;
+    [FR.failed, EN.failed]
+        .iter()
+        .find_map(|f| rest.strip_suffix(&format!(" » ({f})")))
+}
+
+/// Whether two commit messages name the same work: most words of the one
+/// that failed are in the one that went through (a hook refused the
+/// first, the message was reworded a little).
+fn same_commit(failed: &str, made: &str) -> bool {
+    let words = |m: &str| -> Vec<String> {
+        m.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 2)
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (f, m) = (words(failed), words(made));
+    !f.is_empty() && f.iter().filter(|w| m.contains(w)).count() * 3 >= f.len() * 2
 }
 
 fn backticked(text: &str) -> impl Iterator<Item = &str> {
@@ -866,9 +900,23 @@ impl TurnCtx<'_> {
             if redone {
                 continue;
             }
-            if let Some(b) = self.action(a) {
-                rec.push(&self.primary, |s| &mut s.travail, &b);
+            let Some(b) = self.action(a) else { continue };
+            // A commit that failed in an earlier turn and went through now:
+            // its bullet says so, no second one.
+            if a.ok && a.kind == ActionKind::Commit {
+                let at = known.failed_commits.iter().position(|(p, was)| {
+                    *p == self.primary
+                        && failed_commit_message(was).is_some_and(|m| same_commit(m, &a.detail))
+                });
+                if let Some(at) = at {
+                    let (_, was) = known.failed_commits.remove(at);
+                    rec.sections(&self.primary)
+                        .travail_revise
+                        .push(Revision { was, now: b });
+                    continue;
+                }
             }
+            rec.push(&self.primary, |s| &mut s.travail, &b);
         }
         self.tickets(rec, known);
         // The turn's last test run, when it passed: the state the work left.
@@ -1015,7 +1063,35 @@ impl TurnCtx<'_> {
         // first fixed error (said once, not on every bullet).
         let resolved = t.errors.iter().filter(|e| e.resolved).count();
         let mut cause_for_fix = cause.clone().filter(|_| resolved == 1);
-        for e in t.errors.iter().take(4) {
+        // One failing command refused twice for two reasons (a hook's
+        // linter, then its type checker), and cured the same way: one
+        // bullet that says both.
+        let mut errors: Vec<ToolError> = Vec::new();
+        for e in &t.errors {
+            let same = errors.iter_mut().find(|m| {
+                !m.target.is_empty()
+                    && m.target == e.target
+                    && m.resolved == e.resolved
+                    && m.resolved_by == e.resolved_by
+                    && m.fixed_in == e.fixed_in
+            });
+            match same {
+                Some(m) if !m.message.contains(&e.message) => {
+                    // Said once: the lead-in both share ("Pre-commit
+                    // validation failed:").
+                    let lead = m
+                        .message
+                        .split_once(": ")
+                        .map(|(l, _)| format!("{l}: "))
+                        .filter(|l| e.message.starts_with(l.as_str()));
+                    let rest = lead.map_or(e.message.as_str(), |l| &e.message[l.len()..]);
+                    m.message = format!("{}; {rest}", m.message);
+                }
+                Some(_) => {}
+                None => errors.push(e.clone()),
+            }
+        }
+        for e in errors.iter().take(4) {
             if let Some(mut b) = self.error(e) {
                 if e.resolved
                     && let Some(c) = cause_for_fix.take()
@@ -1251,6 +1327,19 @@ impl TurnCtx<'_> {
                 return Some(format!("{head} → {} {}{how}", w.fixed_by, list(&fixed, w)));
             }
             if let Some(by) = &e.resolved_by {
+                // The commit a hook refused, made later: the commit says it.
+                let made = self.turn.actions.iter().find(|a| {
+                    a.ok && a.kind == ActionKind::Commit && a.command == *by && !a.detail.is_empty()
+                });
+                if let Some(a) = made {
+                    return Some(format!(
+                        "{head} → {}{} {} « {} »",
+                        w.resolved_later_bare,
+                        w.colon,
+                        w.commit.to_lowercase(),
+                        cap(&one_line(&a.detail).replace('`', "'"), 80)
+                    ));
+                }
                 return Some(format!(
                     "{head} → {} `{}`",
                     w.works_with,

@@ -812,3 +812,64 @@ fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
         ["Commit à faire : « docs(git): steer posh-git users »"]
     );
 }
+
+#[test]
+fn a_commit_refused_earlier_and_made_now_is_one_bullet() {
+    let log = "## Travail produit\n- Commit « feat: instrument hook controllers with trace spans » (échec)\n";
+    let logs = vec![("root".to_string(), log.to_string())];
+    let mut t = turn("continue implementation");
+    t.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "feat: instrument hook controllers with OTEL trace spans (app-4te)".into(),
+        command: "git commit -m '…'".into(),
+        ok: true,
+        id: String::new(),
+    }];
+    let s = run_with(vec![t.clone()], Lang::Fr, &logs);
+    assert!(s.travail.is_empty(), "{:?}", s.travail);
+    assert_eq!(
+        s.travail_revise,
+        [Revision {
+            was: "Commit « feat: instrument hook controllers with trace spans » (échec)".into(),
+            now: "Commit « feat: instrument hook controllers with OTEL trace spans (app-4te) »"
+                .into(),
+        }]
+    );
+    // Another commit is no retry of it.
+    t.actions[0].detail = "docs: tracing guide".into();
+    let s = run_with(vec![t], Lang::Fr, &logs);
+    assert!(s.travail_revise.is_empty());
+    assert_eq!(s.travail, ["Commit « docs: tracing guide »"]);
+}
+
+#[test]
+fn a_commit_a_hook_refused_twice_then_made_is_one_problem_that_names_the_commit() {
+    let mut t = turn("commit it");
+    let refused = |why: &str| crate::extract::digest::ToolError {
+        tool: "Bash".into(),
+        target: "git commit -m \"feat: spans\"".into(),
+        message: format!("Pre-commit validation failed: {why}"),
+        resolved: true,
+        fixed_in: Vec::new(),
+        resolved_by: Some("git add a.ex && git commit -m \"feat: spans\"".into()),
+    };
+    t.errors = vec![
+        refused("[CREDO] too complex"),
+        refused("[DIALYZER] no match"),
+    ];
+    t.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "feat: spans".into(),
+        command: "git add a.ex && git commit -m \"feat: spans\"".into(),
+        ok: true,
+        id: String::new(),
+    }];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        [
+            "`git commit -m \"feat: spans\"` : Pre-commit validation failed: [CREDO] too complex; \
+          [DIALYZER] no match → résolu ensuite : commit « feat: spans »"
+        ]
+    );
+}
