@@ -658,6 +658,14 @@ pub fn telling_line(lines: &[&str]) -> Option<String> {
     if let Some(l) = lines.iter().rev().find(|l| is_exception_line(l.trim())) {
         return Some(clean(l));
     }
+    // git's own reason for a refused push (`! [rejected] main -> main
+    // (fetch first)`) says more than its closing "failed to push".
+    if let Some(l) = lines.iter().find(|l| {
+        let t = l.trim_start();
+        t.starts_with("! [rejected]") || t.starts_with("! [remote rejected]")
+    }) {
+        return Some(clean(l));
+    }
     if let Some(at) = lines.iter().position(|l| names_an_error(l)) {
         let line = clean(lines[at]);
         // `Pre-commit validation failed:`: the lead-in says that, the lines

@@ -57,6 +57,10 @@ struct OpenError {
     key: String,
     /// How long the turn's change log was when it failed.
     files_then: usize,
+    /// The last command since that changed the repository's state without
+    /// touching a file (`git pull --rebase` after a refused push): what
+    /// the same command succeeding next owes its success to.
+    cured_by: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -985,6 +989,13 @@ impl<'s> Builder<'s> {
         // A success resolves the open errors of the same program, this
         // turn's and those earlier turns ended with.
         let keys = command_keys(cmd);
+        if changes_state(&first) {
+            for o in &mut cur.open_errors {
+                if !keys.contains(&o.key) {
+                    o.cured_by = Some(first.clone());
+                }
+            }
+        }
         let mut earlier = Vec::new();
         self.carried.retain(|c| {
             let hit = keys.contains(&c.key);
@@ -999,7 +1010,7 @@ impl<'s> Builder<'s> {
         });
         let cur = self.cur();
         cur.turn.resolved_earlier.extend(earlier);
-        let changed_since: Vec<(usize, Vec<String>)> = cur
+        let changed_since: Vec<(usize, Vec<String>, Option<String>)> = cur
             .open_errors
             .iter()
             .filter(|o| keys.contains(&o.key))
@@ -1010,16 +1021,19 @@ impl<'s> Builder<'s> {
                         files.push(p.clone());
                     }
                 }
-                (o.at, files)
+                (o.at, files, o.cured_by.clone())
             })
             .collect();
-        for (at, files) in changed_since {
+        for (at, files, cured_by) in changed_since {
             let e = &mut cur.turn.errors[at];
             e.resolved = true;
-            e.fixed_in = files;
             if e.target != first {
                 e.resolved_by = Some(first.clone());
+            } else if files.is_empty() {
+                // The same command again, after a step that made it work.
+                e.resolved_by = cured_by;
             }
+            e.fixed_in = files;
         }
         cur.open_errors.retain(|o| !keys.contains(&o.key));
     }
@@ -1128,6 +1142,7 @@ impl<'s> Builder<'s> {
             at: cur.turn.errors.len(),
             key,
             files_then,
+            cured_by: None,
         });
         cur.turn.errors.push(ToolError {
             tool: call.name.clone(),
@@ -1279,6 +1294,50 @@ fn error_key(cmd: &str) -> String {
 /// Every program of a command's first line: a success resolves the errors
 /// of any of them (`bd sync --import-only && bd ready` after `bd ready`
 /// failed asking for exactly that).
+/// A command that changes the repository's or the machine's state without
+/// editing a file the turn tracks: syncing with the remote, stashing,
+/// switching branches, installing, granting a permission. Run between a
+/// failure and the same command succeeding, it is what cured it.
+fn changes_state(first_line: &str) -> bool {
+    segments(first_line).into_iter().any(|seg| {
+        let words: Vec<&str> = seg
+            .split_whitespace()
+            .filter(|w| !w.contains('='))
+            .collect();
+        let (prog, sub) = (
+            words.first().copied().unwrap_or(""),
+            words.get(1).copied().unwrap_or(""),
+        );
+        match prog {
+            "git" => matches!(
+                sub,
+                "pull"
+                    | "fetch"
+                    | "rebase"
+                    | "stash"
+                    | "reset"
+                    | "checkout"
+                    | "switch"
+                    | "merge"
+                    | "restore"
+                    | "remote"
+                    | "submodule"
+                    | "config"
+                    | "add"
+                    | "rm"
+            ),
+            "npm" | "pnpm" | "yarn" | "bun" | "pip" | "pip3" | "uv" | "cargo" | "go" | "gem"
+            | "poetry" | "composer" => {
+                matches!(sub, "install" | "i" | "add" | "sync" | "ci" | "get")
+            }
+            "brew" | "apt" | "apt-get" | "dnf" => sub == "install",
+            "chmod" | "chown" | "ssh-add" | "export" => true,
+            "gh" => sub == "auth",
+            _ => false,
+        }
+    })
+}
+
 fn command_keys(cmd: &str) -> Vec<String> {
     let first = cmd.lines().next().unwrap_or("");
     let mut keys: Vec<String> = segments(first).into_iter().map(segment_key).collect();

@@ -764,3 +764,66 @@ fn a_scratch_folder_made_and_removed_in_the_turn_changed_nothing() {
         }]
     );
 }
+
+/// A push refused until the branch is rebased: the same command succeeding
+/// next owes it to the step in between, which the error names as its cure.
+#[test]
+fn a_refused_push_is_cured_by_the_rebase_in_between() {
+    let turns = build(&[
+        user("push directly to main"),
+        calls(&[("1", "Bash", json!({"command":"git push origin main"}))]),
+        result(
+            "1",
+            "Exit code 1\nTo https://example.com/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'https://example.com/r.git'",
+            true,
+            json!(null),
+        ),
+        calls(&[("2", "Bash", json!({"command":"git status"}))]),
+        result("2", "On branch main", false, json!(null)),
+        calls(&[(
+            "3",
+            "Bash",
+            json!({"command":"git pull --rebase origin main"}),
+        )]),
+        result(
+            "3",
+            "Successfully rebased and updated refs/heads/main.",
+            false,
+            json!(null),
+        ),
+        calls(&[("4", "Bash", json!({"command":"git push origin main"}))]),
+        result(
+            "4",
+            "To https://example.com/r.git\n   6c08f5a..b02b3c0  main -> main",
+            false,
+            json!(null),
+        ),
+        say("Pushed."),
+    ]);
+    let e = &turns[0].errors[0];
+    assert_eq!(e.message, "! [rejected]        main -> main (fetch first)");
+    assert!(e.resolved && e.fixed_in.is_empty());
+    assert_eq!(
+        e.resolved_by.as_deref(),
+        Some("git pull --rebase origin main")
+    );
+
+    // A plain retry (nothing in between but reads) names no cure.
+    let turns = build(&[
+        user("push"),
+        calls(&[("1", "Bash", json!({"command":"git push"}))]),
+        result(
+            "1",
+            "Exit code 128\nfatal: unable to access: Could not resolve host",
+            true,
+            json!(null),
+        ),
+        calls(&[("2", "Bash", json!({"command":"git log --oneline -3"}))]),
+        result("2", "abc fix", false, json!(null)),
+        calls(&[("3", "Bash", json!({"command":"git push"}))]),
+        result("3", "Everything up-to-date", false, json!(null)),
+        say("Pushed."),
+    ]);
+    let e = &turns[0].errors[0];
+    assert!(e.resolved && e.resolved_by.is_none(), "{e:?}");
+}
