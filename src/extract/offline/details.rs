@@ -80,6 +80,29 @@ const CHANGE_OPENINGS: &[&str] = &[
     "renommé ",
 ];
 
+/// More openings of a lead-in saying what was done (with those of an
+/// item, `CHANGE_OPENINGS`).
+const LEAD_OPENINGS: &[&str] = &[
+    "restored ",
+    "reworked ",
+    "rewrote ",
+    "rewritten ",
+    "created ",
+    "implemented ",
+    "refactored ",
+    "documented ",
+    "converted ",
+    "extracted ",
+    "migrated ",
+    "reorganized ",
+    "reorganised ",
+    "restauré ",
+    "réécrit ",
+    "créé ",
+    "implémenté ",
+    "documenté ",
+];
+
 /// What the list under the current heading or lead-in is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum List {
@@ -99,9 +122,17 @@ pub(super) struct Detail {
 fn announces(text: &str, files: &[String]) -> Option<(List, Option<usize>)> {
     let lower = text.to_lowercase();
     let named = named_file(text, files);
+    // "Restored all the sections PR #757 dropped:", "Updated. The todo now
+    // frames this as …, with:": a lead-in that opens on what was done.
+    let opens_on_a_change = CHANGE_OPENINGS.iter().chain(LEAD_OPENINGS).any(|o| {
+        lower
+            .strip_prefix(o.trim_end())
+            .is_some_and(|rest| rest.starts_with([' ', '.', ',']))
+    });
     if FIX_WORDS.iter().any(|k| lower.contains(k)) {
         Some((List::Fixes, named))
-    } else if named.is_some() || CHANGE_WORDS.iter().any(|k| lower.contains(k)) {
+    } else if named.is_some() || opens_on_a_change || CHANGE_WORDS.iter().any(|k| lower.contains(k))
+    {
         Some((List::Changes, named))
     } else {
         None
@@ -520,6 +551,38 @@ mod tests {
                 ]
             )]
         );
+    }
+
+    // Real sessions: a lead-in that opens on what was done, over the
+    // only file the turn changed; with two files, items must name theirs.
+    #[test]
+    fn a_lead_in_saying_what_was_done_to_the_only_file() {
+        let answer = "Restored all the sections that were dropped in PR #757:\n\
+            - **Evaluator Type System** — kebab-case conventions\n\
+            - **Git Workflow** — commit convention, issue claiming\n";
+        assert_eq!(
+            texts(answer, &["AGENTS.md"]),
+            vec![(
+                0,
+                vec![
+                    "Evaluator Type System".to_owned(),
+                    "Git Workflow: commit convention, issue claiming".to_owned()
+                ]
+            )]
+        );
+        let answer = "Updated. The todo now frames this as an exercise, with:\n\
+            - **Dual-read support** — old pointers fall back to HKDF\n";
+        assert_eq!(
+            texts(answer, &["todo.md"]),
+            vec![(
+                0,
+                vec!["Dual-read support: old pointers fall back to HKDF".to_owned()]
+            )]
+        );
+        assert!(texts(answer, &["todo.md", "b.md"]).is_empty());
+        // A lead-in about something else gives nothing.
+        let answer = "Here is what I found in the logs:\n- **Git Workflow** — it fails\n";
+        assert!(texts(answer, &["AGENTS.md"]).is_empty());
     }
 
     #[test]
