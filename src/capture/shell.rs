@@ -565,6 +565,45 @@ pub fn opened_tickets(output: &str) -> Vec<String> {
     out
 }
 
+/// The short hash git printed for the commit it made: `[main a1f2839]
+/// docs: …`, `[feat/x (root-commit) 0c1d2e3] init`.
+pub fn commit_hash(output: &str) -> Option<String> {
+    output.lines().take(400).find_map(|line| {
+        let inner = line.trim().strip_prefix('[')?.split_once(']')?.0;
+        let hash = inner.rsplit(' ').next()?;
+        (inner.contains(' ')
+            && (7..=40).contains(&hash.len())
+            && hash
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
+        .then(|| hash.to_owned())
+    })
+}
+
+/// The number of the pull request a forge printed the address of (`gh pr
+/// create`: `https://github.com/o/r/pull/106`; `glab mr create`:
+/// `…/-/merge_requests/12`), as `#106`.
+pub fn opened_pull_request(output: &str) -> Option<String> {
+    output.lines().take(400).find_map(|line| {
+        let line = line.trim();
+        if !line.starts_with("https://") {
+            return None;
+        }
+        let at = line
+            .rfind("/pull/")
+            .map(|a| a + "/pull/".len())
+            .or_else(|| {
+                line.rfind("/merge_requests/")
+                    .map(|a| a + "/merge_requests/".len())
+            })?;
+        let n: String = line[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        (!n.is_empty()).then(|| format!("#{n}"))
+    })
+}
+
 /// The title a tracker printed for the issue `id` it showed: beads'
 /// `○ x-4te [EPIC] · Title   [● P1 · OPEN]`, `gh`'s `title:\tTitle`.
 pub fn ticket_title(id: &str, output: &str) -> Option<String> {

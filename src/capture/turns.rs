@@ -892,6 +892,10 @@ impl<'s> Builder<'s> {
                             opened_at += 1;
                             opened.get(opened_at - 1).cloned().unwrap_or_default()
                         }
+                        ActionKind::Commit if ok => shell::commit_hash(output).unwrap_or_default(),
+                        ActionKind::Push if ok && detail.starts_with("PR") => {
+                            shell::opened_pull_request(output).unwrap_or_default()
+                        }
                         _ => String::new(),
                     },
                 }),

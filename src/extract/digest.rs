@@ -80,7 +80,8 @@ pub struct Action {
     pub command: String,
     pub ok: bool,
     /// What the tool answered the action is known by: the id of an opened
-    /// ticket (`spotter-0p7`, `#12`). Empty for other kinds.
+    /// ticket (`spotter-0p7`, `#12`), a commit's short hash, an opened
+    /// pull request's number (`#106`). Empty otherwise.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub id: String,
 }

@@ -98,6 +98,8 @@ struct Words {
     correction: &'static str,
     /// The to-do of a turn that left its changes to be committed.
     to_commit: &'static str,
+    /// Around a pull request's number: `PR #12 ouverte`, `Opened PR #12`.
+    pr_opened: (&'static str, &'static str),
     colon: &'static str,
 }
 
@@ -153,6 +155,7 @@ const FR: Words = Words {
     init: "Initialiser `CLAUDE.md` (`/init`)",
     correction: "Consigne de l'utilisateur",
     to_commit: "Commit à faire",
+    pr_opened: ("PR ", " ouverte"),
     colon: " :",
 };
 
@@ -201,6 +204,7 @@ const EN: Words = Words {
     init: "Set up `CLAUDE.md` (`/init`)",
     correction: "User's instruction",
     to_commit: "To commit",
+    pr_opened: ("Opened PR ", ""),
     colon: ":",
 };
 
@@ -406,6 +410,16 @@ fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
         let after = after.trim_start();
         (after.is_empty() || after.starts_with(':')).then(|| (verb, path.to_owned()))
     })
+}
+
+/// A commit's hash as git printed it (lower-case hex, 7 to 40 digits).
+fn is_hash(id: &str) -> bool {
+    (7..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The hash shown in a bullet: git's short form, at most 9 digits.
+fn short_hash(id: &str) -> &str {
+    &id[..id.len().min(9)]
 }
 
 /// The message of a work bullet saying a commit failed (`Commit « x »
@@ -1025,10 +1039,31 @@ impl TurnCtx<'_> {
                 if detail.is_empty() {
                     return None;
                 }
-                return Some(if a.ok {
+                return Some(if a.ok && is_hash(&a.id) {
+                    format!(
+                        "{} « {} » (`{}`)",
+                        w.commit,
+                        cap(&detail, 160),
+                        short_hash(&a.id)
+                    )
+                } else if a.ok {
                     format!("{} « {} »", w.commit, cap(&detail, 160))
                 } else {
                     format!("{} « {} » ({})", w.commit, cap(&detail, 160), w.failed)
+                });
+            }
+            // `gh pr create` printed the request's address.
+            ActionKind::Push if a.ok && a.id.starts_with('#') => {
+                let title = detail
+                    .strip_prefix("PR")
+                    .map(|t| t.trim_start_matches(':').trim())
+                    .unwrap_or("");
+                let (before, after) = w.pr_opened;
+                let pr = format!("{before}{}{after}", a.id);
+                return Some(if title.is_empty() {
+                    pr
+                } else {
+                    format!("{pr}{} « {} »", w.colon, cap(title, 140))
                 });
             }
             ActionKind::Push => w.push,

@@ -827,3 +827,42 @@ fn a_refused_push_is_cured_by_the_rebase_in_between() {
     let e = &turns[0].errors[0];
     assert!(e.resolved && e.resolved_by.is_none(), "{e:?}");
 }
+
+/// A commit is known by the hash git printed, a pull request by its number.
+#[test]
+fn a_commit_s_hash_and_a_pull_request_s_number() {
+    let turns = build(&[
+        user("commit and open a PR"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git commit -m \"docs: add todo\""}),
+        )]),
+        result(
+            "1",
+            "[chore/add-todo c076c55a9] docs: add todo\n 2 files changed, 40 insertions(+)",
+            false,
+            json!(null),
+        ),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"gh pr create --title \"docs: add todo\" --body x"}),
+        )]),
+        result("2", "https://github.com/o/r/pull/180", false, json!(null)),
+        say("Opened #180."),
+    ]);
+    let ids: Vec<&str> = turns[0].actions.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["c076c55a9", "#180"]);
+    assert_eq!(
+        shell::commit_hash("[main (root-commit) 0c1d2e3] init"),
+        Some("0c1d2e3".into())
+    );
+    assert_eq!(shell::commit_hash("[INFO] Checking 88 files"), None);
+    assert_eq!(
+        shell::opened_pull_request(
+            "Creating merge request\nhttps://gitlab.com/o/r/-/merge_requests/12\n"
+        ),
+        Some("#12".into())
+    );
+}

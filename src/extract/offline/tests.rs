@@ -873,3 +873,38 @@ fn a_commit_a_hook_refused_twice_then_made_is_one_problem_that_names_the_commit(
         ]
     );
 }
+
+#[test]
+fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
+    let mut t = turn("ship it");
+    t.actions = vec![
+        Action {
+            kind: ActionKind::Commit,
+            detail: "docs: add todo".into(),
+            command: "git commit -m 'docs: add todo'".into(),
+            ok: true,
+            id: "c076c55a9f".into(),
+        },
+        Action {
+            kind: ActionKind::Push,
+            detail: "PR: docs: add todo".into(),
+            command: "gh pr create --title 'docs: add todo'".into(),
+            ok: true,
+            id: "#180".into(),
+        },
+    ];
+    assert_eq!(
+        run(vec![t.clone()]).travail,
+        [
+            "Commit « docs: add todo » (`c076c55a9`)",
+            "PR #180 ouverte : « docs: add todo »"
+        ]
+    );
+    assert_eq!(
+        run_with(vec![t], Lang::En, &[]).travail,
+        [
+            "Commit « docs: add todo » (`c076c55a9`)",
+            "Opened PR #180: « docs: add todo »"
+        ]
+    );
+}
