@@ -439,6 +439,8 @@ pub(crate) fn commit_left(answer: &str) -> Option<Option<String>> {
 /// ("To proceed with the release, run `a`, `b`").
 fn commands_left(answer: &str) -> Option<String> {
     const LEADS: &[&str] = &[
+        "next up",
+        "up next",
         "to proceed",
         "to finish",
         "to complete",
@@ -465,13 +467,38 @@ fn commands_left(answer: &str) -> Option<String> {
             in_fence = !in_fence;
             continue;
         }
-        let lead = line.trim_matches('*').trim();
+        let lead = line.replace("**", "");
+        let lead = lead.trim();
         let l = lower(lead);
         if in_fence || !lead.ends_with(':') || !starts_with_any(&l, LEADS) {
             continue;
         }
         let mut rest = lines.by_ref().skip_while(|l| l.is_empty());
-        if !rest.next().is_some_and(|l| l.starts_with("```")) {
+        let lead = lead.trim_end_matches(':').trim();
+        // "…, run `a`" reads on; "Next up after MFA: `a`" needs its colon.
+        let ends_on_a_verb = ["run", "lance", "exécute", "execute"]
+            .iter()
+            .any(|v| lower(lead).ends_with(v));
+        let lead = if ends_on_a_verb {
+            lead.to_owned()
+        } else {
+            format!("{lead}:")
+        };
+        let next = rest.next()?;
+        // "**Next up** after MFA completes:" then a line of inline code
+        // (`/gsd:plan-phase 12.1`).
+        if next.starts_with('`') && !next.starts_with("```") && next.ends_with('`') {
+            let commands: Vec<String> = next
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|c| !c.trim().is_empty())
+                .take(3)
+                .map(|c| format!("`{}`", cap(c.trim(), 80)))
+                .collect();
+            return (!commands.is_empty()).then(|| format!("{lead} {}", commands.join(", ")));
+        }
+        if !next.starts_with("```") {
             return None;
         }
         let commands: Vec<String> = rest
@@ -490,7 +517,6 @@ fn commands_left(answer: &str) -> Option<String> {
         if commands.is_empty() {
             return None;
         }
-        let lead = lead.trim_end_matches(':').trim();
         return Some(format!("{lead} {}", commands.join(", ")));
     }
     None
@@ -1042,6 +1068,18 @@ mod tests {
             None
         );
         assert_eq!(commit_left("Committed as `fix: x`."), None);
+    }
+
+    #[test]
+    fn a_command_named_next_up_is_open() {
+        let answer = "Phase 12.1 inserted.\n\n---\n\n**Next up** after MFA completes:\n\n\
+            `/gsd:plan-phase 12.1`\n\n`/clear` first for fresh context";
+        assert_eq!(
+            next_steps(answer),
+            ["Next up after MFA completes: `/gsd:plan-phase 12.1`"]
+        );
+        // A lead-in followed by prose is no command left.
+        assert!(next_steps("Next up:\n\nwe see.").is_empty());
     }
 
     #[test]
