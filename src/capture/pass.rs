@@ -57,6 +57,10 @@ pub struct Cursor {
     /// resolves the bullet an earlier Stop wrote as unresolved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub open: Vec<Carried>,
+    /// The question the last answer read ended on: the next request may
+    /// be the user's choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
 }
 
 /// What one pass found.
@@ -271,15 +275,14 @@ pub fn run(
             c.mark.offset,
             &subagents,
             here,
-            c.refused,
-            c.open.clone(),
+            (c.refused, c.open.clone(), c.asked.clone()),
         )?,
         None => {
             let mut p = Pass::default();
             let mut whole = false;
             for back in FIRST_PASS_STEPS {
                 let from = size.saturating_sub(back);
-                p = read_from(path, from, &subagents, here, false, Vec::new())?;
+                p = read_from(path, from, &subagents, here, (false, Vec::new(), None))?;
                 whole = back >= size;
                 if p.turns.iter().any(|t| t.prompted) || whole {
                     break;
@@ -329,8 +332,7 @@ fn read_from(
     offset: u64,
     subagents: &SubagentDir,
     (session_cwd, here): (Option<&str>, Option<&Path>),
-    refused: bool,
-    carried: Vec<Carried>,
+    (refused, carried, asked): (bool, Vec<Carried>, Option<String>),
 ) -> io::Result<Pass> {
     let mut reader = StreamReader::open(path, offset)?;
     if offset > 0 {
@@ -347,7 +349,8 @@ fn read_from(
     let mut b = Builder::new(subagents)
         .rebased_onto(session_cwd, here)
         .after_refusal(refused)
-        .carrying(carried);
+        .carrying(carried)
+        .asked_before(asked);
     if offset == 0 {
         b = b.starts_session();
     }
@@ -368,6 +371,8 @@ fn read_from(
         .pending_since()
         .filter(|at| end - at <= REWIND_BYTES)
         .unwrap_or(end);
+    // A turn still waiting on a call has not said its last word.
+    let asked = if next == end { b.ends_asking() } else { None };
     let (turns, open) = b.finish_carrying();
     Ok(Pass {
         turns,
@@ -379,6 +384,7 @@ fn read_from(
             },
             refused,
             open,
+            asked,
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),

@@ -227,6 +227,9 @@ pub struct Builder<'s> {
     thread_of: HashMap<String, usize>,
     /// Errors earlier turns ended with (see [`Carried`]).
     carried: Vec<Carried>,
+    /// The question the last closed turn's answer ended on (or, before
+    /// any, the previous pass's): a request right after answers it.
+    asked: Option<String>,
 }
 
 impl<'s> Builder<'s> {
@@ -249,6 +252,23 @@ impl<'s> Builder<'s> {
             threads: Vec::new(),
             thread_of: HashMap::new(),
             carried: Vec::new(),
+            asked: None,
+        }
+    }
+
+    /// The question the previous pass's last answer ended on.
+    pub fn asked_before(mut self, asked: Option<String>) -> Self {
+        self.asked = asked;
+        self
+    }
+
+    /// The question the last answer fed so far ends on, for the next pass.
+    pub fn ends_asking(&self) -> Option<String> {
+        match &self.cur {
+            Some(c) if c.turn.prompted || c.saw_assistant => {
+                crate::extract::closing_question(&answer_of(c).unwrap_or_default())
+            }
+            _ => self.asked.clone(),
         }
     }
 
@@ -401,11 +421,8 @@ impl<'s> Builder<'s> {
             self.at_start |= c.turn.first;
             return;
         }
-        c.turn.answer = if c.texts_since_tool.is_empty() {
-            c.last_text.take().unwrap_or_default()
-        } else {
-            c.texts_since_tool.join("\n\n")
-        };
+        c.turn.answer = answer_of(&c).unwrap_or_default();
+        self.asked = crate::extract::closing_question(&c.turn.answer);
         if c.tasks_touched && c.turn.todos.is_empty() {
             c.turn.todos = self.tasks.iter().map(|(_, t)| t.clone()).collect();
         }
@@ -594,6 +611,9 @@ impl<'s> Builder<'s> {
                 }
                 let after_refusal = self.ends_refused();
                 self.close();
+                let replies_to = self.asked.take().filter(|_| {
+                    c.kind == RequestKind::Task && crate::extract::is_a_choice(&c.request)
+                });
                 let first = std::mem::take(&mut self.at_start) && c.kind != RequestKind::None;
                 if c.kind == RequestKind::None {
                     // Still waiting for the session's first real request.
@@ -604,6 +624,7 @@ impl<'s> Builder<'s> {
                     prompted: true,
                     first,
                     after_refusal: after_refusal && !first,
+                    replies_to: replies_to.filter(|_| !first),
                     timestamp: rec.timestamp.as_deref().map(str::to_owned),
                     request: c.request,
                     kind: c.kind,
@@ -1156,6 +1177,16 @@ impl<'s> Builder<'s> {
             fixed_in: Vec::new(),
             resolved_by: None,
         });
+    }
+}
+
+/// The final answer of a turn: its texts after the last tool call, else
+/// its last text.
+fn answer_of(c: &Current) -> Option<String> {
+    if c.texts_since_tool.is_empty() {
+        c.last_text.clone()
+    } else {
+        Some(c.texts_since_tool.join("\n\n"))
     }
 }
 

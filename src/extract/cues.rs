@@ -290,31 +290,118 @@ fn heading_cue(title: &str) -> Option<Cue> {
         .map(|(_, cue)| *cue)
 }
 
+/// Openings of an offer or a question to the user about the model's own
+/// next move ("Want me to commit?"), lower case.
+const OFFERS: &[&str] = &[
+    "would you like",
+    "do you want",
+    "let me know",
+    "if you want",
+    "if you'd like",
+    "if you would like",
+    "i can ",
+    "want me to",
+    "shall i",
+    "should i",
+    "voulez-vous",
+    "veux-tu",
+    "souhaitez-vous",
+    "si vous voulez",
+    "si tu veux",
+    "je peux",
+    "dites-moi",
+    "dis-moi",
+];
+
+/// An offer to the user or a question about the model's own next move
+/// ("Want me to commit?", "Shall I push?", "Voulez-vous que je…").
+pub(crate) fn is_offer(text: &str) -> bool {
+    let l = lower(text.trim());
+    // "Would you like it early or late?" asks for a choice; "Would you
+    // like me to…", "Shall I…", "Go ahead?" for a go-ahead.
+    let about_me = [
+        "me to",
+        "should i ",
+        "shall i ",
+        "can i ",
+        "i can ",
+        "i could ",
+        "que je",
+        "je peux",
+    ]
+    .iter()
+    .any(|o| l.contains(o));
+    let a_choice = has_any(&l, &["or", "ou"]);
+    about_me
+        || (OFFERS.iter().any(|o| l.starts_with(o)) && !a_choice)
+        || l.split_whitespace().count() < 4
+}
+
+/// The question an answer ends on when it asks the user to choose
+/// ("Where would you want it in the M2 sequence?"); not an offer ("Want
+/// me to commit?"), which a yes settles and says nothing of the project.
+pub(crate) fn closing_question(answer: &str) -> Option<String> {
+    // "Where would you want it? It could go early or late.": the question
+    // may have a sentence of context after it.
+    let all = sentences(answer);
+    let text = all
+        .iter()
+        .rev()
+        .take(3)
+        .map(|s| s.text.trim())
+        .find(|t| t.ends_with('?'))?;
+    let lower_text = lower(text);
+    let asks_to_choose = has_any(&lower_text, &["or", "ou"])
+        || starts_with_any(
+            &lower_text,
+            &[
+                "where", "which", "when", "what", "how", "who", "où", "quel", "quelle", "quand",
+                "comment",
+            ],
+        );
+    (asks_to_choose && text.chars().count() <= 240 && !is_offer(text)).then(|| text.to_owned())
+}
+
+/// Whether `request`, sent right after the answer asked `closing_question`,
+/// reads as the user's choice: a short statement, neither a question nor a
+/// new instruction ("the second one", "early, but after MFA").
+pub(crate) fn is_a_choice(request: &str) -> bool {
+    let t = request.trim();
+    let first = sentences(t)
+        .into_iter()
+        .next()
+        .map(|s| s.text)
+        .unwrap_or_default();
+    // "Let's get it in early", "go with the second": a pick, said as one.
+    let picks = starts_with_any(
+        &lower(&first).replace('’', "'"),
+        &[
+            "let's",
+            "lets",
+            "let us",
+            "go with",
+            "option",
+            "the first",
+            "the second",
+            "the last",
+            "both",
+            "neither",
+            "allons",
+            "on part sur",
+            "plutôt",
+        ],
+    );
+    !t.is_empty()
+        && t.split_whitespace().count() <= 40
+        && !t.contains('?')
+        && (picks || !is_request_sentence(&first))
+}
+
 /// The open items an answer names explicitly: the items of a list under a
 /// "Next steps" / "À suivre" heading or lead-in, and a line labelled so
 /// ("Prochaine étape : …"). Offers and questions to the user are not open
 /// items of the project.
 pub(crate) fn next_steps(answer: &str) -> Vec<String> {
-    const OFFERS: &[&str] = &[
-        "would you like",
-        "do you want",
-        "let me know",
-        "if you want",
-        "if you'd like",
-        "if you would like",
-        "i can ",
-        "want me to",
-        "shall i",
-        "should i",
-        "voulez-vous",
-        "veux-tu",
-        "souhaitez-vous",
-        "si vous voulez",
-        "si tu veux",
-        "je peux",
-        "dites-moi",
-        "dis-moi",
-    ];
     // What the answer leaves to the user to do by hand ("Make sure the
     // secret is set in GitHub"): open as much as a listed next step.
     const LEFT_TO_THE_USER: &[&str] = &[
@@ -1068,6 +1155,39 @@ mod tests {
             None
         );
         assert_eq!(commit_left("Committed as `fix: x`."), None);
+    }
+
+    #[test]
+    fn a_closing_question_and_the_choice_that_answers_it() {
+        let answer = "It's enough for a phase.\n\nWhere would you want it in the M2 sequence? \
+            It has no dependency on MFA, so it could go early (after Phase 12) or late.";
+        assert_eq!(
+            closing_question(answer).as_deref(),
+            Some("Where would you want it in the M2 sequence?")
+        );
+        assert_eq!(
+            closing_question("Done. Should it run on push or on tag?").as_deref(),
+            Some("Should it run on push or on tag?")
+        );
+        for offer in [
+            "Done. Want me to commit?",
+            "Ready to commit. Go ahead?",
+            "Would you like me to add tests or docs?",
+            "Done. Does that look right?",
+            "Done.",
+        ] {
+            assert_eq!(closing_question(offer), None, "{offer}");
+        }
+        assert!(is_a_choice(
+            "lets get this in quite early, but not top prio. that still remains to be mfa"
+        ));
+        assert!(is_a_choice("the second one"));
+        assert!(!is_a_choice(
+            "List, in 5 bullet points, what are the strengths"
+        ));
+        assert!(!is_a_choice(
+            "Would I be able to redirect so the old URL doesn't break?"
+        ));
     }
 
     #[test]

@@ -212,6 +212,10 @@ pub struct Turn {
     /// it: this request is the user's correction.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub after_refusal: bool,
+    /// The question the previous answer ended on, when this request
+    /// answers it: the user's choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replies_to: Option<String>,
     /// IDE context sent with the request (`selection: path (lines 3-9)`,
     /// `opened: path`): context for the goal, never the goal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

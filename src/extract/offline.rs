@@ -412,6 +412,39 @@ fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
     })
 }
 
+/// The answer's opening line when it states what was done, short and
+/// plain ("Phase 12.1 inserted after Phase 12:"); not an acknowledgement
+/// ("Done!", "Great choice.") or a question.
+fn choice_outcome(answer: &str) -> Option<String> {
+    const ACKS: &[&str] = &[
+        "done",
+        "great",
+        "perfect",
+        "sure",
+        "ok",
+        "okay",
+        "got it",
+        "good",
+        "excellent",
+        "i ",
+        "i'll",
+        "let me",
+        "sounds",
+        "c'est",
+        "parfait",
+        "d'accord",
+        "très bien",
+        "je ",
+    ];
+    let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let line = line.replace("**", "");
+    let text = line.trim_end_matches([':', '.', '!']).trim();
+    let lower = text.to_lowercase();
+    let words = text.split_whitespace().count();
+    ((3..=14).contains(&words) && !text.contains('?') && !ACKS.iter().any(|a| lower.starts_with(a)))
+        .then(|| text.to_owned())
+}
+
 /// A commit's hash as git printed it (lower-case hex, 7 to 40 digits).
 fn is_hash(id: &str) -> bool {
     (7..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_hexdigit())
@@ -626,6 +659,29 @@ impl TurnCtx<'_> {
             // corrects the course: a decision of theirs. So does a later
             // request that picks one way over another ("use `bun publish`
             // instead of npm publish").
+            // The user's answer to the question the previous answer ended
+            // on: their choice (a decision), not a new goal.
+            RequestKind::Task if !t.first && t.replies_to.is_some() => {
+                if let (Some(q), Some(said)) = (&t.replies_to, objective(&t.request, true)) {
+                    // What the choice led to, when the answer opens on it
+                    // ("Phase 12.1 inserted after Phase 12:").
+                    let led_to = choice_outcome(&t.answer)
+                        .map(|o| format!(" ; {}", cap(&o, 100)))
+                        .unwrap_or_default();
+                    rec.push(
+                        &self.primary,
+                        |s| &mut s.decisions,
+                        &format!(
+                            "{}{} {} → « {} »{led_to}",
+                            self.w.choice,
+                            self.w.colon,
+                            cap(&one_line(q), 110),
+                            cap(&said, 160)
+                        ),
+                    );
+                }
+                return;
+            }
             RequestKind::Task | RequestKind::Question
                 if t.after_refusal || (!t.first && picks_a_way(&t.request)) =>
             {

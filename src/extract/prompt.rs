@@ -949,6 +949,7 @@ mod tests {
                 title: "Le jeton expire".into(),
             }],
             after_refusal: false,
+            replies_to: None,
             prompted: true,
             ide: vec!["selection: /repo/projects/api/src/auth.rs (lines 3-9)".into()],
             pasted: vec!["thread 'login' panicked at src/auth.rs:42".into()],

@@ -866,3 +866,32 @@ fn a_commit_s_hash_and_a_pull_request_s_number() {
         Some("#12".into())
     );
 }
+
+/// A request right after an answer that asked the user to choose is their
+/// choice, within one pass and across passes (the cursor carries the
+/// question); a new instruction is not.
+#[test]
+fn a_reply_to_the_answer_s_question_is_the_user_s_choice() {
+    let q = "Where would you want it in the M2 sequence?";
+    let turns = build(&[
+        user("how big is this?"),
+        say(&format!(
+            "Enough for a phase.\n\n{q} It could go early or late."
+        )),
+        user("lets get this in early, but after mfa"),
+        say("Phase 12.1 inserted after Phase 12."),
+        user("now add tests for the parser"),
+        say("Added."),
+    ]);
+    assert_eq!(turns[1].replies_to.as_deref(), Some(q));
+    assert_eq!(turns[2].replies_to, None);
+
+    let b = Builder::new(&NoSubagents);
+    let mut b = b.asked_before(Some(q.to_owned()));
+    for l in [user("the second one"), say("OK.")] {
+        b.feed(&Record::parse(l.to_string().as_bytes()).unwrap());
+    }
+    assert_eq!(b.ends_asking(), None);
+    let turns = b.finish();
+    assert_eq!(turns[0].replies_to.as_deref(), Some(q));
+}

@@ -908,3 +908,20 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
         ]
     );
 }
+
+#[test]
+fn the_user_s_answer_to_a_closing_question_is_a_choice_not_a_goal() {
+    let mut t = turn("lets get this in early, but after mfa");
+    t.first = false;
+    t.replies_to = Some("Where would you want it in the M2 sequence?".into());
+    t.answer = "Phase 12.1 inserted after Phase 12:\n\n- **Directory:** x".into();
+    let s = run(vec![t]);
+    assert!(s.objectif.is_empty(), "{:?}", s.objectif);
+    assert_eq!(
+        s.decisions,
+        [
+            "Choix : Where would you want it in the M2 sequence? → « Lets get this in early, but \
+          after mfa » ; Phase 12.1 inserted after Phase 12"
+        ]
+    );
+}
