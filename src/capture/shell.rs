@@ -38,11 +38,11 @@ pub fn effects(command: &str) -> Vec<Effect> {
     let heredoc_message = heredoc_body(command);
     for segment in segments(command) {
         let words = words(&segment);
-        let words = unwrap(&words);
+        let words = without_workspace_flags(unwrap(&words));
         if words.is_empty() {
             continue;
         }
-        if let Some(e) = effect_of(words, heredoc_message.as_deref()) {
+        if let Some(e) = effect_of(&words, heredoc_message.as_deref()) {
             out.push(e);
         }
     }
@@ -182,6 +182,36 @@ fn unwrap(words: &[String]) -> &[String] {
         }
         w = &w[skip.min(w.len())..];
     }
+}
+
+/// A JavaScript package manager's words without the flags that pick where
+/// it runs (`pnpm --filter @x/crypto test`, `npm --prefix web run build`,
+/// `yarn workspace web test`): the subcommand is what it does.
+fn without_workspace_flags(w: &[String]) -> Vec<String> {
+    let prog = w.first().map(|p| p.rsplit('/').next().unwrap_or(p));
+    if !matches!(prog, Some("npm" | "pnpm" | "yarn" | "bun")) {
+        return w.to_vec();
+    }
+    let mut out = vec![w[0].clone()];
+    let mut i = 1;
+    while i < w.len() {
+        let a = w[i].as_str();
+        match a {
+            "--filter" | "-F" | "--dir" | "-C" | "--prefix" | "--cwd" | "--workspace" | "-w"
+                if out.len() == 1 =>
+            {
+                i += 2;
+            }
+            "workspace" if out.len() == 1 && prog == Some("yarn") => i += 2,
+            "-r" | "--recursive" | "-s" | "--silent" | "--parallel" if out.len() == 1 => i += 1,
+            _ if out.len() == 1 && a.starts_with("--") && a.contains('=') => i += 1,
+            _ => {
+                out.push(w[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
@@ -922,6 +952,18 @@ mod tests {
         assert!(kinds("bun publish --help 2>&1 | head -40").is_empty());
         assert!(kinds("bun test --help").is_empty());
         assert!(kinds("npm help publish").is_empty());
+    }
+
+    #[test]
+    fn a_package_manager_run_in_a_workspace_is_what_its_subcommand_does() {
+        let test = [Effect::Check { test: true }];
+        let build = [Effect::Check { test: false }];
+        assert_eq!(kinds("pnpm --filter @cipherbox/crypto test"), test);
+        assert_eq!(kinds("pnpm -F web run build"), build);
+        assert_eq!(kinds("npm --prefix web run test"), test);
+        assert_eq!(kinds("yarn workspace web test"), test);
+        assert_eq!(kinds("pnpm -r --filter=./packages/* test"), test);
+        assert!(kinds("pnpm --filter web dev").is_empty());
     }
 
     #[test]
