@@ -610,6 +610,22 @@ pub fn commit_hash(output: &str) -> Option<String> {
     })
 }
 
+/// The files a commit added to the repository, as git listed them
+/// (` create mode 100644 .entire/settings.json`), relative to its root.
+pub fn committed_new_files(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .take(2000)
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("create mode ")?;
+            let (mode, path) = rest.split_once(' ')?;
+            (mode.len() == 6 && mode.bytes().all(|b| b.is_ascii_digit()) && !path.trim().is_empty())
+                .then(|| path.trim().trim_matches('"').to_owned())
+        })
+        .take(crate::extract::digest::MAX_ENTRIES)
+        .collect()
+}
+
 /// The number of the pull request a forge printed the address of (`gh pr
 /// create`: `https://github.com/o/r/pull/106`; `glab mr create`:
 /// `…/-/merge_requests/12`), as `#106`.

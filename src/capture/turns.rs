@@ -230,6 +230,9 @@ pub struct Builder<'s> {
     /// The question the last closed turn's answer ended on (or, before
     /// any, the previous pass's): a request right after answers it.
     asked: Option<String>,
+    /// The `cwd` of the record being fed: where the shell is now (a `cd`
+    /// in an earlier call stays).
+    cwd_now: Option<String>,
 }
 
 impl<'s> Builder<'s> {
@@ -253,6 +256,7 @@ impl<'s> Builder<'s> {
             thread_of: HashMap::new(),
             carried: Vec::new(),
             asked: None,
+            cwd_now: None,
         }
     }
 
@@ -376,6 +380,9 @@ impl<'s> Builder<'s> {
     }
 
     pub fn feed(&mut self, rec: &Record) {
+        if let Some(cwd) = rec.cwd.as_deref() {
+            self.cwd_now = Some(cwd.trim_end_matches('/').to_owned());
+        }
         if self.record_cwd.is_none()
             && let Some(cwd) = rec.cwd.as_deref().filter(|c| c.starts_with('/'))
         {
@@ -881,7 +888,41 @@ impl<'s> Builder<'s> {
                 other => other,
             })
             .collect();
+        // Files a commit added that the session never wrote (made by a
+        // tool, or by the user before): what the commit holds.
+        // Paths git prints are the repository's: only for a commit made
+        // where the session is (no `cd`, no `git -C`).
+        let here = !first.contains("cd ")
+            && !first.contains("git -C")
+            && match (&self.record_cwd, &self.cwd_now) {
+                (Some(start), Some(now)) => start == now,
+                _ => true,
+            };
+        let committed: Vec<String> = if ok
+            && here
+            && self.main_only
+            && effects.iter().any(|e| {
+                matches!(
+                    e,
+                    Effect::Action {
+                        kind: ActionKind::Commit,
+                        ..
+                    }
+                )
+            }) {
+            shell::committed_new_files(output)
+                .iter()
+                .map(|p| self.path(p))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let cur = self.cur();
+        for p in committed {
+            if !cur.turn.files.iter().any(|f| f.path == p) {
+                note_change(&mut cur.turn.files, &p, Change::Created, None);
+            }
+        }
         // What this command itself deletes or moves is not what fixed an
         // earlier failure: only the changes made before it count.
         let changes_before = cur.change_log.len();

@@ -895,3 +895,43 @@ fn a_reply_to_the_answer_s_question_is_the_user_s_choice() {
     let turns = b.finish();
     assert_eq!(turns[0].replies_to.as_deref(), Some(q));
 }
+
+/// What a commit added that the session never wrote is new in the
+/// repository: the commit's files are the work.
+#[test]
+fn files_a_commit_adds_are_created() {
+    let out = "[chore/enable-entire 7ff3be18] chore: enable entire dev tool\n 2 files changed, 9 insertions(+)\n create mode 100644 .entire/.gitignore\n create mode 100644 .entire/settings.json";
+    let turns = build(&[
+        user("commit the entire config"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git add .entire && git commit -m \"chore: enable entire dev tool\""}),
+        )]),
+        result("1", out, false, json!(null)),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"cd ../other && git commit -m \"x\""}),
+        )]),
+        result(
+            "2",
+            "[main abc1234] x\n create mode 100644 elsewhere.txt",
+            false,
+            json!(null),
+        ),
+        say("Committed."),
+    ]);
+    let files: Vec<(&str, Change)> = turns[0]
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.change))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            (".entire/.gitignore", Change::Created),
+            (".entire/settings.json", Change::Created)
+        ]
+    );
+}
