@@ -658,6 +658,11 @@ pub fn telling_line(lines: &[&str]) -> Option<String> {
     if let Some(l) = lines.iter().rev().find(|l| is_exception_line(l.trim())) {
         return Some(clean(l));
     }
+    // A linter's own finding says more than the hook's status line
+    // (`Lint.....Failed`) or its count ("Found 10 errors.").
+    if let Some(l) = lines.iter().find(|l| is_finding_line(l.trim())) {
+        return Some(clean(l.trim_end_matches(['━', '─', ' '])));
+    }
     // git's own reason for a refused push (`! [rejected] main -> main
     // (fetch first)`) says more than its closing "failed to push".
     if let Some(l) = lines.iter().find(|l| {
@@ -795,7 +800,7 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
         .filter(real)
         .find(|l| is_finding_line(l.trim()))
     {
-        return Some(clean(l));
+        return Some(clean(l.trim_end_matches(['━', '─', ' '])));
     }
     lines
         .iter()
@@ -853,8 +858,12 @@ fn is_finding_line(t: &str) -> bool {
         _ => rest.split_once(' ').map_or(rest, |(_, r)| r),
     };
     let head = rest.trim_start_matches([' ', '-']).trim_start();
-    head.split_whitespace().next().is_some_and(is_rule_code)
+    let first = head.split_whitespace().next().unwrap_or("");
+    is_rule_code(first)
         || head.to_lowercase().starts_with("error")
+        // biome: `f.ts:16:40 lint/suspicious/noExplicitAny ━━━`.
+        || first.starts_with("lint/")
+        || first.starts_with("assist/")
 }
 
 /// A linter's rule code: `SIM115`, `E501`, `F401` (capitals, then digits).
@@ -1361,5 +1370,20 @@ mod proptests {
             let _ = telling_line(&lines);
             let _ = failure_line(&lines);
         }
+    }
+
+    #[test]
+    fn a_linter_s_finding_says_more_than_a_hook_s_status_line() {
+        let out = [
+            "Build......................Passed",
+            "Lint.......................Failed",
+            "- hook id: lint",
+            "  Found 10 errors.",
+            "  ./.opencode/plugins/entire.ts:16:40 lint/suspicious/noExplicitAny ━━━━━━━━",
+            "    × Unexpected any. Specify a different type.",
+        ];
+        let want = "./.opencode/plugins/entire.ts:16:40 lint/suspicious/noExplicitAny";
+        assert_eq!(telling_line(&out).unwrap(), want);
+        assert_eq!(failure_line(&out).unwrap(), want);
     }
 }
