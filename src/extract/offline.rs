@@ -2285,7 +2285,21 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
             }
         })
         .unwrap_or(0);
-    if start > 0 && (goal.split_whitespace().count() < 6 || (2..=8).contains(&before_words)) {
+    // "… can you update the todo to reflect this?": what "this" is, is
+    // the sentence before, however long.
+    let points_back = goal
+        .trim_end_matches(['.', '!', '?', ' '])
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| {
+            ["this", "that", "it", "these", "those", "ça", "cela", "ceci"]
+                .iter()
+                .any(|a| w.eq_ignore_ascii_case(a))
+        })
+        && before_words > 0;
+    if start > 0
+        && (goal.split_whitespace().count() < 6 || (2..=8).contains(&before_words) || points_back)
+    {
         let before = sentences[start - 1]
             .text
             .trim()
@@ -2294,7 +2308,7 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
             goal = if goal.split_whitespace().count() < 6 {
                 format!("{before}: {}", lower_first(&goal))
             } else {
-                format!("{before}. {goal}")
+                format!("{before}. {}", capitalise(&goal))
             };
         }
     }

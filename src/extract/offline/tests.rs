@@ -925,3 +925,18 @@ fn the_user_s_answer_to_a_closing_question_is_a_choice_not_a_goal() {
         ]
     );
 }
+
+#[test]
+fn a_request_ending_on_this_carries_the_sentence_it_points_back_to() {
+    let s = run(vec![turn(
+        "The todo mentions a clean break. I feel that this change is exactly the kind of task \
+         for the new migration techniques. Can you update the todo to reflect this?",
+    )]);
+    assert_eq!(
+        s.objectif,
+        [
+            "I feel that this change is exactly the kind of task for the new migration techniques. \
+          Update the todo to reflect this"
+        ]
+    );
+}
