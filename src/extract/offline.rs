@@ -445,6 +445,89 @@ fn choice_outcome(answer: &str) -> Option<String> {
         .then(|| text.to_owned())
 }
 
+/// A request that only moves the working copy around ("ok lets get back
+/// to main", "pull in the latest", "switch to develop"): no goal, and its
+/// answer ("On `main`, up to date.") no lesson.
+fn is_housekeeping(request: &str) -> bool {
+    let l = request.trim().to_lowercase();
+    let l = l.trim_end_matches(['.', '!', ' ']);
+    let words: Vec<&str> = l
+        .split(|c: char| !(c.is_alphanumeric() || c == '/' || c == '-' || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() || words.len() > 16 {
+        return false;
+    }
+    const FILLER: &[&str] = &[
+        "ok",
+        "okay",
+        "lets",
+        "let",
+        "s",
+        "let's",
+        "please",
+        "now",
+        "we",
+        "go",
+        "again",
+        "and",
+        "then",
+        "the",
+        "in",
+        "can",
+        "you",
+        "need",
+        "to",
+        "get",
+        "head",
+        "move",
+        "switch",
+        "back",
+        "checkout",
+        "check",
+        "out",
+        "pull",
+        "latest",
+        "fetch",
+        "rebase",
+        "on",
+        "onto",
+        "branch",
+        "git",
+        "up",
+        "date",
+        "sync",
+        "with",
+        "origin",
+        "first",
+        "before",
+        "doing",
+        "that",
+        "main",
+        "master",
+        "develop",
+        "trunk",
+        "retourne",
+        "retournons",
+        "sur",
+        "revenons",
+        "à",
+        "passe",
+        "la",
+        "branche",
+    ];
+    let moves = words.iter().any(|w| {
+        matches!(
+            *w,
+            "back" | "switch" | "checkout" | "pull" | "retourne" | "revenons" | "retournons"
+        )
+    });
+    let names_branch = words
+        .iter()
+        .any(|w| matches!(*w, "main" | "master" | "develop" | "trunk" | "latest"));
+    moves && names_branch && words.iter().all(|w| FILLER.contains(w))
+}
+
 /// A commit's hash as git printed it (lower-case hex, 7 to 40 digits).
 fn is_hash(id: &str) -> bool {
     (7..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_hexdigit())
@@ -636,6 +719,9 @@ impl TurnCtx<'_> {
 
     fn goal(&self, rec: &mut Record) {
         let t = self.turn;
+        if is_housekeeping(&t.request) {
+            return;
+        }
         let text = match t.kind {
             RequestKind::None => return,
             // A slash command is a goal only with what it was asked to do.
@@ -1588,7 +1674,11 @@ impl TurnCtx<'_> {
         let edit = |tool: &str| matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit");
         let lost_change = t.declined.iter().any(|d| edit(&d.tool))
             || t.errors.iter().any(|e| !e.resolved && edit(&e.tool));
-        if t.kind == RequestKind::None || t.answer.trim().is_empty() || lost_change {
+        if t.kind == RequestKind::None
+            || t.answer.trim().is_empty()
+            || lost_change
+            || is_housekeeping(&t.request)
+        {
             return;
         }
         // An answer that proposes and asks ("Proceed?") teaches only what

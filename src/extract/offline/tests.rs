@@ -940,3 +940,22 @@ fn a_request_ending_on_this_carries_the_sentence_it_points_back_to() {
         ]
     );
 }
+
+#[test]
+fn moving_the_working_copy_is_no_goal() {
+    for r in [
+        "ok lets get back to main",
+        "lets get back to main again",
+        "before you go doing that, we need to get back to main, and pull in latest.",
+    ] {
+        assert!(is_housekeeping(r), "{r}");
+    }
+    assert!(!is_housekeeping(
+        "merge main back into the feature branch and fix conflicts"
+    ));
+    assert!(!is_housekeeping("switch the parser to the new lexer"));
+    let mut t = turn("ok lets get back to main");
+    t.answer = "On `main`, up to date (our fix already merged). Ready for the next task.".into();
+    let s = run(vec![t]);
+    assert!(s.objectif.is_empty() && s.connaissances.is_empty(), "{s:?}");
+}
