@@ -445,6 +445,27 @@ fn choice_outcome(answer: &str) -> Option<String> {
         .then(|| text.to_owned())
 }
 
+/// The question a request asks, short enough for a bullet: the whole
+/// request when short, else its last question (with the sentence before a
+/// bare "Why?").
+fn asked(request: &str) -> Option<String> {
+    let text = one_line(request);
+    if text.chars().count() <= 140 {
+        return Some(capitalise(text.trim()));
+    }
+    let sents = cues::sentences(request);
+    let at = sents
+        .iter()
+        .rposition(|s| s.text.trim_end().ends_with('?'))?;
+    let q = sents[at].text.trim();
+    let q = if q.split_whitespace().count() < 4 && at > 0 {
+        format!("{} {q}", sents[at - 1].text.trim())
+    } else {
+        q.to_owned()
+    };
+    Some(capitalise(&q))
+}
+
 /// A request that only moves the working copy around ("ok lets get back
 /// to main", "pull in the latest", "switch to develop"): no goal, and its
 /// answer ("On `main`, up to date.") no lesson.
@@ -1715,12 +1736,30 @@ impl TurnCtx<'_> {
             findings_only: proposal,
         };
         // What the file bullets already took from the answer.
-        let taken: Vec<String> = self
+        let mut taken: Vec<String> = self
             .details
             .iter()
             .flat_map(|(_, ds)| ds.iter().map(|d| normalise(&d.source)))
             .collect();
-        for l in answer::lessons(&t.answer, turn) {
+        let lessons = answer::lessons(&t.answer, turn);
+        // A question the turn answered without changing anything: the
+        // question and its direct reply, together (the reply alone loses
+        // what it answers). A weak reply only when it is a lesson anyway.
+        if t.kind == RequestKind::Question
+            && !changed
+            && !proposal
+            && let Some(q) = asked(&t.request)
+            && let Some((reply, strong)) = answer::direct_answer(&t.answer)
+            && (strong || lessons.iter().any(|l| normalise(l) == normalise(&reply)))
+        {
+            rec.push(
+                &self.primary,
+                |s| &mut s.connaissances,
+                &format!("{} → {}", cap(&q, 140), reply),
+            );
+            taken.push(normalise(&reply));
+        }
+        for l in lessons {
             if cause
                 .as_ref()
                 .is_some_and(|c| normalise(&l).contains(c.as_str()))

@@ -403,6 +403,56 @@ pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
     out
 }
 
+/// The answer's direct reply to the question it answers, and whether it
+/// is a strong one: what follows "The answer is", or its opening "Yes…" /
+/// "No…" with the sentence after it (strong); else its first plain
+/// statement (weak: only worth keeping when it is a lesson anyway).
+/// Compliments and lead-ins ("Great question —", "Here's…") are no reply.
+pub(super) fn direct_answer(answer: &str) -> Option<(String, bool)> {
+    const ACKS: &[&str] = &[
+        "great question",
+        "good question",
+        "excellent question",
+        "let me",
+        "sure",
+        "i'll",
+        "i will",
+        "here's",
+        "here is",
+        "bonne question",
+        "voici",
+    ];
+    let sents = cues::sentences(answer);
+    let plain = |s: &&Sentence| !s.item && !s.question && !s.text.ends_with(':');
+    for s in sents.iter().filter(plain).take(12) {
+        let l = s.text.to_lowercase();
+        if let Some(at) = l.find("the answer is") {
+            let rest = s.text[at + "the answer is".len()..]
+                .trim_start_matches([':', ' '])
+                .trim();
+            if rest.split_whitespace().count() >= 3 {
+                return Some((cap(&unlink(rest), MAX_LESSON), true));
+            }
+        }
+    }
+    let mut it = sents.iter().filter(plain);
+    let first = it.next()?;
+    let l = first.text.to_lowercase();
+    if starts_with_any(&l, ACKS) || first.text.split_whitespace().count() < 3 {
+        return None;
+    }
+    if starts_with_any(&l, &["yes", "no", "oui", "non"]) {
+        let text = match it.next() {
+            Some(next) if first.text.split_whitespace().count() <= 14 => {
+                format!("{} {}", first.text, next.text)
+            }
+            _ => first.text.clone(),
+        };
+        return Some((cap(&unlink(&text), MAX_LESSON), true));
+    }
+    Some((cap(&unlink(&first.text), MAX_LESSON), false))
+}
+
 /// The short statement a work turn's answer opens with when it is the
 /// outcome ("CI is green.", "The deploy succeeded."), not an
 /// acknowledgement, nor what the test and action bullets already say.

@@ -959,3 +959,23 @@ fn moving_the_working_copy_is_no_goal() {
     let s = run(vec![t]);
     assert!(s.objectif.is_empty() && s.connaissances.is_empty(), "{s:?}");
 }
+
+#[test]
+fn a_question_answered_is_kept_with_its_reply() {
+    let mut t = turn("In the schemas doc, section 14 has no folder IPNS records. Why?");
+    t.kind = RequestKind::Question;
+    t.first = false;
+    t.answer = "Good catch. But I think your question is about the table itself. The answer is: \
+                **because folder IPNS keys aren't derived — they're random.**\n\nSection 14 \
+                documents HKDF derivations specifically."
+        .into();
+    let s = run(vec![t.clone()]);
+    assert_eq!(
+        s.connaissances[0],
+        "In the schemas doc, section 14 has no folder IPNS records. Why? → because folder IPNS \
+         keys aren't derived — they're random."
+    );
+    // A reply that is neither strong nor a lesson is not kept.
+    t.answer = "Everything looks good! Nothing else to add here today.".into();
+    assert!(run(vec![t]).connaissances.is_empty());
+}
