@@ -713,16 +713,20 @@ impl Render<'_> {
                 )
             }),
         );
-        ev.listed(
-            t.choices,
-            turn.choices.iter().map(|c| {
-                format!(
-                    "{} → {}",
-                    one_line(&c.question, ITEM_MAX),
-                    one_line(&c.answer, ITEM_MAX)
-                )
-            }),
-        );
+        // The request answering the question Claude's previous answer
+        // ended on is a choice of the user's too.
+        let replied = turn
+            .replies_to
+            .as_ref()
+            .map(|q| (q.as_str(), turn.request.as_str()));
+        let choices: Vec<String> = turn
+            .choices
+            .iter()
+            .map(|c| (c.question.as_str(), c.answer.as_str()))
+            .chain(replied)
+            .map(|(q, a)| format!("{} → {}", one_line(q, ITEM_MAX), one_line(a, ITEM_MAX)))
+            .collect();
+        ev.listed(t.choices, choices.into_iter());
         ev.listed(t.subagents, turn.subagents.iter().map(|s| self.subagent(s)));
         let reads: Vec<String> = turn.reads.iter().map(|r| self.path(r)).collect();
         ev.inline(t.read, &reads);
@@ -1147,6 +1151,20 @@ mod tests {
             assert!(p.contains(needle), "missing {needle:?} in\n{p}");
         }
         assert!(!p.contains("français"));
+    }
+
+    #[test]
+    fn a_reply_to_the_previous_question_is_a_choice() {
+        let mut t = full_turn();
+        t.choices.clear();
+        t.first = false;
+        t.request = "early, but after MFA".into();
+        t.replies_to = Some("Where would you want it?".into());
+        let p = prompt(&one(t), &[], Lang::En, false);
+        assert!(
+            p.contains("The user's choices (question → answer):\n- Where would you want it? → early, but after MFA\n"),
+            "{p}"
+        );
     }
 
     #[test]
