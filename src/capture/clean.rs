@@ -123,6 +123,19 @@ pub fn clean_prompt(text: &str) -> Cleaned {
         return out;
     }
 
+    // "Implement the following plan:" and a whole plan (the client's
+    // handoff after plan mode clears the context): the plan's title and
+    // what its context says are the request; its code blocks are no paste.
+    const HANDOFF: &str = "implement the following plan:";
+    if let Some(head) = text.get(..HANDOFF.len())
+        && head.eq_ignore_ascii_case(HANDOFF)
+        && let Some(request) = plan_request(&text[HANDOFF.len()..])
+    {
+        out.request = request;
+        out.kind = RequestKind::Task;
+        return out;
+    }
+
     // A terminal line ending in `\` is the user's line break (Shift+Enter).
     let joined;
     let text = if text.contains("\\\n") {
@@ -150,6 +163,44 @@ pub fn clean_prompt(text: &str) -> Cleaned {
         RequestKind::Task
     };
     out
+}
+
+/// A plan handed over as a request: its title (`# Fix: add --trust`,
+/// `# Plan: …`) and the first sentence of its context section.
+fn plan_request(plan: &str) -> Option<String> {
+    let mut lines = plan.lines().map(str::trim).filter(|l| !l.is_empty());
+    let title = lines.next()?.trim_start_matches('#').trim();
+    let title = title
+        .strip_prefix("Plan:")
+        .or_else(|| title.strip_prefix("Plan :"))
+        .unwrap_or(title)
+        .trim();
+    if title.is_empty() {
+        return None;
+    }
+    // The first paragraph of prose after the title (under `## Context`,
+    // or straight after it), to its first sentence.
+    let context = lines
+        .take(6)
+        .find(|l| {
+            !l.starts_with('#')
+                && !l.starts_with("```")
+                && !l.starts_with('-')
+                && !l.starts_with('|')
+        })
+        .map(|l| {
+            let end = l
+                .match_indices(". ")
+                .map(|(i, _)| i + 1)
+                .next()
+                .unwrap_or(l.len());
+            l[..end].trim().to_owned()
+        })
+        .filter(|c| c.split_whitespace().count() >= 4);
+    Some(match context {
+        Some(c) => format!("{title}. {c}"),
+        None => title.to_owned(),
+    })
 }
 
 /// Characters of one text looked at for findings.
@@ -450,7 +501,30 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
     for p in paragraphs(text) {
         // A line that long has no room in a digest, whoever wrote it.
         if p.pasted || p.lines.iter().any(|l| l.len() > 2000) {
-            if let Some(line) = telling_line(&p.lines) {
+            // "Can you look at these errors? [Proxy] GET …": the user's
+            // question glued to the head of what they pasted.
+            let mut lines = p.lines.as_slice();
+            if !p.fenced
+                && let Some(first) = lines.first()
+                && !is_log_line(first)
+                && let Some(end) = first.rfind('?')
+                && first[..end].split_whitespace().count() >= 3
+            {
+                prose.push(first[..=end].trim());
+                prose.push("");
+                lines = &lines[1..];
+            }
+            // In an app's log, the line saying a program it ran exited
+            // with an error ("Cursor Agent CLI exited with code 1 (general
+            // error)") tells more than the first line with "error" in it.
+            let exited = lines.iter().find(|l| {
+                let l = l.to_lowercase();
+                l.contains("exited with code") && names_an_error(&l)
+            });
+            if let Some(line) = exited
+                .map(|l| l.trim().to_owned())
+                .or_else(|| telling_line(lines))
+            {
                 pasted.push(line);
             }
         } else {

@@ -172,6 +172,9 @@ fn unwrap(words: &[String]) -> &[String] {
                 2
             }
             "npx" | "bunx" | "pnpx" => 1,
+            // rtk, a proxy that trims what commands print for the model.
+            "rtk" if w.get(1).is_some_and(|s| s == "proxy" || s == "test") => 2,
+            "rtk" => 1,
             "pnpm" | "yarn" | "bun" if w.get(1).is_some_and(|s| s == "exec" || s == "dlx") => 2,
             "python" | "python3" if w.get(1).is_some_and(|s| s == "-m") => 2,
             _ if f.contains('=') && !f.starts_with('-') && !f.starts_with('=') => 1,
@@ -837,7 +840,14 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
             || lower.contains(" tests, ")
             || lower.contains(" test, ")
             || lower.starts_with("ok (");
-        if !summary {
+        // Source quoted in a failure (`89 | throw new Error("Item 3
+        // failed");`) and the error it threw are no runner's count.
+        let quoted_code = lower.contains('"')
+            || lower.contains("throw ")
+            || lower.starts_with("error")
+            || l.split_once(" | ")
+                .is_some_and(|(n, _)| n.trim().bytes().all(|b| b.is_ascii_digit()));
+        if !summary || quoted_code {
             continue;
         }
         let mut line_passed = None;
@@ -968,6 +978,23 @@ mod tests {
         assert!(kinds("bun publish --help 2>&1 | head -40").is_empty());
         assert!(kinds("bun test --help").is_empty());
         assert!(kinds("npm help publish").is_empty());
+    }
+
+    #[test]
+    fn code_quoted_in_a_failure_is_no_count() {
+        let out =
+            "src/x.test.ts:\n89 |   throw new Error(\"Item 3 failed\");\nerror: Item 3 failed";
+        assert_eq!(test_counts(out), (None, None));
+        assert_eq!(
+            test_counts("Tests:       1 failed, 2 passed, 3 total"),
+            (Some(2), Some(1))
+        );
+        assert_eq!(
+            test_counts(
+                " Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 40 passed (41)"
+            ),
+            (Some(40), Some(1))
+        );
     }
 
     #[test]

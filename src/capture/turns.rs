@@ -961,6 +961,8 @@ impl<'s> Builder<'s> {
                         _ => String::new(),
                     },
                 }),
+                // The runner never ran: its command line was refused.
+                Effect::Check { .. } if !ok && refused_command_line(output) => {}
                 Effect::Check { test } if cur.turn.checks.len() < BUILD_CAP => {
                     let (passed, failed) = if *test {
                         shell::test_counts(output)
@@ -1163,7 +1165,8 @@ impl<'s> Builder<'s> {
             // Effects of a failed command: a failed check is a check.
             self.bash_done(&cmd, false, &output);
             let effects = shell::effects(&cmd);
-            let is_check = effects.iter().any(|e| matches!(e, Effect::Check { .. }));
+            let is_check = effects.iter().any(|e| matches!(e, Effect::Check { .. }))
+                && !refused_command_line(&output);
             // `tool --help` crashing is the tool broken, not an answer.
             let crashed =
                 is_help_probe(&cmd) && output.lines().any(|l| clean::is_exception_line(l.trim()));
@@ -1229,6 +1232,19 @@ fn answer_of(c: &Current) -> Option<String> {
     } else {
         Some(c.texts_since_tool.join("\n\n"))
     }
+}
+
+/// A program that refused its command line (clap's `error: unrecognized
+/// subcommand 'bun'`, `Unknown command`): what was asked never ran.
+fn refused_command_line(output: &str) -> bool {
+    output.lines().take(20).any(|l| {
+        let l = l.trim().to_lowercase();
+        l.starts_with("error: unrecognized subcommand")
+            || l.starts_with("error: unexpected argument")
+            || l.starts_with("error: unknown command")
+            || l.starts_with("unknown command")
+            || l.starts_with("error: no such command")
+    })
 }
 
 /// A request that points at something just shown ("fix these").
@@ -1433,12 +1449,20 @@ fn segment_key(seg: &str) -> String {
     let skip = match words.first().copied() {
         Some("uv" | "poetry" | "pipenv" | "bundle") if words.get(1) == Some(&"run") => 2,
         Some("npx" | "time" | "sudo") => 1,
+        Some("rtk") if matches!(words.get(1), Some(&"proxy" | &"test")) => 2,
+        Some("rtk") => 1,
         _ => 0,
+    };
+    let words = &words[skip.min(words.len())..];
+    // `bun run lint` is not `bun run test`: a script runner's key holds
+    // the script.
+    let take = match words {
+        [prog, "run", ..] if matches!(*prog, "npm" | "pnpm" | "yarn" | "bun" | "deno") => 3,
+        _ => 2,
     };
     words
         .iter()
-        .skip(skip)
-        .take(2)
+        .take(take)
         .copied()
         .collect::<Vec<_>>()
         .join(" ")

@@ -935,3 +935,27 @@ fn files_a_commit_adds_are_created() {
         ]
     );
 }
+
+/// A wrapper that refused its command line ran no tests: an error, not a
+/// failing run; the same run through the wrapper that works is a check.
+#[test]
+fn a_refused_command_line_is_no_test_run() {
+    let turns = build(&[
+        user("run the tests"),
+        calls(&[("1", "Bash", json!({"command":"rtk bun run test 2>&1"}))]),
+        result(
+            "1",
+            "Exit code 2\nerror: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>",
+            true,
+            json!(null),
+        ),
+        calls(&[("2", "Bash", json!({"command":"rtk test bun test src/"}))]),
+        result("2", " 20 pass\n 0 fail", false, json!(null)),
+        say("Done."),
+    ]);
+    let t = &turns[0];
+    assert_eq!(t.checks.len(), 1, "{:?}", t.checks);
+    assert!(t.checks[0].ok && t.checks[0].passed == Some(20));
+    assert_eq!(t.errors.len(), 1);
+    assert_eq!(t.errors[0].message, "error: unrecognized subcommand 'bun'");
+}
