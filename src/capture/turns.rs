@@ -960,6 +960,12 @@ impl<'s> Builder<'s> {
                         }
                         _ => String::new(),
                     },
+                    // The flag may follow a here-document's message, past
+                    // the first line.
+                    skipped_hooks: *kind == ActionKind::Commit
+                        && cmd
+                            .split_whitespace()
+                            .any(|w| w == "--no-verify" || w == "-n"),
                 }),
                 // The runner never ran: its command line was refused.
                 Effect::Check { .. } if !ok && refused_command_line(output) => {}

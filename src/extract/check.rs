@@ -682,6 +682,7 @@ mod tests {
             command: format!("git commit -m '{message}'"),
             ok: true,
             id: String::new(),
+            skipped_hooks: false,
         }
     }
 

@@ -84,6 +84,10 @@ pub struct Action {
     /// pull request's number (`#106`). Empty otherwise.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub id: String,
+    /// A commit made with `--no-verify`: the hooks that check it did not
+    /// run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped_hooks: bool,
 }
 
 /// A test or build run and what it reported.

@@ -466,6 +466,26 @@ fn asked(request: &str) -> Option<String> {
     Some(capitalise(&q))
 }
 
+/// A sentence saying changes were left out of what was committed ("the
+/// other modified files remain unstaged", "pre-existing changes not
+/// committed").
+fn leaves_changes_behind(text: &str) -> bool {
+    let l = text.to_lowercase();
+    [
+        "remain unstaged",
+        "remains unstaged",
+        "left unstaged",
+        "still unstaged",
+        "remain uncommitted",
+        "left uncommitted",
+        "pre-existing changes",
+        "non indexés",
+        "non commités",
+    ]
+    .iter()
+    .any(|p| l.contains(p))
+}
+
 /// A request that only moves the working copy around ("ok lets get back
 /// to main", "pull in the latest", "switch to develop"): no goal, and its
 /// answer ("On `main`, up to date.") no lesson.
@@ -1202,13 +1222,21 @@ impl TurnCtx<'_> {
                 if detail.is_empty() {
                     return None;
                 }
+                // Hooks skipped: what they check was not checked.
+                let no_verify = if a.ok && a.skipped_hooks {
+                    ", `--no-verify`"
+                } else {
+                    ""
+                };
                 return Some(if a.ok && is_hash(&a.id) {
                     format!(
-                        "{} « {} » (`{}`)",
+                        "{} « {} » (`{}`{no_verify})",
                         w.commit,
                         cap(&detail, 160),
                         short_hash(&a.id)
                     )
+                } else if a.ok && !no_verify.is_empty() {
+                    format!("{} « {} » (`--no-verify`)", w.commit, cap(&detail, 160))
                 } else if a.ok {
                     format!("{} « {} »", w.commit, cap(&detail, 160))
                 } else {
@@ -1530,8 +1558,14 @@ impl TurnCtx<'_> {
                     a.ok && a.kind == ActionKind::Commit && a.command == *by && !a.detail.is_empty()
                 });
                 if let Some(a) = made {
+                    // Made by skipping the hook that refused it: said.
+                    let no_verify = if a.skipped_hooks {
+                        " (`--no-verify`)"
+                    } else {
+                        ""
+                    };
                     return Some(format!(
-                        "{head} → {}{} {} « {} »",
+                        "{head} → {}{} {} « {} »{no_verify}",
                         w.resolved_later_bare,
                         w.colon,
                         w.commit.to_lowercase(),
@@ -1741,6 +1775,16 @@ impl TurnCtx<'_> {
             .iter()
             .flat_map(|(_, ds)| ds.iter().map(|d| normalise(&d.source)))
             .collect();
+        // "The other modified files remain unstaged": the state the
+        // working tree was left in, for whoever resumes.
+        if let Some(left) = cues::sentences(&t.answer)
+            .into_iter()
+            .find(|s| !s.question && leaves_changes_behind(&s.text))
+        {
+            let text = cap(&left.text, 220);
+            taken.push(normalise(&text));
+            rec.push(&self.primary, |s| &mut s.contexte, &text);
+        }
         let lessons = answer::lessons(&t.answer, turn);
         // A question the turn answered without changing anything: the
         // question and its direct reply, together (the reply alone loses

@@ -543,8 +543,9 @@ impl Render<'_> {
         } else {
             format!(" {}{detail}", code(&a.id, ITEM_MAX))
         };
+        let hooks = if a.skipped_hooks { " --no-verify" } else { "" };
         format!(
-            "{}{detail} ({}) → {}",
+            "{}{detail} ({}{hooks}) → {}",
             t.kinds[kind_index(a.kind)],
             code(&a.command, ITEM_MAX),
             if a.ok { t.ok } else { t.failed }
@@ -975,6 +976,7 @@ mod tests {
                     command: "git commit -m \"Fix login token expiry\"".into(),
                     ok: true,
                     id: String::new(),
+                    skipped_hooks: false,
                 },
                 Action {
                     kind: ActionKind::Push,
@@ -982,6 +984,7 @@ mod tests {
                     command: "git push origin main".into(),
                     ok: false,
                     id: String::new(),
+                    skipped_hooks: false,
                 },
             ],
             checks: vec![Check {

@@ -1655,6 +1655,7 @@ fn a_commit_that_ran_backs_its_bullet() {
         command: "git commit -m 'Refuser les montants négatifs'".into(),
         ok: true,
         id: String::new(),
+        skipped_hooks: false,
     });
     let server = Server::start(vec![ok(chat_response(&partly_wrong_record().to_string()))]);
     let state = tempfile::tempdir().unwrap();

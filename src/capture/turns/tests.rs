@@ -959,3 +959,25 @@ fn a_refused_command_line_is_no_test_run() {
     assert_eq!(t.errors.len(), 1);
     assert_eq!(t.errors[0].message, "error: unrecognized subcommand 'bun'");
 }
+
+/// `--no-verify` after a here-document's message is still the commit's.
+#[test]
+fn a_commit_that_skips_its_hooks_is_known() {
+    let turns = build(&[
+        user("commit it"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git commit -m \"$(cat <<'EOF'\nRelease version 0.3.0\nEOF\n)\" --no-verify"}),
+        )]),
+        result(
+            "1",
+            "[main 19729ce] Release version 0.3.0",
+            false,
+            json!(null),
+        ),
+        say("Done."),
+    ]);
+    let a = &turns[0].actions[0];
+    assert!(a.skipped_hooks && a.id == "19729ce", "{a:?}");
+}

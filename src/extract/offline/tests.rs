@@ -65,6 +65,7 @@ fn goal_work_and_commit_in_french() {
         command: "git commit -m 'Add cache tests'".into(),
         ok: true,
         id: String::new(),
+        skipped_hooks: false,
     }];
     t.checks = vec![Check {
         command: "uv run pytest".into(),
@@ -431,6 +432,7 @@ fn ticket(kind: ActionKind, detail: &str, id: &str) -> Action {
         command: format!("bd {detail}"),
         ok: true,
         id: id.into(),
+        skipped_hooks: false,
     }
 }
 
@@ -805,6 +807,7 @@ fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
         command: "git commit -m '…'".into(),
         ok: true,
         id: String::new(),
+        skipped_hooks: false,
     }];
     let s = run_with(vec![commit], Lang::Fr, &logs);
     assert_eq!(
@@ -824,6 +827,7 @@ fn a_commit_refused_earlier_and_made_now_is_one_bullet() {
         command: "git commit -m '…'".into(),
         ok: true,
         id: String::new(),
+        skipped_hooks: false,
     }];
     let s = run_with(vec![t.clone()], Lang::Fr, &logs);
     assert!(s.travail.is_empty(), "{:?}", s.travail);
@@ -863,6 +867,7 @@ fn a_commit_a_hook_refused_twice_then_made_is_one_problem_that_names_the_commit(
         command: "git add a.ex && git commit -m \"feat: spans\"".into(),
         ok: true,
         id: String::new(),
+        skipped_hooks: false,
     }];
     let s = run(vec![t]);
     assert_eq!(
@@ -884,6 +889,7 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
             command: "git commit -m 'docs: add todo'".into(),
             ok: true,
             id: "c076c55a9f".into(),
+            skipped_hooks: false,
         },
         Action {
             kind: ActionKind::Push,
@@ -891,6 +897,7 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
             command: "gh pr create --title 'docs: add todo'".into(),
             ok: true,
             id: "#180".into(),
+            skipped_hooks: false,
         },
     ];
     assert_eq!(
@@ -978,4 +985,33 @@ fn a_question_answered_is_kept_with_its_reply() {
     // A reply that is neither strong nor a lesson is not kept.
     t.answer = "Everything looks good! Nothing else to add here today.".into();
     assert!(run(vec![t]).connaissances.is_empty());
+}
+
+#[test]
+fn a_commit_that_skipped_the_hooks_says_so_and_leftovers_are_context() {
+    let mut t = turn("commit the changelog");
+    t.files = vec![file("CHANGELOG.md", Change::Updated)];
+    t.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "Release version 0.3.0".into(),
+        command: "git commit --no-verify -m \"Release version 0.3.0\"".into(),
+        ok: true,
+        id: "19729ce".into(),
+        skipped_hooks: true,
+    }];
+    t.answer =
+        "Committed the changelog with the hooks skipped, since the failing tests are unrelated \
+                to it. The other modified files remain unstaged as they were pre-existing changes."
+            .into();
+    let s = run(vec![t]);
+    assert!(
+        s.travail
+            .contains(&"Commit « Release version 0.3.0 » (`19729ce`, `--no-verify`)".to_string()),
+        "{:?}",
+        s.travail
+    );
+    assert_eq!(
+        s.contexte,
+        ["The other modified files remain unstaged as they were pre-existing changes."]
+    );
 }
