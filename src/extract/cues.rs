@@ -464,6 +464,11 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
     {
         out.push(run);
     }
+    if let Some(left) = list_left(answer)
+        && !out.contains(&left)
+    {
+        out.push(left);
+    }
     out.truncate(3);
     out
 }
@@ -519,6 +524,81 @@ pub(crate) fn commit_left(answer: &str) -> Option<Option<String>> {
         (msg.split_whitespace().count() >= 2 && !msg.contains('\n')).then(|| msg.to_owned())
     });
     Some(message)
+}
+
+/// "To complete the setup, you need to add these 6 secrets:" and the list
+/// or table under it: what the answer leaves to the user, with the names
+/// it lists ("…: `MACOS_CERTIFICATE`, `APPLE_ID`").
+fn list_left(answer: &str) -> Option<String> {
+    const LEADS: &[&str] = &[
+        "you need to",
+        "you'll need to",
+        "you will need to",
+        "you must",
+        "you still need to",
+        "must be configured",
+        "must be set",
+        "need to be configured",
+        "need to be set",
+        "needs to be configured",
+        "vous devez",
+        "tu dois",
+        "il faut",
+        "à configurer",
+    ];
+    let lines: Vec<&str> = answer.lines().map(str::trim).collect();
+    let mut in_fence = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let lead = line.replace("**", "");
+        let lead = lead.trim();
+        if in_fence || !lead.ends_with(':') || !has_any(&lower(lead), LEADS) {
+            continue;
+        }
+        let mut names: Vec<String> = Vec::new();
+        let mut started = false;
+        for l in &lines[i + 1..] {
+            if l.is_empty() {
+                if started {
+                    break;
+                }
+                continue;
+            }
+            let cell = if let Some(row) = l.strip_prefix('|') {
+                let first = row.split('|').next().unwrap_or("").trim();
+                // The header row and its rule.
+                if first.chars().all(|c| c == '-' || c == ':' || c == ' ') || !first.contains('`') {
+                    started = true;
+                    continue;
+                }
+                first.to_owned()
+            } else if let Some(item) = l.strip_prefix("- ").or_else(|| l.strip_prefix("* ")) {
+                item.to_owned()
+            } else {
+                break;
+            };
+            started = true;
+            // The item's name: its first code span, else its head.
+            let name = match cell.split('`').nth(1) {
+                Some(code) if !code.trim().is_empty() => format!("`{}`", code.trim()),
+                _ => cap(cell.split([' ', ':']).next().unwrap_or(""), 40),
+            };
+            if !name.is_empty() && names.len() < 8 && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        if names.is_empty() {
+            return None;
+        }
+        // The lead-in's own sentence, not the ones before it on its line.
+        let lead = lead.trim_end_matches(':').trim();
+        let lead = lead.rsplit(". ").next().unwrap_or(lead).trim();
+        return Some(cap(&format!("{lead}: {}", names.join(", ")), 300));
+    }
+    None
 }
 
 /// "To proceed with the release, run:" and the code block under it: the
@@ -1188,6 +1268,31 @@ mod tests {
         assert!(!is_a_choice(
             "Would I be able to redirect so the old URL doesn't break?"
         ));
+    }
+
+    #[test]
+    fn what_the_user_must_set_up_is_open_with_its_names() {
+        let answer = "Works as designed.\n\nIt works. To complete the setup, you need to add these 2 \
+            secrets in the repo settings:\n\n| Secret | Value |\n|---|---|\n\
+            | `MACOS_CERTIFICATE` | Base64 .p12 |\n| `APPLE_ID` | Apple ID email |\n\n\
+            Once the secrets are configured, re-run the workflow.";
+        assert_eq!(
+            next_steps(answer),
+            [
+                "To complete the setup, you need to add these 2 secrets in the repo settings: \
+              `MACOS_CERTIFICATE`, `APPLE_ID`"
+            ]
+        );
+        let listed = "**Required GitHub Secrets** (must be configured in repo settings):\n\
+            - `MACOS_CERTIFICATE` - Base64-encoded .p12\n- `APPLE_TEAM_ID` - Team ID\n";
+        assert_eq!(
+            next_steps(listed),
+            [
+                "Required GitHub Secrets (must be configured in repo settings): \
+              `MACOS_CERTIFICATE`, `APPLE_TEAM_ID`"
+            ]
+        );
+        assert!(next_steps("Here is what changed:\n- `a.rs`: fixed\n").is_empty());
     }
 
     #[test]

@@ -280,7 +280,9 @@ fn detail(
         }
         None => {
             let lower = item.to_lowercase();
-            if !CHANGE_OPENINGS.iter().any(|o| lower.starts_with(o)) {
+            // Under a heading naming the file (`**New file: `x`**`), any
+            // item is about it; elsewhere it must say what changed.
+            if named.is_none() && !CHANGE_OPENINGS.iter().any(|o| lower.starts_with(o)) {
                 return None;
             }
             let target = named_file(item, files).or(named).or(only)?;
@@ -297,7 +299,10 @@ fn heading(line: &str) -> Option<String> {
         return Some(unmark(h.trim_start_matches('#').trim()));
     }
     let inner = t.strip_prefix("**")?.strip_suffix("**")?;
-    (inner.ends_with(':') && !inner.contains("**")).then(|| unmark(inner))
+    // `**New file: `entitlements.plist`**`: a bold line naming a file is
+    // its section too.
+    let names_a_file = inner.contains('`') && inner.contains(':');
+    ((inner.ends_with(':') || names_a_file) && !inner.contains("**")).then(|| unmark(inner))
 }
 
 /// A paragraph that opens with a bold label and a separator (`**Fix** —
@@ -555,6 +560,27 @@ mod tests {
 
     // Real sessions: a lead-in that opens on what was done, over the
     // only file the turn changed; with two files, items must name theirs.
+    #[test]
+    fn a_bold_line_naming_a_file_heads_its_changes() {
+        let answer = "Here's a summary:\n\n**New file: `entitlements.plist`**\n\
+            - Minimal macOS entitlements for Bun-compiled CLI binaries\n\n\
+            **Modified: `.github/workflows/ci.yml`**\n\
+            - Split the single `release` job into 3 jobs:\n";
+        assert_eq!(
+            texts(answer, &["entitlements.plist", ".github/workflows/ci.yml"]),
+            vec![
+                (
+                    0,
+                    vec!["Minimal macOS entitlements for Bun-compiled CLI binaries".to_owned()]
+                ),
+                (
+                    1,
+                    vec!["Split the single 'release' job into 3 jobs".to_owned()]
+                )
+            ]
+        );
+    }
+
     #[test]
     fn a_lead_in_saying_what_was_done_to_the_only_file() {
         let answer = "Restored all the sections that were dropped in PR #757:\n\
