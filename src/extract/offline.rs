@@ -486,6 +486,25 @@ fn leaves_changes_behind(text: &str) -> bool {
     .any(|p| l.contains(p))
 }
 
+/// A request only to ship what is done ("Commit, push and pr it"): no
+/// goal, the commit and push bullets say it; its answer may still teach.
+fn is_shipping(request: &str) -> bool {
+    const SHIPPING: &[&str] = &[
+        "commit", "push", "pr", "it", "and", "please", "the", "changes", "all", "a", "them",
+        "this", "ok", "now", "then", "open", "create", "make", "committe", "pousse",
+    ];
+    let l = request.trim().to_lowercase();
+    let words: Vec<&str> = l
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.len() <= 6
+        && words
+            .iter()
+            .any(|w| matches!(*w, "commit" | "push" | "committe" | "pousse"))
+        && words.iter().all(|w| SHIPPING.contains(w))
+}
+
 /// A request that only moves the working copy around ("ok lets get back
 /// to main", "pull in the latest", "switch to develop"): no goal, and its
 /// answer ("On `main`, up to date.") no lesson.
@@ -760,7 +779,7 @@ impl TurnCtx<'_> {
 
     fn goal(&self, rec: &mut Record) {
         let t = self.turn;
-        if is_housekeeping(&t.request) {
+        if is_housekeeping(&t.request) || is_shipping(&t.request) {
             return;
         }
         let text = match t.kind {
@@ -869,6 +888,18 @@ impl TurnCtx<'_> {
             }
         }
         if t.interrupted && t.files.is_empty() {
+            // Stopped, then asked again word for word: one goal.
+            let asked_again = self
+                .req
+                .digest
+                .turns
+                .iter()
+                .skip_while(|o| !std::ptr::eq(*o, t))
+                .skip(1)
+                .any(|o| o.request.trim() == t.request.trim());
+            if asked_again {
+                return;
+            }
             bullet = format!("{bullet} ({})", self.w.interrupted);
         }
         rec.push(&self.primary, |s| &mut s.objectif, &bullet);

@@ -961,6 +961,9 @@ fn moving_the_working_copy_is_no_goal() {
         "merge main back into the feature branch and fix conflicts"
     ));
     assert!(!is_housekeeping("switch the parser to the new lexer"));
+    assert!(is_shipping("Commit, push and pr it"));
+    assert!(is_shipping("commit a"));
+    assert!(!is_shipping("commit the fix for the parser and add a test"));
     let mut t = turn("ok lets get back to main");
     t.answer = "On `main`, up to date (our fix already merged). Ready for the next task.".into();
     let s = run(vec![t]);
@@ -1014,4 +1017,15 @@ fn a_commit_that_skipped_the_hooks_says_so_and_leftovers_are_context() {
         s.contexte,
         ["The other modified files remain unstaged as they were pre-existing changes."]
     );
+}
+
+#[test]
+fn a_request_stopped_then_asked_again_is_one_goal() {
+    let mut stopped = turn("restore the login footer with the API status");
+    stopped.interrupted = true;
+    let mut again = turn("restore the login footer with the API status");
+    again.first = false;
+    again.files = vec![file("src/login.tsx", Change::Updated)];
+    let s = run(vec![stopped, again]);
+    assert_eq!(s.objectif, ["Restore the login footer with the API status"]);
 }
