@@ -257,6 +257,13 @@ const NOT_A_LESSON: &[&str] = &[
     "implementation is complete",
     "the changes ensure",
     "both sections are",
+    // Progress said as it happens: "Creating quick task 011: …".
+    "creating ",
+    "running ",
+    "checking ",
+    "starting ",
+    "launching ",
+    "spawning ",
     "voici",
     "parfait",
     "je vais",
@@ -813,6 +820,8 @@ mod tests {
         let a = "Perfect! I've successfully modified the TUI so that it now opens the cached file. The changes ensure that the TUI is faster and cleaner. Would you like me to add tests? Let me know if you want anything else.";
         assert!(lessons(a, work(false)).is_empty());
         assert!(lessons("Done.", informational()).is_empty());
+        let progress = "Creating quick task 011: Restore login page footer with API status indicator and disable button when API is down.";
+        assert!(lessons(progress, informational()).is_empty());
     }
 
     #[test]
