@@ -122,6 +122,12 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
         && let Some(last) = pass.turns.last_mut().filter(|t| t.prompted)
     {
         last.answer = msg.to_owned();
+        // The question the next request may answer is this answer's.
+        pass.cursor.asked = crate::extract::closing_question(msg);
+    }
+    // Kept in the cursor between Stops: redacted like everything else.
+    if let Some(q) = &mut pass.cursor.asked {
+        *q = config.redactor.redact(q);
     }
     let turns: Vec<_> = std::mem::take(&mut pass.turns)
         .into_iter()

@@ -366,6 +366,9 @@ impl Turn {
         use TextKind::*;
         f(Request, &mut self.request);
         f(Answer, &mut self.answer);
+        if let Some(q) = &mut self.replies_to {
+            f(Entry, q);
+        }
         for s in self.ide.iter_mut().chain(&mut self.pasted) {
             f(Entry, s);
         }
@@ -384,6 +387,7 @@ impl Turn {
         for a in &mut self.actions {
             f(Entry, &mut a.detail);
             f(Entry, &mut a.command);
+            f(Entry, &mut a.id);
         }
         for c in &mut self.checks {
             f(Entry, &mut c.command);
@@ -501,6 +505,26 @@ mod tests {
         assert!(!t.request.contains("SEC"), "no part of a secret survives");
         assert_eq!(t.request.chars().count(), MAX_REQUEST_CHARS);
         assert!(t.errors[0].message.starts_with("[x][x]"));
+    }
+
+    #[test]
+    fn the_question_a_request_answers_and_action_ids_are_redacted_too() {
+        let t = Turn {
+            replies_to: Some("Use SECRET or the other key?".into()),
+            actions: vec![Action {
+                kind: ActionKind::Push,
+                detail: "PR".into(),
+                command: "gh pr create".into(),
+                ok: true,
+                id: "#SECRET".into(),
+                skipped_hooks: false,
+            }],
+            ..Default::default()
+        };
+        let d = Digest { turns: vec![t] }.sanitized(&|s| s.replace("SECRET", "[x]"));
+        let t = &d.turns[0];
+        assert_eq!(t.replies_to.as_deref(), Some("Use [x] or the other key?"));
+        assert_eq!(t.actions[0].id, "#[x]");
     }
 
     #[test]
