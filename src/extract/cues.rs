@@ -694,6 +694,49 @@ pub(crate) fn has_problem_word(text: &str) -> bool {
     is_problem(text)
 }
 
+/// The lines of `text` with hard-wrapped prose joined back ("Add tests in
+/// setup_test.go that set" / "$SHELL to fish"): a line that stops mid-
+/// sentence, followed by one that goes on in lower case, is one line, as
+/// Markdown reads it. Fences, headings, tables and list items stay apart.
+fn unwrapped_lines(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let mut out: Vec<Cow<'_, str>> = Vec::new();
+    let mut in_fence = false;
+    let mut joinable = false;
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            in_fence = !in_fence;
+            joinable = false;
+            out.push(Cow::Borrowed(raw));
+            continue;
+        }
+        let goes_on = line
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_lowercase() || c == '$' || c == '`' || c == '(');
+        let (_, is_item) = strip_markers(line);
+        if !in_fence
+            && joinable
+            && goes_on
+            && !is_item
+            && let Some(prev) = out.last_mut()
+        {
+            *prev = Cow::Owned(format!("{} {line}", prev.trim_end()));
+            continue;
+        }
+        joinable = !in_fence
+            && !line.starts_with('#')
+            && !line.starts_with('|')
+            && line
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_alphanumeric() || c == ',');
+        out.push(Cow::Borrowed(raw));
+    }
+    out
+}
+
 /// Splits prose into cleaned sentences: code blocks, tables and rules are
 /// skipped; list markers, heading marks and emphasis are removed; a heading
 /// or a lead-in ending in `:` that names a section (`Next steps:`) passes
@@ -704,7 +747,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
     let mut list_cue: Option<Cue> = None;
     let mut section: Option<String> = None;
     let mut prev_blank = false;
-    for raw in text.lines() {
+    for raw in unwrapped_lines(text) {
         let line = raw.trim();
         if line.starts_with("```") || line.starts_with("~~~") {
             in_fence = !in_fence;
@@ -1293,6 +1336,22 @@ mod tests {
             ]
         );
         assert!(next_steps("Here is what changed:\n- `a.rs`: fixed\n").is_empty());
+    }
+
+    #[test]
+    fn hard_wrapped_prose_is_one_sentence() {
+        let s = sentences(
+            "Add tests in setup_test.go that set\n$SHELL to fish and verify the path.\n- an item\nNext line.",
+        );
+        let texts: Vec<&str> = s.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Add tests in setup_test.go that set $SHELL to fish and verify the path.",
+                "an item",
+                "Next line."
+            ]
+        );
     }
 
     #[test]
