@@ -629,6 +629,25 @@ pub fn committed_new_files(output: &str) -> Vec<String> {
         .collect()
 }
 
+/// The branch a push updated, as git printed it (`   6c08f5a..b02b3c0
+/// main -> main`, ` * [new branch]      fix/x -> fix/x`).
+pub fn pushed_ref(output: &str) -> Option<String> {
+    output.lines().take(400).find_map(|line| {
+        let t = line.trim();
+        let (left, dst) = t.split_once(" -> ")?;
+        let updated = left.starts_with("* [new branch]")
+            || left.starts_with("* [new tag]")
+            || left.split_whitespace().next().is_some_and(|r| {
+                r.contains("..")
+                    && r.trim_start_matches('+')
+                        .bytes()
+                        .all(|b| b.is_ascii_hexdigit() || b == b'.')
+            });
+        let dst = dst.split_whitespace().next()?;
+        (updated && !dst.is_empty()).then(|| dst.to_owned())
+    })
+}
+
 /// The number of the pull request a forge printed the address of (`gh pr
 /// create`: `https://github.com/o/r/pull/106`; `glab mr create`:
 /// `…/-/merge_requests/12`), as `#106`.
@@ -923,6 +942,20 @@ pub fn test_counts(output: &str) -> (Option<u64>, Option<u64>) {
         (passed, failed) = (cargo_passed, cargo_failed);
     } else if bun_passed.is_some() || bun_failed.is_some() {
         (passed, failed) = (bun_passed, bun_failed);
+    } else if passed.is_none() && failed.is_none() {
+        // `go test -v` says each top-level test (`--- PASS: TestX`; its
+        // subtests are indented) and no total.
+        let (mut p, mut f) = (0u64, 0u64);
+        for line in output.lines() {
+            if line.starts_with("--- PASS:") {
+                p += 1;
+            } else if line.starts_with("--- FAIL:") {
+                f += 1;
+            }
+        }
+        if p + f > 0 {
+            (passed, failed) = (Some(p), Some(f));
+        }
     }
     if passed.is_some() || failed.is_some() {
         return (Some(passed.unwrap_or(0)), Some(failed.unwrap_or(0)));
@@ -978,6 +1011,13 @@ mod tests {
         assert!(kinds("bun publish --help 2>&1 | head -40").is_empty());
         assert!(kinds("bun test --help").is_empty());
         assert!(kinds("npm help publish").is_empty());
+    }
+
+    #[test]
+    fn go_test_verbose_counts_its_top_level_tests() {
+        let out = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n    --- PASS: TestB/sub (0.00s)\n--- FAIL: TestB (0.01s)\nFAIL\nFAIL\tgithub.com/o/r/cmd\t0.2s";
+        assert_eq!(test_counts(out), (Some(1), Some(1)));
+        assert_eq!(test_counts("ok  \tgithub.com/o/r/cmd\t0.2s"), (None, None));
     }
 
     #[test]

@@ -958,6 +958,8 @@ impl<'s> Builder<'s> {
                         ActionKind::Push if ok && detail.starts_with("PR") => {
                             shell::opened_pull_request(output).unwrap_or_default()
                         }
+                        // `git push` alone: the branch it updated.
+                        ActionKind::Push if ok => shell::pushed_ref(output).unwrap_or_default(),
                         _ => String::new(),
                     },
                     // The flag may follow a here-document's message, past

@@ -1299,11 +1299,25 @@ impl TurnCtx<'_> {
             // To-dos and what closed them: `tickets`.
             ActionKind::TicketOpened | ActionKind::TicketClosed => return None,
         };
-        let what = if detail.is_empty() || detail == "." || detail.starts_with("-") {
+        let mut what = if detail.is_empty() || detail == "." || detail.starts_with("-") {
             format!("(`{}`)", cap(&one_line(&a.command).replace('`', "'"), 80))
         } else {
             format!("`{}`", cap(&detail, 100))
         };
+        // A bare `git push`: the branch it updated, as git printed it.
+        let refspecs = detail
+            .split_whitespace()
+            .skip(2)
+            .filter(|w| !w.starts_with('-'))
+            .count();
+        if a.kind == ActionKind::Push
+            && !a.id.is_empty()
+            && !a.id.starts_with('#')
+            && detail.starts_with("git push")
+            && refspecs <= 1
+        {
+            what = format!("{what} → `{}`", a.id.replace('`', "'"));
+        }
         let failed = if a.ok {
             String::new()
         } else {

@@ -981,3 +981,26 @@ fn a_commit_that_skips_its_hooks_is_known() {
     let a = &turns[0].actions[0];
     assert!(a.skipped_hooks && a.id == "19729ce", "{a:?}");
 }
+
+/// A bare `git push` is known by the branch git says it updated.
+#[test]
+fn a_bare_push_names_its_branch() {
+    let turns = build(&[
+        user("push it"),
+        calls(&[("2", "Bash", json!({"command":"git push"}))]),
+        result(
+            "2",
+            "To github.com:o/r.git\n   6289e2b..7a1c0de  dipree/entire-wingman -> dipree/entire-wingman",
+            false,
+            json!(null),
+        ),
+        say("Pushed."),
+    ]);
+    let t = &turns[0];
+    assert_eq!(t.actions[0].id, "dipree/entire-wingman");
+    assert_eq!(
+        shell::pushed_ref(" * [new branch]      fix/x -> fix/x"),
+        Some("fix/x".into())
+    );
+    assert_eq!(shell::pushed_ref("Everything up-to-date"), None);
+}

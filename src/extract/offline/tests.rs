@@ -1029,3 +1029,20 @@ fn a_request_stopped_then_asked_again_is_one_goal() {
     let s = run(vec![stopped, again]);
     assert_eq!(s.objectif, ["Restore the login footer with the API status"]);
 }
+
+#[test]
+fn a_bare_push_names_the_branch_it_updated() {
+    let mut t = turn("push it");
+    t.actions = vec![Action {
+        kind: ActionKind::Push,
+        detail: "git push".into(),
+        command: "git push".into(),
+        ok: true,
+        id: "dipree/entire-wingman".into(),
+        skipped_hooks: false,
+    }];
+    assert_eq!(
+        run(vec![t]).travail,
+        ["Poussé `git push` → `dipree/entire-wingman`"]
+    );
+}
