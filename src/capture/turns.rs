@@ -1604,9 +1604,12 @@ fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String>
         "[Request interrupted by user for tool use]",
     ];
     if REJECTED.iter().any(|r| text.starts_with(r)) {
-        let reason = text
-            .split_once("reason for the rejection:")
-            .map(|(_, r)| r.trim().to_owned())
+        // Older clients: "…reason for the rejection: x"; newer ones: "To
+        // tell you how to proceed, the user said:\n x".
+        let reason = ["reason for the rejection:", "the user said:"]
+            .iter()
+            .find_map(|lead| text.split_once(lead))
+            .map(|(_, r)| r.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default();
         return Some(reason);
     }

@@ -1660,10 +1660,46 @@ impl TurnCtx<'_> {
         for d in &t.declined {
             // Without a reason, or with a question instead, a refusal says
             // nothing durable.
-            if d.reason.trim().is_empty() || d.reason.contains('?') {
+            // "Can't we make UnmarshalJSON strict?": a question that
+            // proposes another way is a steer, and says it.
+            let steer = {
+                let r = d.reason.trim().to_lowercase().replace('’', "'");
+                [
+                    "can't we",
+                    "cannot we",
+                    "couldn't we",
+                    "could we",
+                    "can we",
+                    "why not",
+                    "shouldn't we",
+                    "should we",
+                    "what about",
+                    "how about",
+                    "wouldn't it",
+                    "isn't there",
+                    "pourquoi ne pas",
+                    "on ne peut pas",
+                    "et si",
+                ]
+                .iter()
+                .any(|p| {
+                    r.split(['?', '.', '!'])
+                        .any(|part| part.trim_start().starts_with(p))
+                })
+            };
+            if d.reason.trim().is_empty() || (d.reason.contains('?') && !steer) {
                 continue;
             }
-            let target = cap(&one_line(&d.target).replace('`', "'"), 60);
+            // A file the call was to change, as the log shows files.
+            let target = if matches!(
+                d.tool.as_str(),
+                "Edit" | "MultiEdit" | "Write" | "NotebookEdit"
+            ) {
+                self.shown(&d.target)
+            } else {
+                d.target.clone()
+            };
+            let target = cap(&one_line(&target).replace('`', "'"), 60);
             let what = if target.is_empty() {
                 d.tool.clone()
             } else {

@@ -1004,3 +1004,27 @@ fn a_bare_push_names_its_branch() {
     );
     assert_eq!(shell::pushed_ref("Everything up-to-date"), None);
 }
+
+/// Newer clients put the user's words after "the user said:".
+#[test]
+fn a_newer_client_s_rejection_keeps_the_user_s_words() {
+    let turns = build(&[
+        user("make the settings parsing strict"),
+        calls(&[(
+            "1",
+            "Edit",
+            json!({"file_path":"/p/settings.go","old_string":"a","new_string":"b"}),
+        )]),
+        result(
+            "1",
+            "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nreally?   Can't we provide a setting to UnmarshalJSON to be strict?",
+            true,
+            json!(null),
+        ),
+        say("Using DisallowUnknownFields."),
+    ]);
+    assert_eq!(
+        turns[0].declined[0].reason,
+        "really? Can't we provide a setting to UnmarshalJSON to be strict?"
+    );
+}

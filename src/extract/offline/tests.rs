@@ -206,6 +206,16 @@ fn decisions_come_from_evidence_only() {
             target: "rm -rf x".into(),
             reason: String::new(),
         },
+        Declined {
+            tool: "Bash".into(),
+            target: "make clean".into(),
+            reason: "why?".into(),
+        },
+        Declined {
+            tool: "Edit".into(),
+            target: "settings.go".into(),
+            reason: "Can't we provide a setting to UnmarshalJSON to be strict?".into(),
+        },
     ];
     t.answer = "We decided to use the tarfile module. The decision is final.".into();
     let s = run(vec![t]);
@@ -215,6 +225,7 @@ fn decisions_come_from_evidence_only() {
             "Plan accepté : Add Tar Archive Support",
             "Choix : Which formats? → Also .tgz",
             "Refusé par l'utilisateur (`npm install`) : « use pnpm »",
+            "Refusé par l'utilisateur (`settings.go`) : « Can't we provide a setting to UnmarshalJSON to be strict? »",
         ]
     );
     let mut correction = turn("You can set group.visible using the vis library which is less work");
