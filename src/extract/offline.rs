@@ -1185,6 +1185,30 @@ impl TurnCtx<'_> {
                     cap(&one_line(&c.command).replace('`', "'"), 60)
                 ),
             );
+        } else if let Some(c) = t
+            .checks
+            .iter()
+            .rev()
+            .find(|c| c.test)
+            // Piped into `grep` or `head`, its exit status is theirs.
+            .filter(|c| {
+                c.ok && c.passed.is_none() && c.failed.is_none() && !c.command.contains('|')
+            })
+            .filter(|_| !t.files.is_empty())
+        {
+            // A runner that says no count (`go test ./...`: `ok` per
+            // package), after changes: that they pass is the state left.
+            rec.push(
+                &self.primary,
+                |s| &mut s.travail,
+                &format!(
+                    "{}{} {} (`{}`)",
+                    w.tests,
+                    w.colon,
+                    w.passed,
+                    cap(&one_line(&c.command).replace('`', "'"), 60)
+                ),
+            );
         }
         // Completed to-dos nobody wrote down as open: what was done, in the
         // model's own words.

@@ -1057,3 +1057,28 @@ fn a_bare_push_names_the_branch_it_updated() {
         ["Poussé `git push` → `dipree/entire-wingman`"]
     );
 }
+
+#[test]
+fn a_passing_run_that_says_no_count_is_said_after_changes() {
+    let mut t = turn("fix the test");
+    t.files = vec![file("cmd/x_test.go", Change::Updated)];
+    let run_of = |command: &str| Check {
+        command: command.into(),
+        test: true,
+        ok: true,
+        passed: None,
+        failed: None,
+        coverage: None,
+        summary: String::new(),
+        fixed_in: Vec::new(),
+    };
+    t.checks = vec![run_of("go test ./cmd/...")];
+    assert!(
+        run(vec![t.clone()])
+            .travail
+            .contains(&"Tests : réussis (`go test ./cmd/...`)".to_string())
+    );
+    // Piped, its status is the pipe's.
+    t.checks = vec![run_of("go test ./... | tail -5")];
+    assert!(!run(vec![t]).travail.iter().any(|b| b.starts_with("Tests")));
+}
