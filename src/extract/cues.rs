@@ -337,10 +337,19 @@ pub(crate) fn is_offer(text: &str) -> bool {
         || l.split_whitespace().count() < 4
 }
 
+/// Characters at the end of an answer looked at for its closing question.
+const CLOSING_SCAN: usize = 2000;
+
 /// The question an answer ends on when it asks the user to choose
 /// ("Where would you want it in the M2 sequence?"); not an offer ("Want
 /// me to commit?"), which a yes settles and says nothing of the project.
 pub(crate) fn closing_question(answer: &str) -> Option<String> {
+    // Only the answer's end can hold it: a huge answer is not read whole
+    // at every turn's close.
+    let answer = match answer.char_indices().rev().nth(CLOSING_SCAN) {
+        Some((at, _)) => &answer[at..],
+        None => answer,
+    };
     // "Where would you want it? It could go early or late.": the question
     // may have a sentence of context after it.
     let all = sentences(answer);
@@ -722,7 +731,12 @@ fn unwrapped_lines(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
             && !is_item
             && let Some(prev) = out.last_mut()
         {
-            *prev = Cow::Owned(format!("{} {line}", prev.trim_end()));
+            // Appended in place: a paragraph of many wrapped lines stays
+            // linear to join.
+            let joined = prev.to_mut();
+            joined.truncate(joined.trim_end().len());
+            joined.push(' ');
+            joined.push_str(line);
             continue;
         }
         joinable = !in_fence
