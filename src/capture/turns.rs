@@ -1376,6 +1376,11 @@ fn segments(line: &str) -> Vec<&str> {
                 && !s.starts_with("cd ")
                 && !s.starts_with("source ")
                 && !s.starts_with("(source ")
+                // `export PATH=$PATH:/usr/local/go/bin && go build`: the
+                // shell's setup, not the program run.
+                && !s.starts_with("export ")
+                && !s.starts_with("set -")
+                && !s.split_whitespace().all(|w| w.contains('='))
         })
         .collect()
 }

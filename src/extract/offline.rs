@@ -1459,9 +1459,25 @@ impl TurnCtx<'_> {
         if let Some(at) = builds.iter().position(|c| !c.ok) {
             let c = builds[at];
             let prog = program(&c.command);
-            let later_ok = builds[at + 1..]
+            let passed = builds[at + 1..]
                 .iter()
-                .any(|x| x.ok && program(&x.command) == prog);
+                .find(|x| x.ok && program(&x.command) == prog);
+            let later_ok = passed.is_some();
+            // Passed once the shell was set up (`PATH=$PATH:/usr/local/go/bin
+            // && …`): that setup is the cure.
+            let setup: Vec<&str> = passed
+                .map(|x| {
+                    x.command
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .split("&&")
+                        .map(str::trim)
+                        .filter(|s| is_shell_setup(s))
+                        .filter(|s| !c.command.contains(*s))
+                        .collect()
+                })
+                .unwrap_or_default();
             let fixed = self.fixed_shown(&c.fixed_in);
             let how = if later_ok {
                 self.fix_told(&c.summary, &fixed)
@@ -1486,6 +1502,15 @@ impl TurnCtx<'_> {
                     &self.primary,
                     |s| &mut s.problemes,
                     &format!("{head} → {} {}{how}", w.fixed_by, list(&fixed, w)),
+                ),
+                (true, true) if !setup.is_empty() => rec.push(
+                    &self.primary,
+                    |s| &mut s.problemes,
+                    &format!(
+                        "{head} → {} `{}`",
+                        w.works_with,
+                        cap(&setup.join(" && ").replace('`', "'"), 70)
+                    ),
                 ),
                 // Passed on a plain rerun: nothing to learn.
                 (true, true) => {}
@@ -2162,13 +2187,27 @@ fn program(command: &str) -> String {
     command
         .split("&&")
         .map(str::trim)
-        .find(|s| !s.starts_with("cd ") && !s.starts_with("source ") && !s.starts_with("(source "))
+        .find(|s| {
+            !s.starts_with("cd ")
+                && !s.starts_with("source ")
+                && !s.starts_with("(source ")
+                && !is_shell_setup(s)
+        })
         .unwrap_or(command)
         .split_whitespace()
         .filter(|w| !w.contains('='))
         .take(2)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A piece of a command line that only sets the shell up (`export
+/// PATH=…`, `PATH=$PATH:/usr/local/go/bin`, `set -e`).
+fn is_shell_setup(segment: &str) -> bool {
+    let s = segment.trim();
+    s.starts_with("export ")
+        || s.starts_with("set -")
+        || (!s.is_empty() && s.split_whitespace().all(|w| w.contains('=')))
 }
 
 /// `a`, `b` (+3 more): whole paths only, as many as fit in a bullet, so

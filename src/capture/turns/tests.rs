@@ -1028,3 +1028,50 @@ fn a_newer_client_s_rejection_keeps_the_user_s_words() {
         "really? Can't we provide a setting to UnmarshalJSON to be strict?"
     );
 }
+
+/// A build that failed for want of the toolchain on PATH passes once the
+/// shell's PATH is set: the same build, fixed.
+#[test]
+fn a_build_run_again_after_setting_path_is_the_same_build() {
+    let turns = build(&[
+        user("build it"),
+        calls(&[("1", "Bash", json!({"command":"cd /p && go build ./..."}))]),
+        result(
+            "1",
+            "Exit code 127\n/bin/bash: go: command not found",
+            true,
+            json!(null),
+        ),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"export PATH=$PATH:/usr/local/go/bin && cd /p && go build ./..."}),
+        )]),
+        result("2", "", false, json!(null)),
+        calls(&[("3", "Bash", json!({"command":"cd /p && go vet ./..."}))]),
+        result(
+            "3",
+            "Exit code 127\n/bin/bash: go: command not found",
+            true,
+            json!(null),
+        ),
+        calls(&[(
+            "4",
+            "Bash",
+            json!({"command":"PATH=$PATH:/usr/local/go/bin && cd /p && go vet ./..."}),
+        )]),
+        result("4", "", false, json!(null)),
+        say("Built."),
+    ]);
+    let checks = &turns[0].checks;
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert!(!checks[0].ok && checks[1].ok);
+    assert_eq!(
+        command_key(&checks[0].command),
+        command_key(&checks[1].command)
+    );
+    assert_eq!(
+        command_key("PATH=$PATH:/usr/local/go/bin && cd /p && go vet ./..."),
+        "go vet"
+    );
+}

@@ -1082,3 +1082,34 @@ fn a_passing_run_that_says_no_count_is_said_after_changes() {
     t.checks = vec![run_of("go test ./... | tail -5")];
     assert!(!run(vec![t]).travail.iter().any(|b| b.starts_with("Tests")));
 }
+
+#[test]
+fn a_build_that_passed_once_the_shell_was_set_up_names_the_setup() {
+    let mut t = turn("build it");
+    let build = |command: &str, ok: bool| Check {
+        command: command.into(),
+        test: false,
+        ok,
+        passed: None,
+        failed: None,
+        coverage: None,
+        summary: String::new(),
+        fixed_in: Vec::new(),
+    };
+    t.checks = vec![
+        build("cd go && go build ./cmd/mcp-server/", false),
+        build(
+            "PATH=$PATH:/usr/local/go/bin && cd go && go build ./cmd/mcp-server/",
+            true,
+        ),
+    ];
+    assert_eq!(
+        run(vec![t.clone()]).problemes,
+        [
+            "Build `cd go && go build ./cmd/mcp-server/` échec → résolu avec `PATH=$PATH:/usr/local/go/bin`"
+        ]
+    );
+    // A plain rerun that passed teaches nothing.
+    t.checks[1] = build("cd go && go build ./cmd/mcp-server/", true);
+    assert!(run(vec![t]).problemes.is_empty());
+}
