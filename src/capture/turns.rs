@@ -551,6 +551,11 @@ impl<'s> Builder<'s> {
         if let Some(id) = tu.id.as_deref() {
             self.calls.insert(id.to_owned(), call);
         }
+        // Counted in a turn a prompt started (the rest of a turn captured
+        // before stays what it was: empty unless it did something).
+        if let Some(cur) = self.cur.as_mut().filter(|c| c.turn.prompted) {
+            cur.turn.tool_calls = cur.turn.tool_calls.saturating_add(1);
+        }
     }
 
     fn user(&mut self, rec: &Record) {

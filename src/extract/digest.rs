@@ -273,6 +273,14 @@ pub struct Turn {
     /// earlier, read on from a cursor). Not spooled: only the pass uses it.
     #[serde(skip)]
     pub prompted: bool,
+    /// Tool calls the model made in the turn: a bare "yes" followed by
+    /// work is a go-ahead, not chit-chat.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tool_calls: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Longest request kept, in characters.
@@ -356,6 +364,7 @@ impl Turn {
             && self.todos.is_empty()
             && self.plan.is_none()
             && self.choices.is_empty()
+            && self.tool_calls == 0
             && self
                 .subagents
                 .iter()

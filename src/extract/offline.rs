@@ -1859,7 +1859,10 @@ impl TurnCtx<'_> {
         let edit = |tool: &str| matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit");
         let lost_change = t.declined.iter().any(|d| edit(&d.tool))
             || t.errors.iter().any(|e| !e.resolved && edit(&e.tool));
-        if t.kind == RequestKind::None
+        // A bare "yes" to go ahead: its answer teaches when the turn did
+        // something, or says what was wrong ("Root cause: …").
+        let went_ahead = t.kind == RequestKind::None && t.tool_calls > 0;
+        if (t.kind == RequestKind::None && !went_ahead)
             || t.answer.trim().is_empty()
             || lost_change
             || is_housekeeping(&t.request)

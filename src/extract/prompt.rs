@@ -955,6 +955,7 @@ mod tests {
             }],
             after_refusal: false,
             replies_to: None,
+            tool_calls: 0,
             prompted: true,
             ide: vec!["selection: /repo/projects/api/src/auth.rs (lines 3-9)".into()],
             pasted: vec!["thread 'login' panicked at src/auth.rs:42".into()],

@@ -243,7 +243,63 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
             None => out.push((target, vec![d])),
         }
     }
+    if out.is_empty()
+        && files.len() == 1
+        && let Some(d) = first_person_change(answer)
+    {
+        out.push((0, vec![d]));
+    }
     out
+}
+
+/// "— I just fixed the one inaccuracy where it said Apache instead of
+/// nginx.": the answer saying in the first person what it changed, when
+/// the turn changed one file and no list said more. What follows the verb.
+fn first_person_change(answer: &str) -> Option<Detail> {
+    const VERBS: &[&str] = &[
+        "fixed",
+        "changed",
+        "updated",
+        "added",
+        "removed",
+        "replaced",
+        "renamed",
+        "corrected",
+    ];
+    for line in answer.lines().take(40) {
+        let line = line.trim();
+        if line.starts_with("```") || line.starts_with('|') {
+            continue;
+        }
+        for sentence in line.split_inclusive(". ") {
+            let words: Vec<&str> = sentence.split_whitespace().collect();
+            let Some(at) = words.iter().position(|w| *w == "I") else {
+                continue;
+            };
+            let mut v = at + 1;
+            if words
+                .get(v)
+                .is_some_and(|w| matches!(*w, "just" | "also" | "only"))
+            {
+                v += 1;
+            }
+            let Some(verb) = words
+                .get(v)
+                .filter(|w| VERBS.contains(&w.trim_end_matches(',')))
+            else {
+                continue;
+            };
+            let rest = words[v + 1..].join(" ");
+            let text = clean(&format!("{verb} {rest}"), MAX_DETAIL);
+            if text.split_whitespace().count() >= 4 {
+                return Some(Detail {
+                    text,
+                    source: unmark(sentence.trim()),
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The file an item is about and what it says of it.
@@ -560,6 +616,24 @@ mod tests {
 
     // Real sessions: a lead-in that opens on what was done, over the
     // only file the turn changed; with two files, items must name theirs.
+    #[test]
+    fn the_answer_saying_what_it_changed_in_the_only_file() {
+        let answer = "Pushed. The README already had the instructions — I just fixed the one \
+            inaccuracy where it said \"Apache proxy\" instead of nginx.";
+        assert_eq!(
+            texts(answer, &["README.md"]),
+            vec![(
+                0,
+                vec![
+                    "fixed the one inaccuracy where it said \"Apache proxy\" instead of nginx"
+                        .to_owned()
+                ]
+            )]
+        );
+        assert!(texts(answer, &["README.md", "b.md"]).is_empty());
+        assert!(texts("Done. I think it works now.", &["README.md"]).is_empty());
+    }
+
     #[test]
     fn a_bold_line_naming_a_file_heads_its_changes() {
         let answer = "Here's a summary:\n\n**New file: `entitlements.plist`**\n\

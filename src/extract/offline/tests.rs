@@ -1113,3 +1113,27 @@ fn a_build_that_passed_once_the_shell_was_set_up_names_the_setup() {
     t.checks[1] = build("cd go && go build ./cmd/mcp-server/", true);
     assert!(run(vec![t]).problemes.is_empty());
 }
+
+#[test]
+fn a_bare_go_ahead_followed_by_work_keeps_what_its_answer_teaches() {
+    let mut t = turn("");
+    t.kind = RequestKind::None;
+    t.first = false;
+    t.answer = "It's working now. Here's what was wrong and what was fixed:\n\n**Root Cause:** \
+                CloudFront connects to the origin server using the hostname \
+                `origin-simplemap.safecast.org`, whose nginx site routes everything to the map."
+        .into();
+    assert!(
+        run(vec![t.clone()]).connaissances.is_empty(),
+        "no call: chit-chat"
+    );
+    t.tool_calls = 3;
+    let s = run(vec![t]);
+    assert!(
+        s.connaissances
+            .iter()
+            .any(|b| b.contains("origin-simplemap")),
+        "{s:?}"
+    );
+    assert!(s.objectif.is_empty());
+}
