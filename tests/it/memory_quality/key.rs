@@ -62,6 +62,8 @@ pub struct Goals {
     pub min_recall_fresh7: Option<f64>,
     #[serde(default)]
     pub min_recall_fresh8: Option<f64>,
+    #[serde(default)]
+    pub min_recall_fresh9: Option<f64>,
     pub max_forbidden: usize,
     pub max_bullets_per_fact: f64,
 }
@@ -80,6 +82,7 @@ impl Goals {
             "fresh6" => self.min_recall_fresh6,
             "fresh7" => self.min_recall_fresh7,
             "fresh8" => self.min_recall_fresh8,
+            "fresh9" => self.min_recall_fresh9,
             _ => None,
         }
     }
