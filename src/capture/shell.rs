@@ -500,6 +500,20 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             "" | "all" | "build" | "lint" => build,
             _ => None,
         },
+        // Task runners: `mise run test:ci`, `task lint`.
+        "mise" | "task" => {
+            let name = if prog == "mise" && matches!(arg(1), "run" | "r") {
+                arg(2)
+            } else {
+                arg(1)
+            };
+            match name {
+                s if s.starts_with("test") => test,
+                s if s.starts_with("deploy") => action(ActionKind::Deploy, s.to_owned()),
+                s if s.starts_with("build") || s.starts_with("lint") || s == "check" => build,
+                _ => None,
+            }
+        }
         "tsc" | "mypy" | "pyright" | "ruff" | "eslint" | "ty" | "flake8" | "pylint" | "clippy"
         | "rubocop" | "golangci-lint" => {
             // `ruff format` rewrites files; the check is what tells.
@@ -1011,6 +1025,15 @@ mod tests {
         assert!(kinds("bun publish --help 2>&1 | head -40").is_empty());
         assert!(kinds("bun test --help").is_empty());
         assert!(kinds("npm help publish").is_empty());
+    }
+
+    #[test]
+    fn task_runners_run_tests_and_builds() {
+        assert_eq!(kinds("mise run test:ci"), [Effect::Check { test: true }]);
+        assert_eq!(kinds("mise run lint"), [Effect::Check { test: false }]);
+        assert_eq!(kinds("task test"), [Effect::Check { test: true }]);
+        assert!(kinds("mise install").is_empty());
+        assert!(kinds("mise run fmt").is_empty());
     }
 
     #[test]

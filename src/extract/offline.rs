@@ -1457,8 +1457,16 @@ impl TurnCtx<'_> {
         // A failing build or lint: fixed if the same program later passed.
         let builds: Vec<&Check> = t.checks.iter().filter(|c| !c.test).collect();
         if let Some(at) = builds.iter().position(|c| !c.ok) {
-            let c = builds[at];
-            let prog = program(&c.command);
+            let prog = program(&builds[at].command);
+            // Of the failing runs of that program, the one whose summary
+            // points at a place (`x_test.go:35:3: Error return…`) says
+            // more than a runner's "task failed".
+            let c = builds[at..]
+                .iter()
+                .filter(|c| !c.ok && program(&c.command) == prog)
+                .find(|c| names_a_location(&c.summary))
+                .copied()
+                .unwrap_or(builds[at]);
             let passed = builds[at + 1..]
                 .iter()
                 .find(|x| x.ok && program(&x.command) == prog);
@@ -2202,6 +2210,18 @@ fn program(command: &str) -> String {
         .take(2)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Whether a summary points at a place in a file (`a_test.go:35:3`).
+fn names_a_location(summary: &str) -> bool {
+    summary.split_whitespace().any(|w| {
+        let mut parts = w.split(':');
+        let path = parts.next().unwrap_or("");
+        path.contains('.')
+            && parts
+                .next()
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// A piece of a command line that only sets the shell up (`export

@@ -1137,3 +1137,34 @@ fn a_bare_go_ahead_followed_by_work_keeps_what_its_answer_teaches() {
     );
     assert!(s.objectif.is_empty());
 }
+
+#[test]
+fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
+    let mut t = turn("address the issues in mise lint");
+    t.files = vec![file("cmd/settings_test.go", Change::Updated)];
+    let lint = |summary: &str, ok: bool, fixed: &[&str]| Check {
+        command: "mise run lint".into(),
+        test: false,
+        ok,
+        passed: None,
+        failed: None,
+        coverage: None,
+        summary: summary.into(),
+        fixed_in: fixed.iter().map(|f| format!("{ROOT}/{f}")).collect(),
+    };
+    t.checks = vec![
+        lint("[lint] ERROR task failed", false, &["cmd/settings_test.go"]),
+        lint(
+            "cmd/settings_test.go:35:3: Error return value of `os.Chdir` is not checked",
+            false,
+            &["cmd/settings_test.go"],
+        ),
+        lint("", true, &[]),
+    ];
+    let s = run(vec![t]);
+    assert!(
+        s.problemes[0].starts_with("Build `mise run lint` échec : cmd/settings_test.go:35:3"),
+        "{:?}",
+        s.problemes
+    );
+}
