@@ -125,9 +125,14 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
         // The question the next request may answer is this answer's.
         pass.cursor.asked = crate::extract::closing_question(msg);
     }
-    // Kept in the cursor between Stops: redacted like everything else.
+    // Kept in the cursor between Stops: redacted like everything else (a
+    // carried error's command line is matched against the bullet the
+    // redacted digest wrote, so it matches better redacted too).
     if let Some(q) = &mut pass.cursor.asked {
         *q = config.redactor.redact(q);
+    }
+    for c in &mut pass.cursor.open {
+        c.target = config.redactor.redact(&c.target);
     }
     let turns: Vec<_> = std::mem::take(&mut pass.turns)
         .into_iter()

@@ -711,3 +711,55 @@ fn ok_done_after_an_uncaptured_turn_keeps_that_turns_work() {
     );
     assert!(!log.contains("OK-done"), "{log}");
 }
+
+/// The user's answer to the question the previous answer ended on, a Stop
+/// later, is their choice; the question waits in the cursor redacted.
+#[test]
+fn a_reply_to_the_last_question_is_a_choice_across_stops() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let token = format!(
+        "ghp_{}",
+        "Z9y8X7w6V5".repeat(4).chars().take(36).collect::<String>()
+    );
+    let question = format!("Should the job use the token {token} or a GitHub App?");
+    let first = [Turn::new(
+        "how should the release job authenticate?",
+        &format!("Either works.\n\n{question}"),
+    )];
+    let t = p.transcript("t", &first);
+    p.hook(&p.stop(&t, None));
+    let cursor = std::fs::read_dir(p.state.join("capture"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+        .collect::<String>();
+    assert!(cursor.contains("GitHub App"), "{cursor}");
+    assert!(!cursor.contains(&token), "secret in the cursor: {cursor}");
+
+    let both = [
+        first[0].clone(),
+        Turn::new(
+            "the app, we rotate tokens too often",
+            "Switched to the app token.",
+        )
+        .write("release.yml"),
+    ];
+    let t = p.transcript("t", &both);
+    p.hook(&p.stop(&t, None));
+    let log = p.log(DAY);
+    let decisions = section(&log, "## Décisions prises");
+    assert!(
+        decisions
+            .iter()
+            .any(|d| d.starts_with("Choix : Should the job use the token")
+                && d.contains("« The app, we rotate tokens too often »")),
+        "{log}"
+    );
+    assert!(!log.contains(&token), "{log}");
+    assert!(
+        !section(&log, "## Objectif")
+            .iter()
+            .any(|g| g.contains("rotate")),
+        "{log}"
+    );
+}
