@@ -161,6 +161,21 @@ async function main() {
   if (after !== "dark") await evaluate("document.getElementById('theme').click()");
   await evaluate("document.getElementById('wide').click()");
   await evaluate("document.getElementById('zoom-in').click()");
+  // The page's writes reach the browser's storage asynchronously: a reload
+  // that overtakes them (a loaded machine) reads the old values. Wait until
+  // the browser holds what the page wrote.
+  const origin = await evaluate("location.origin");
+  const stored = async () => {
+    const { entries } = await send("DOMStorage.getDOMStorageItems", { storageId: { securityOrigin: origin, isLocalStorage: true } }, s);
+    return new Map(entries);
+  };
+  let held = false;
+  for (let i = 0; i < 50 && !held; i++) {
+    const m = await stored().catch(() => new Map());
+    held = m.get("cairn-site:theme") === "dark" && m.get("cairn-site:wide") === "true" && m.has("cairn-site:zoom");
+    if (!held) await new Promise((r) => setTimeout(r, 100));
+  }
+  check(held, "the browser holds the display preferences before the reload");
   await load(true);
   check((await theme()) === "dark", "dark mode persists across a reload");
   check((await evaluate("document.documentElement.getAttribute('data-wide')")) === "true", "wide mode persists across a reload");
