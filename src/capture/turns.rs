@@ -924,7 +924,14 @@ impl<'s> Builder<'s> {
         };
         let cur = self.cur();
         for p in committed {
-            if !cur.turn.files.iter().any(|f| f.path == p) {
+            // The same file written by a tool is known by its full path.
+            let known = cur.turn.files.iter().any(|f| {
+                f.path == p
+                    || f.path
+                        .strip_suffix(p.as_str())
+                        .is_some_and(|head| head.ends_with('/'))
+            });
+            if !known {
                 note_change(&mut cur.turn.files, &p, Change::Created, None);
             }
         }
@@ -972,6 +979,7 @@ impl<'s> Builder<'s> {
                     skipped_hooks: *kind == ActionKind::Commit
                         && cmd
                             .split_whitespace()
+                            .skip_while(|w| *w != "commit")
                             .any(|w| w == "--no-verify" || w == "-n"),
                 }),
                 // The runner never ran: its command line was refused.

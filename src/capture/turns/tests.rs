@@ -1075,3 +1075,38 @@ fn a_build_run_again_after_setting_path_is_the_same_build() {
         "go vet"
     );
 }
+
+/// A file a tool wrote is not created again by the commit that adds it,
+/// and `git add -n` is no commit skipping its hooks.
+#[test]
+fn a_commit_of_a_written_file_adds_nothing_and_only_commit_flags_count() {
+    let turns = build(&[
+        user("write it and commit"),
+        calls(&[(
+            "1",
+            "Write",
+            json!({"file_path":"/p/src/x.rs","content":"x"}),
+        )]),
+        result(
+            "1",
+            "File created successfully at: /p/src/x.rs",
+            false,
+            json!({"type":"create","filePath":"/p/src/x.rs"}),
+        ),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"git add -n . && git commit -m \"add x\""}),
+        )]),
+        result(
+            "2",
+            "[main 1a2b3c4] add x\n create mode 100644 src/x.rs",
+            false,
+            json!(null),
+        ),
+        say("Done."),
+    ]);
+    let t = &turns[0];
+    assert_eq!(t.files.len(), 1, "{:?}", t.files);
+    assert!(!t.actions[0].skipped_hooks);
+}
