@@ -249,6 +249,36 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
     {
         out.push((0, vec![d]));
     }
+    // "`tool_get_track.go` now tells the model …": a sentence of prose
+    // naming one changed file and what it now does, for a file nothing
+    // above described.
+    for line in answer.lines().take(80) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("```") || t.starts_with('|') || t.starts_with('#') {
+            continue;
+        }
+        for sentence in t.split_inclusive(". ") {
+            let Some((before, after)) = sentence.split_once(" now ") else {
+                continue;
+            };
+            let Some(target) = named_file(before, files) else {
+                continue;
+            };
+            if out.iter().any(|(j, _)| *j == target) {
+                continue;
+            }
+            let text = clean(after.trim().trim_end_matches([':', '.']), MAX_DETAIL);
+            if text.split_whitespace().count() >= 3 {
+                out.push((
+                    target,
+                    vec![Detail {
+                        text,
+                        source: unmark(sentence.trim()),
+                    }],
+                ));
+            }
+        }
+    }
     out
 }
 
@@ -616,6 +646,19 @@ mod tests {
 
     // Real sessions: a lead-in that opens on what was done, over the
     // only file the turn changed; with two files, items must name theirs.
+    #[test]
+    fn a_sentence_saying_what_a_file_now_does() {
+        let answer = "Done. The workflow `release.yml` now submits only the two `.msix` URLs. \
+            Tests pass.";
+        assert_eq!(
+            texts(answer, &["release.yml", "build.ps1"]),
+            vec![(0, vec!["submits only the two '.msix' URLs".to_owned()])]
+        );
+        // Naming no changed file, or two, it says nothing of one.
+        assert!(texts("It now works.", &["release.yml"]).is_empty());
+        assert!(texts("a.rs and b.rs now agree on it.", &["a.rs", "b.rs"]).is_empty());
+    }
+
     #[test]
     fn the_answer_saying_what_it_changed_in_the_only_file() {
         let answer = "Pushed. The README already had the instructions — I just fixed the one \
