@@ -636,8 +636,13 @@ pub fn committed_new_files(output: &str) -> Vec<String> {
         .filter_map(|l| {
             let rest = l.trim().strip_prefix("create mode ")?;
             let (mode, path) = rest.split_once(' ')?;
-            (mode.len() == 6 && mode.bytes().all(|b| b.is_ascii_digit()) && !path.trim().is_empty())
-                .then(|| path.trim().trim_matches('"').to_owned())
+            let path = path.trim().trim_matches('"');
+            // A path out of the repository (`../x`) is no file of its.
+            let inside = !path.is_empty()
+                && !path.starts_with('/')
+                && !path.split(['/', '\\']).any(|c| c == "..");
+            (mode.len() == 6 && mode.bytes().all(|b| b.is_ascii_digit()) && inside)
+                .then(|| path.to_owned())
         })
         .take(crate::extract::digest::MAX_ENTRIES)
         .collect()
@@ -1025,6 +1030,12 @@ mod tests {
         assert!(kinds("bun publish --help 2>&1 | head -40").is_empty());
         assert!(kinds("bun test --help").is_empty());
         assert!(kinds("npm help publish").is_empty());
+    }
+
+    #[test]
+    fn a_commit_s_new_files_stay_in_the_repository() {
+        let out = "[main 1a2b3c4] x\n create mode 100644 src/a.rs\n create mode 100644 ../../etc/passwd\n create mode 100644 /etc/hosts\n create mode 100755 \"bin/run me\"";
+        assert_eq!(committed_new_files(out), ["src/a.rs", "bin/run me"]);
     }
 
     #[test]
