@@ -1391,9 +1391,7 @@ fn segments(line: &str) -> Vec<&str> {
                 && !s.starts_with("(source ")
                 // `export PATH=$PATH:/usr/local/go/bin && go build`: the
                 // shell's setup, not the program run.
-                && !s.starts_with("export ")
-                && !s.starts_with("set -")
-                && !s.split_whitespace().all(|w| w.contains('='))
+                && !crate::extract::is_shell_setup(s)
         })
         .collect()
 }
@@ -1449,7 +1447,7 @@ fn changes_state(first_line: &str) -> bool {
                 matches!(sub, "install" | "i" | "add" | "sync" | "ci" | "get")
             }
             "brew" | "apt" | "apt-get" | "dnf" => sub == "install",
-            "chmod" | "chown" | "ssh-add" | "export" => true,
+            "chmod" | "chown" | "ssh-add" => true,
             "gh" => sub == "auth",
             _ => false,
         }

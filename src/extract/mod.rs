@@ -39,6 +39,7 @@ pub(crate) use claude_cli::find_program;
 pub(crate) use cues::{closing_question, is_a_choice};
 pub(crate) use http::{join_url, proxy_for};
 pub use offline::OfflineBackend;
+pub(crate) use offline::is_shell_setup;
 pub use openai::OpenAiBackend;
 pub use parse::{parse_answer, parse_value};
 pub use prompt::build_prompt;

@@ -416,32 +416,12 @@ fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
 /// plain ("Phase 12.1 inserted after Phase 12:"); not an acknowledgement
 /// ("Done!", "Great choice.") or a question.
 fn choice_outcome(answer: &str) -> Option<String> {
-    const ACKS: &[&str] = &[
-        "done",
-        "great",
-        "perfect",
-        "sure",
-        "ok",
-        "okay",
-        "got it",
-        "good",
-        "excellent",
-        "i ",
-        "i'll",
-        "let me",
-        "sounds",
-        "c'est",
-        "parfait",
-        "d'accord",
-        "très bien",
-        "je ",
-    ];
     let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
     let line = line.replace("**", "");
     let text = line.trim_end_matches([':', '.', '!']).trim();
     let lower = text.to_lowercase();
     let words = text.split_whitespace().count();
-    ((3..=14).contains(&words) && !text.contains('?') && !ACKS.iter().any(|a| lower.starts_with(a)))
+    ((3..=14).contains(&words) && !text.contains('?') && !answer::opens_as_filler(&lower))
         .then(|| text.to_owned())
 }
 
@@ -2225,8 +2205,9 @@ fn names_a_location(summary: &str) -> bool {
 }
 
 /// A piece of a command line that only sets the shell up (`export
-/// PATH=…`, `PATH=$PATH:/usr/local/go/bin`, `set -e`).
-fn is_shell_setup(segment: &str) -> bool {
+/// PATH=…`, `PATH=$PATH:/usr/local/go/bin`, `set -e`). Capture's command
+/// keys skip it too.
+pub(crate) fn is_shell_setup(segment: &str) -> bool {
     let s = segment.trim();
     s.starts_with("export ")
         || s.starts_with("set -")
@@ -2301,7 +2282,6 @@ fn capitalise(s: &str) -> String {
     }
 }
 
-/// The user saying something does not work (or is wrong).
 /// The words of an error message that name its thing rather than say
 /// "error": identifiers (`call-non-callable`, `text_value`, `TypeError`,
 /// `events_rollup`) and long words, lower case. Paths are left out (the
@@ -2371,6 +2351,7 @@ fn picks_a_way(request: &str) -> bool {
     first.split_whitespace().count() <= 60 && MARKS.iter().any(|m| padded.contains(m))
 }
 
+/// The user saying something does not work (or is wrong).
 fn is_complaint(request: &str) -> bool {
     const SAYS: &[&str] = &[
         "doesn't work",

@@ -264,8 +264,13 @@ const NOT_A_LESSON: &[&str] = &[
     "starting ",
     "launching ",
     "spawning ",
+    "good question",
+    "sounds good",
     "voici",
     "parfait",
+    "bonne question",
+    "d'accord",
+    "très bien",
     "je vais",
     "n'hésite",
     "n'hésitez",
@@ -414,21 +419,9 @@ pub(super) fn lessons(answer: &str, turn: Turn) -> Vec<String> {
 /// is a strong one: what follows "The answer is", or its opening "Yes…" /
 /// "No…" with the sentence after it (strong); else its first plain
 /// statement (weak: only worth keeping when it is a lesson anyway).
-/// Compliments and lead-ins ("Great question —", "Here's…") are no reply.
+/// Compliments and lead-ins ("Great question —", "Here's…") are no reply
+/// ([`opens_as_filler`]).
 pub(super) fn direct_answer(answer: &str) -> Option<(String, bool)> {
-    const ACKS: &[&str] = &[
-        "great question",
-        "good question",
-        "excellent question",
-        "let me",
-        "sure",
-        "i'll",
-        "i will",
-        "here's",
-        "here is",
-        "bonne question",
-        "voici",
-    ];
     let sents = cues::sentences(answer);
     let plain = |s: &&Sentence| !s.item && !s.question && !s.text.ends_with(':');
     for s in sents.iter().filter(plain).take(12) {
@@ -445,7 +438,7 @@ pub(super) fn direct_answer(answer: &str) -> Option<(String, bool)> {
     let mut it = sents.iter().filter(plain);
     let first = it.next()?;
     let l = first.text.to_lowercase();
-    if starts_with_any(&l, ACKS) || first.text.split_whitespace().count() < 3 {
+    if opens_as_filler(&l) || first.text.split_whitespace().count() < 3 {
         return None;
     }
     if starts_with_any(&l, &["yes", "no", "oui", "non"]) {
@@ -539,6 +532,13 @@ fn unlink(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Whether a lower-cased sentence opens as narration, acknowledgement,
+/// praise or an offer ("Great question —", "Let me…", "Done."): never
+/// a lesson, a direct reply or an outcome.
+pub(super) fn opens_as_filler(lower: &str) -> bool {
+    starts_with_any(lower, NOT_A_LESSON)
 }
 
 fn starts_with_any(lower: &str, phrases: &[&str]) -> bool {
