@@ -535,6 +535,26 @@ pub(crate) fn commit_left(answer: &str) -> Option<Option<String>> {
     Some(message)
 }
 
+/// The answer's first lead-in line (ending with a colon, outside code,
+/// bold marks dropped) that `is_lead` accepts in lower case, and the
+/// trimmed lines after it.
+fn first_lead_in(answer: &str, is_lead: impl Fn(&str) -> bool) -> Option<(String, Vec<&str>)> {
+    let lines: Vec<&str> = answer.lines().map(str::trim).collect();
+    let mut in_fence = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let lead = line.replace("**", "");
+        let lead = lead.trim();
+        if !in_fence && lead.ends_with(':') && is_lead(&lower(lead)) {
+            return Some((lead.to_owned(), lines[i + 1..].to_vec()));
+        }
+    }
+    None
+}
+
 /// "To complete the setup, you need to add these 6 secrets:" and the list
 /// or table under it: what the answer leaves to the user, with the names
 /// it lists ("…: `MACOS_CERTIFICATE`, `APPLE_ID`").
@@ -555,59 +575,46 @@ fn list_left(answer: &str) -> Option<String> {
         "il faut",
         "à configurer",
     ];
-    let lines: Vec<&str> = answer.lines().map(str::trim).collect();
-    let mut in_fence = false;
-    for (i, line) in lines.iter().enumerate() {
-        if line.starts_with("```") {
-            in_fence = !in_fence;
+    let (lead, after) = first_lead_in(answer, |l| has_any(l, LEADS))?;
+    let mut names: Vec<String> = Vec::new();
+    let mut started = false;
+    for l in &after {
+        if l.is_empty() {
+            if started {
+                break;
+            }
             continue;
         }
-        let lead = line.replace("**", "");
-        let lead = lead.trim();
-        if in_fence || !lead.ends_with(':') || !has_any(&lower(lead), LEADS) {
-            continue;
-        }
-        let mut names: Vec<String> = Vec::new();
-        let mut started = false;
-        for l in &lines[i + 1..] {
-            if l.is_empty() {
-                if started {
-                    break;
-                }
+        let cell = if let Some(row) = l.strip_prefix('|') {
+            let first = row.split('|').next().unwrap_or("").trim();
+            // The header row and its rule.
+            if first.chars().all(|c| c == '-' || c == ':' || c == ' ') || !first.contains('`') {
+                started = true;
                 continue;
             }
-            let cell = if let Some(row) = l.strip_prefix('|') {
-                let first = row.split('|').next().unwrap_or("").trim();
-                // The header row and its rule.
-                if first.chars().all(|c| c == '-' || c == ':' || c == ' ') || !first.contains('`') {
-                    started = true;
-                    continue;
-                }
-                first.to_owned()
-            } else if let Some(item) = l.strip_prefix("- ").or_else(|| l.strip_prefix("* ")) {
-                item.to_owned()
-            } else {
-                break;
-            };
-            started = true;
-            // The item's name: its first code span, else its head.
-            let name = match cell.split('`').nth(1) {
-                Some(code) if !code.trim().is_empty() => format!("`{}`", code.trim()),
-                _ => cap(cell.split([' ', ':']).next().unwrap_or(""), 40),
-            };
-            if !name.is_empty() && names.len() < 8 && !names.contains(&name) {
-                names.push(name);
-            }
+            first.to_owned()
+        } else if let Some(item) = l.strip_prefix("- ").or_else(|| l.strip_prefix("* ")) {
+            item.to_owned()
+        } else {
+            break;
+        };
+        started = true;
+        // The item's name: its first code span, else its head.
+        let name = match cell.split('`').nth(1) {
+            Some(code) if !code.trim().is_empty() => format!("`{}`", code.trim()),
+            _ => cap(cell.split([' ', ':']).next().unwrap_or(""), 40),
+        };
+        if !name.is_empty() && names.len() < 8 && !names.contains(&name) {
+            names.push(name);
         }
-        if names.is_empty() {
-            return None;
-        }
-        // The lead-in's own sentence, not the ones before it on its line.
-        let lead = lead.trim_end_matches(':').trim();
-        let lead = lead.rsplit(". ").next().unwrap_or(lead).trim();
-        return Some(cap(&format!("{lead}: {}", names.join(", ")), 300));
     }
-    None
+    if names.is_empty() {
+        return None;
+    }
+    // The lead-in's own sentence, not the ones before it on its line.
+    let lead = lead.trim_end_matches(':').trim();
+    let lead = lead.rsplit(". ").next().unwrap_or(lead).trim();
+    Some(cap(&format!("{lead}: {}", names.join(", ")), 300))
 }
 
 /// "To proceed with the release, run:" and the code block under it: the
@@ -636,66 +643,52 @@ fn commands_left(answer: &str) -> Option<String> {
         "pour déployer",
         "ensuite, lance",
     ];
-    let mut lines = answer.lines().map(str::trim);
-    let mut in_fence = false;
-    while let Some(line) = lines.next() {
-        if line.starts_with("```") {
-            in_fence = !in_fence;
-            continue;
-        }
-        let lead = line.replace("**", "");
-        let lead = lead.trim();
-        let l = lower(lead);
-        if in_fence || !lead.ends_with(':') || !starts_with_any(&l, LEADS) {
-            continue;
-        }
-        let mut rest = lines.by_ref().skip_while(|l| l.is_empty());
-        let lead = lead.trim_end_matches(':').trim();
-        // "…, run `a`" reads on; "Next up after MFA: `a`" needs its colon.
-        let ends_on_a_verb = ["run", "lance", "exécute", "execute"]
-            .iter()
-            .any(|v| lower(lead).ends_with(v));
-        let lead = if ends_on_a_verb {
-            lead.to_owned()
-        } else {
-            format!("{lead}:")
-        };
-        let next = rest.next()?;
-        // "**Next up** after MFA completes:" then a line of inline code
-        // (`/gsd:plan-phase 12.1`).
-        if next.starts_with('`') && !next.starts_with("```") && next.ends_with('`') {
-            let commands: Vec<String> = next
-                .split('`')
-                .skip(1)
-                .step_by(2)
-                .filter(|c| !c.trim().is_empty())
-                .take(3)
-                .map(|c| format!("`{}`", cap(c.trim(), 80)))
-                .collect();
-            return (!commands.is_empty()).then(|| format!("{lead} {}", commands.join(", ")));
-        }
-        if !next.starts_with("```") {
-            return None;
-        }
-        let commands: Vec<String> = rest
-            .take_while(|l| !l.starts_with("```"))
-            .map(|l| {
-                l.split(" #")
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches("$ ")
-            })
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    let (lead, after) = first_lead_in(answer, |l| starts_with_any(l, LEADS))?;
+    let mut rest = after.into_iter().skip_while(|l| l.is_empty());
+    let lead = lead.trim_end_matches(':').trim();
+    // "…, run `a`" reads on; "Next up after MFA: `a`" needs its colon.
+    let ends_on_a_verb = ["run", "lance", "exécute", "execute"]
+        .iter()
+        .any(|v| lower(lead).ends_with(v));
+    let lead = if ends_on_a_verb {
+        lead.to_owned()
+    } else {
+        format!("{lead}:")
+    };
+    let next = rest.next()?;
+    // "**Next up** after MFA completes:" then a line of inline code
+    // (`/gsd:plan-phase 12.1`).
+    if next.starts_with('`') && !next.starts_with("```") && next.ends_with('`') {
+        let commands: Vec<String> = next
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|c| !c.trim().is_empty())
             .take(3)
-            .map(|c| format!("`{}`", cap(&c.replace('`', "'"), 80)))
+            .map(|c| format!("`{}`", cap(c.trim(), 80)))
             .collect();
-        if commands.is_empty() {
-            return None;
-        }
-        return Some(format!("{lead} {}", commands.join(", ")));
+        return (!commands.is_empty()).then(|| format!("{lead} {}", commands.join(", ")));
     }
-    None
+    if !next.starts_with("```") {
+        return None;
+    }
+    let commands: Vec<String> = rest
+        .take_while(|l| !l.starts_with("```"))
+        .map(|l| {
+            l.split(" #")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches("$ ")
+        })
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(3)
+        .map(|c| format!("`{}`", cap(&c.replace('`', "'"), 80)))
+        .collect();
+    if commands.is_empty() {
+        return None;
+    }
+    Some(format!("{lead} {}", commands.join(", ")))
 }
 
 pub(crate) fn has_problem_word(text: &str) -> bool {
