@@ -805,6 +805,29 @@ pub fn coverage(output: &str) -> Option<String> {
     found.or(if go_lines == 1 { go } else { None })
 }
 
+/// How many packages `go test` reported `ok` (`ok  \tgithub.com/x/y\t1.2s`),
+/// when none failed: the only word of success it prints without `-v`, and
+/// the only one left when its exit status is a pipe's (`| tail -40`).
+pub fn go_packages_ok(output: &str) -> Option<usize> {
+    let mut ok = 0;
+    for line in output.lines() {
+        let l = line.trim();
+        if l.starts_with("FAIL") || l.starts_with("--- FAIL") || l.starts_with("panic:") {
+            return None;
+        }
+        let mut w = l.split_whitespace();
+        if w.next() == Some("ok")
+            && l[2..].starts_with(char::is_whitespace)
+            && w.next().is_some_and(|pkg| {
+                pkg.contains(['/', '.']) && !pkg.starts_with(|c: char| c.is_ascii_digit())
+            })
+        {
+            ok += 1;
+        }
+    }
+    (ok > 0).then_some(ok)
+}
+
 /// Passed and failed counts a test runner printed, from its summary lines
 /// (pytest, cargo, jest, vitest, mocha, go, rspec…). Counts of several
 /// summaries (cargo prints one per test binary) are added up.
@@ -1039,12 +1062,31 @@ mod tests {
     }
 
     #[test]
+    fn go_packages_ok_are_counted_only_when_none_failed() {
+        let out = "[test:ci] $ go test ./...\n?   \tgithub.com/x/cmd\t[no test files]\nok  \tgithub.com/x/cli\t12.241s\nok  \tgithub.com/x/cli/agent\t(cached)\n";
+        assert_eq!(go_packages_ok(out), Some(2));
+        let failed = format!("{out}--- FAIL: TestX (0.00s)\nFAIL\tgithub.com/x/y\t0.1s\n");
+        assert_eq!(go_packages_ok(&failed), None);
+        // TAP's `ok 3 - name` is not a package.
+        assert_eq!(go_packages_ok("ok 1 - parses\nok 2 - prints\n"), None);
+        assert_eq!(go_packages_ok("looks ok to me"), None);
+    }
+
+    #[test]
     fn task_runners_run_tests_and_builds() {
         assert_eq!(kinds("mise run test:ci"), [Effect::Check { test: true }]);
         assert_eq!(kinds("mise run lint"), [Effect::Check { test: false }]);
         assert_eq!(kinds("task test"), [Effect::Check { test: true }]);
         assert!(kinds("mise install").is_empty());
         assert!(kinds("mise run fmt").is_empty());
+        assert_eq!(
+            kinds("mise run lint 2>&1 | tail -30"),
+            [Effect::Check { test: false }]
+        );
+        assert_eq!(
+            kinds("mise run test:ci 2>&1 | tail -40"),
+            [Effect::Check { test: true }]
+        );
     }
 
     #[test]

@@ -429,6 +429,10 @@ impl<'s> Builder<'s> {
             return;
         }
         c.turn.answer = answer_of(&c).unwrap_or_default();
+        let changes = c.change_log.len();
+        for (check, mark) in c.turn.checks.iter_mut().zip(&c.check_marks) {
+            check.changed_after = *mark < changes;
+        }
         self.asked = crate::extract::closing_question(&c.turn.answer);
         if c.tasks_touched && c.turn.todos.is_empty() {
             c.turn.todos = self.tasks.iter().map(|(_, t)| t.clone()).collect();
@@ -992,7 +996,12 @@ impl<'s> Builder<'s> {
                     };
                     let coverage = test.then(|| shell::coverage(output)).flatten();
                     let lines: Vec<&str> = output.lines().collect();
-                    let summary = if ok && failed.unwrap_or(0) == 0 {
+                    let go_ok = (*test && passed.is_none() && failed.is_none())
+                        .then(|| shell::go_packages_ok(output))
+                        .flatten();
+                    let summary = if let Some(n) = go_ok.filter(|_| ok) {
+                        format!("{n} package{} ok", if n == 1 { "" } else { "s" })
+                    } else if ok && failed.unwrap_or(0) == 0 {
                         summary_line(&lines).unwrap_or_default()
                     } else {
                         clean::failure_line(&lines).unwrap_or_default()
@@ -1021,6 +1030,7 @@ impl<'s> Builder<'s> {
                     cur.check_marks.push(cur.change_log.len());
                     cur.turn.checks.push(Check {
                         fixed_in: Vec::new(),
+                        changed_after: false,
                         command: first.clone(),
                         test: *test,
                         ok: ok && failed.unwrap_or(0) == 0,
@@ -1357,6 +1367,7 @@ fn summary_line(lines: &[&str]) -> Option<String> {
         .find(|l| {
             let l = l.to_lowercase();
             l.contains("passed")
+                || says_clean(&l)
                 || l.contains(" tests, ")
                 || l.contains(" test, ")
                 || l.contains("test result")
@@ -1366,6 +1377,22 @@ fn summary_line(lines: &[&str]) -> Option<String> {
                 || l.contains("success")
         })
         .map(str::to_owned)
+}
+
+/// A linter's or type checker's closing line when it found nothing:
+/// `0 issues.`, `Found 0 errors`, `No problems found` (lower-cased).
+fn says_clean(l: &str) -> bool {
+    let words: Vec<&str> = l
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|p| {
+        matches!(p[0], "0" | "no")
+            && matches!(
+                p[1],
+                "issue" | "issues" | "error" | "errors" | "problem" | "problems"
+            )
+    })
 }
 
 /// Which program a command runs, to pair a failure with a later success:

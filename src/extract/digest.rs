@@ -113,6 +113,10 @@ pub struct Check {
     /// files changed in between.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed_in: Vec<String>,
+    /// Files changed after this run in its turn: what it said may not hold
+    /// for the work the turn left.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub changed_after: bool,
 }
 
 /// A failed tool call, paired with what resolved it later in the turn.

@@ -76,6 +76,8 @@ struct Words {
     tests: &'static str,
     build: &'static str,
     passed: &'static str,
+    /// The builds, linters and type checkers that pass at a turn's end.
+    checks_passed: &'static str,
     passed_one: &'static str,
     coverage: &'static str,
     failing: &'static str,
@@ -134,6 +136,7 @@ const FR: Words = Words {
     tests: "Tests",
     build: "Build",
     passed: "réussis",
+    checks_passed: "Contrôles réussis",
     passed_one: "réussi",
     coverage: "couverture",
     failing: "en échec",
@@ -183,6 +186,7 @@ const EN: Words = Words {
     tests: "Tests",
     build: "Build",
     passed: "passed",
+    checks_passed: "Checks passed",
     passed_one: "passed",
     coverage: "coverage",
     failing: "failing",
@@ -1162,7 +1166,7 @@ impl TurnCtx<'_> {
                         .as_deref()
                         .map(|p| format!(", {} {p}", w.coverage))
                         .unwrap_or_default(),
-                    cap(&one_line(&c.command).replace('`', "'"), 60)
+                    shown_command(&c.command, 60)
                 ),
             );
         } else if let Some(c) = t
@@ -1170,26 +1174,35 @@ impl TurnCtx<'_> {
             .iter()
             .rev()
             .find(|c| c.test)
-            // Piped into `grep` or `head`, its exit status is theirs.
+            // Piped into `grep` or `head`, its exit status is theirs: only
+            // a run whose output said so (`12 packages ok`).
             .filter(|c| {
-                c.ok && c.passed.is_none() && c.failed.is_none() && !c.command.contains('|')
+                c.ok && c.passed.is_none()
+                    && c.failed.is_none()
+                    && (!c.command.contains('|') || !c.summary.is_empty())
             })
             .filter(|_| !t.files.is_empty())
         {
             // A runner that says no count (`go test ./...`: `ok` per
             // package), after changes: that they pass is the state left.
+            let said = if c.summary.is_empty() || c.summary.chars().count() > 40 {
+                String::new()
+            } else {
+                format!(", {}", c.summary.trim_end_matches('.'))
+            };
             rec.push(
                 &self.primary,
                 |s| &mut s.travail,
                 &format!(
-                    "{}{} {} (`{}`)",
+                    "{}{} {}{said} (`{}`)",
                     w.tests,
                     w.colon,
                     w.passed,
-                    cap(&one_line(&c.command).replace('`', "'"), 60)
+                    shown_command(&c.command, 60)
                 ),
             );
         }
+        self.checks_passed(rec, t);
         // Completed to-dos nobody wrote down as open: what was done, in the
         // model's own words.
         for todo in t.todos.iter().filter(|t| t.status == TodoStatus::Completed) {
@@ -1425,7 +1438,7 @@ impl TurnCtx<'_> {
                 )),
                 (false, _) if vague => Some(format!(
                     "{what} (`{}`, {})",
-                    cap(&one_line(&f.command).replace('`', "'"), 60),
+                    shown_command(&f.command, 60),
                     w.unresolved
                 )),
                 (false, _) => Some(format!("{what}{summary} ({})", w.unresolved)),
@@ -1482,7 +1495,7 @@ impl TurnCtx<'_> {
             let head = format!(
                 "{} `{}` {}{summary}",
                 w.build,
-                cap(&one_line(&c.command).replace('`', "'"), 60),
+                shown_command(&c.command, 60),
                 w.failed
             );
             match (later_ok, fixed.is_empty()) {
@@ -1540,6 +1553,45 @@ impl TurnCtx<'_> {
     }
 
     /// The project's files among those changed before a fix, as shown.
+    /// The builds, linters and type checkers of a turn that changed files,
+    /// each by its last run, when that run passed and nothing changed after
+    /// it: the state the work was left in, which tomorrow starts from.
+    fn checks_passed(&self, rec: &mut Record, t: &Turn) {
+        if t.files.is_empty() {
+            return;
+        }
+        let mut last: Vec<&Check> = Vec::new();
+        for c in t.checks.iter().filter(|c| !c.test) {
+            let p = program(&c.command);
+            last.retain(|x| program(&x.command) != p);
+            last.push(c);
+        }
+        let shown: Vec<String> = last
+            .iter()
+            .filter(|c| c.ok && !c.changed_after)
+            // Piped into `tail`, its exit status is the pipe's: only a run
+            // whose output said it was clean (`0 issues.`).
+            .filter(|c| !c.command.contains('|') || !c.summary.is_empty())
+            .take(4)
+            .map(|c| {
+                let cmd = format!("`{}`", shown_command(&c.command, 50));
+                if c.summary.is_empty() || c.summary.chars().count() > 40 {
+                    cmd
+                } else {
+                    format!("{cmd} ({})", c.summary.trim_end_matches('.'))
+                }
+            })
+            .collect();
+        if !shown.is_empty() {
+            let w = self.w;
+            rec.push(
+                &self.primary,
+                |s| &mut s.travail,
+                &format!("{}{} {}", w.checks_passed, w.colon, shown.join(", ")),
+            );
+        }
+    }
+
     fn fixed_shown(&self, fixed_in: &[String]) -> Vec<String> {
         fixed_in
             .iter()
@@ -2171,6 +2223,26 @@ fn is_artifact(path: &str) -> bool {
         || ARTIFACTS.contains(&name)
         || name.ends_with(".egg-info")
         || name.ends_with(".pyc")
+}
+
+/// A check's command line as a bullet shows it: without the `cd` into the
+/// project and the shell setup it starts with (an absolute path that eats
+/// the room), nor the pipe into `tail` or `head` that only trims its output.
+fn shown_command(command: &str, max: usize) -> String {
+    let line = one_line(command);
+    let mut parts: Vec<&str> = line.split(" && ").collect();
+    while parts.len() > 1 && (parts[0].starts_with("cd ") || is_shell_setup(parts[0])) {
+        parts.remove(0);
+    }
+    let mut c = parts.join(" && ");
+    if let Some((head, tail)) = c.rsplit_once(" | ") {
+        let t = tail.trim();
+        if (t.starts_with("tail") || t.starts_with("head")) && !t.contains(['&', ';']) {
+            c = head.to_owned();
+        }
+    }
+    let c = c.trim_end().trim_end_matches("2>&1").trim_end();
+    cap(&c.replace('`', "'"), max)
 }
 
 /// The program a command line runs, to pair a failing run with a later one.

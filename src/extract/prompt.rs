@@ -78,6 +78,8 @@ struct Text {
     checks: &'static str,
     passed: &'static str,
     failing: &'static str,
+    /// A check followed by more changes in its turn.
+    changed_after: &'static str,
     errors: &'static str,
     fixed_in: &'static str,
     resolved_by: &'static str,
@@ -160,6 +162,7 @@ const FR: Text = Text {
     checks: "Tests et builds",
     passed: "réussis",
     failing: "en échec",
+    changed_after: "fichiers modifiés ensuite",
     errors: "Erreurs d'outils",
     fixed_in: "résolu en modifiant",
     resolved_by: "résolu par",
@@ -258,6 +261,7 @@ const EN: Text = Text {
     checks: "Tests and builds",
     passed: "passed",
     failing: "failed",
+    changed_after: "files changed after it",
     errors: "Tool errors",
     fixed_in: "resolved by changing",
     resolved_by: "resolved with",
@@ -570,6 +574,9 @@ impl Render<'_> {
         }
         if !c.summary.trim().is_empty() {
             let _ = write!(s, " — {}", one_line(&c.summary, ITEM_MAX));
+        }
+        if c.changed_after {
+            let _ = write!(s, " ({})", t.changed_after);
         }
         s
     }
@@ -997,6 +1004,7 @@ mod tests {
                 coverage: None,
                 summary: "test result: FAILED".into(),
                 fixed_in: Vec::new(),
+                changed_after: false,
             }],
             errors: vec![
                 ToolError {

@@ -68,6 +68,7 @@ fn check(command: &str, ok: bool, passed: u64, failed: u64) -> Check {
         coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
+        changed_after: false,
     }
 }
 
@@ -229,6 +230,7 @@ fn offline_english_debugging_session() {
             checks: vec![
                 Check {
                     fixed_in: strings(&["jobs/export.py", "tests/test_export.py"]),
+                    changed_after: false,
                     ..check("pytest tests/test_export.py", false, 2, 1)
                 },
                 check("pytest tests/test_export.py", true, 3, 0),

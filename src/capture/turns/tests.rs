@@ -1110,3 +1110,45 @@ fn a_commit_of_a_written_file_adds_nothing_and_only_commit_flags_count() {
     assert_eq!(t.files.len(), 1, "{:?}", t.files);
     assert!(!t.actions[0].skipped_hooks);
 }
+
+#[test]
+fn a_check_knows_whether_files_changed_after_it_and_what_said_it_was_clean() {
+    let turns = build(&[
+        user("fix the lint"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"mise run test:ci 2>&1 | tail -40"}),
+        )]),
+        result(
+            "1",
+            "[test:ci] $ go test ./...\nok  \tgithub.com/x/cli\t12.2s\nok  \tgithub.com/x/cli/agent\t(cached)",
+            false,
+            json!({}),
+        ),
+        calls(&[("2", "Edit", json!({"file_path":"/p/a.go"}))]),
+        result("2", "ok", false, json!({})),
+        calls(&[(
+            "3",
+            "Bash",
+            json!({"command":"mise run lint 2>&1 | tail -30"}),
+        )]),
+        result(
+            "3",
+            "[lint] $ golangci-lint run ./...\n0 issues.",
+            false,
+            json!({}),
+        ),
+        say("All clean."),
+    ]);
+    let c = &turns[0].checks;
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert!(c[0].test && c[0].changed_after);
+    assert_eq!(c[0].summary, "2 packages ok");
+    assert!(!c[1].test && !c[1].changed_after);
+    assert_eq!(c[1].summary, "0 issues.");
+    // `10 errors` is no clean run, nor `0 warnings` beside errors.
+    assert!(says_clean("found 0 errors"));
+    assert!(!says_clean("found 10 errors"));
+    assert!(!says_clean("3 errors, 0 warnings"));
+}

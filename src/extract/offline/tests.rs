@@ -76,6 +76,7 @@ fn goal_work_and_commit_in_french() {
         coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
+        changed_after: false,
     }];
     let s = run(vec![t]);
     assert_eq!(
@@ -164,6 +165,7 @@ fn problems_carry_their_fix_or_stay_open() {
             coverage: None,
             summary: "test_a.py::test_x".into(),
             fixed_in: vec![format!("{ROOT}/src/main.rs")],
+            changed_after: false,
         },
         Check {
             command: "uv run pytest".into(),
@@ -174,6 +176,7 @@ fn problems_carry_their_fix_or_stay_open() {
             coverage: None,
             summary: String::new(),
             fixed_in: Vec::new(),
+            changed_after: false,
         },
     ];
     let s = run(vec![t]);
@@ -540,6 +543,7 @@ fn a_narrower_run_passing_does_not_fix_the_suite() {
             "error: DB_URL is not set".into()
         },
         fixed_in: Vec::new(),
+        changed_after: false,
     };
     let mut t = turn("unify the splitter");
     t.checks = vec![
@@ -584,6 +588,7 @@ fn a_fixed_check_says_what_fixed_it_when_the_answer_names_the_error() {
             coverage: None,
             summary: "error[call-non-callable]: Object is not callable".into(),
             fixed_in: vec![format!("{ROOT}/test/test_cache.py")],
+            changed_after: false,
         },
         Check {
             command: "uv run ty check".into(),
@@ -594,6 +599,7 @@ fn a_fixed_check_says_what_fixed_it_when_the_answer_names_the_error() {
             coverage: None,
             summary: "All checks passed!".into(),
             fixed_in: Vec::new(),
+            changed_after: false,
         },
     ];
     t.answer = "Both issues are resolved:\n\n\
@@ -624,6 +630,7 @@ fn passing_tests_say_the_count_the_turn_started_from() {
         coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
+        changed_after: false,
     };
     let mut t = turn("add the tracing tests");
     t.checks = vec![
@@ -763,6 +770,7 @@ fn a_fixed_test_run_says_what_fixed_it_when_the_answer_names_the_test() {
             "tests/test_unit.py::test_process_invalid_input_type".into()
         },
         fixed_in,
+        changed_after: false,
     };
     let mut t = turn("make the tests pass");
     t.files = vec![file("tests/test_unit.py", Change::Updated)];
@@ -1071,6 +1079,7 @@ fn a_passing_run_that_says_no_count_is_said_after_changes() {
         coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
+        changed_after: false,
     };
     t.checks = vec![run_of("go test ./cmd/...")];
     assert!(
@@ -1080,7 +1089,19 @@ fn a_passing_run_that_says_no_count_is_said_after_changes() {
     );
     // Piped, its status is the pipe's.
     t.checks = vec![run_of("go test ./... | tail -5")];
-    assert!(!run(vec![t]).travail.iter().any(|b| b.starts_with("Tests")));
+    assert!(
+        !run(vec![t.clone()])
+            .travail
+            .iter()
+            .any(|b| b.starts_with("Tests"))
+    );
+    // Unless its output said every package passed.
+    t.checks[0].summary = "21 packages ok".into();
+    assert!(
+        run(vec![t])
+            .travail
+            .contains(&"Tests : réussis, 21 packages ok (`go test ./...`)".to_string())
+    );
 }
 
 #[test]
@@ -1095,6 +1116,7 @@ fn a_build_that_passed_once_the_shell_was_set_up_names_the_setup() {
         coverage: None,
         summary: String::new(),
         fixed_in: Vec::new(),
+        changed_after: false,
     };
     t.checks = vec![
         build("cd go && go build ./cmd/mcp-server/", false),
@@ -1105,13 +1127,63 @@ fn a_build_that_passed_once_the_shell_was_set_up_names_the_setup() {
     ];
     assert_eq!(
         run(vec![t.clone()]).problemes,
-        [
-            "Build `cd go && go build ./cmd/mcp-server/` échec → résolu avec `PATH=$PATH:/usr/local/go/bin`"
-        ]
+        ["Build `go build ./cmd/mcp-server/` échec → résolu avec `PATH=$PATH:/usr/local/go/bin`"]
     );
     // A plain rerun that passed teaches nothing.
     t.checks[1] = build("cd go && go build ./cmd/mcp-server/", true);
     assert!(run(vec![t]).problemes.is_empty());
+}
+
+#[test]
+fn the_checks_a_turn_leaves_passing_are_its_state() {
+    let mut t = turn("fix the lint");
+    t.files = vec![file("src/a.go", Change::Updated)];
+    let build = |command: &str, ok: bool, summary: &str| Check {
+        command: command.into(),
+        test: false,
+        ok,
+        passed: None,
+        failed: None,
+        coverage: None,
+        summary: summary.into(),
+        fixed_in: Vec::new(),
+        changed_after: false,
+    };
+    t.checks = vec![
+        build("mise run lint 2>&1 | tail -30", true, "0 issues."),
+        build(
+            "PATH=$PATH:/usr/local/go/bin && cd go && go build ./cmd/x/ 2>&1",
+            true,
+            "",
+        ),
+    ];
+    assert_eq!(
+        run(vec![t.clone()]).travail,
+        [
+            "Modifié `src/a.go`",
+            "Contrôles réussis : `mise run lint` (0 issues), `go build ./cmd/x/`"
+        ]
+    );
+    // Piped, with nothing in its output saying it was clean: its status
+    // is `tail`'s.
+    t.checks = vec![build("go vet ./... 2>&1 | tail -5", true, "")];
+    assert_eq!(run(vec![t.clone()]).travail, ["Modifié `src/a.go`"]);
+    // Files changed after it: it says nothing of the work left.
+    t.checks = vec![Check {
+        changed_after: true,
+        ..build("go vet ./...", true, "")
+    }];
+    assert_eq!(run(vec![t.clone()]).travail, ["Modifié `src/a.go`"]);
+    // Its last run failing: the problem says it, not this.
+    t.checks = vec![
+        build("go vet ./...", true, ""),
+        build("go vet ./...", false, "a.go:3:1: unreachable code"),
+    ];
+    assert_eq!(run(vec![t.clone()]).travail, ["Modifié `src/a.go`"]);
+    // A turn that changed nothing checked nothing of its own.
+    t.files.clear();
+    t.checks = vec![build("go vet ./...", true, "")];
+    assert!(run(vec![t]).travail.is_empty());
 }
 
 #[test]
@@ -1151,6 +1223,7 @@ fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
         coverage: None,
         summary: summary.into(),
         fixed_in: fixed.iter().map(|f| format!("{ROOT}/{f}")).collect(),
+        changed_after: false,
     };
     t.checks = vec![
         lint("[lint] ERROR task failed", false, &["cmd/settings_test.go"]),
