@@ -1552,7 +1552,6 @@ impl TurnCtx<'_> {
         }
     }
 
-    /// The project's files among those changed before a fix, as shown.
     /// The builds, linters and type checkers of a turn that changed files,
     /// each by its last run, when that run passed and nothing changed after
     /// it: the state the work was left in, which tomorrow starts from.
@@ -1592,6 +1591,7 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// The project's files among those changed before a fix, as shown.
     fn fixed_shown(&self, fixed_in: &[String]) -> Vec<String> {
         fixed_in
             .iter()
@@ -1933,9 +1933,22 @@ impl TurnCtx<'_> {
             || t.checks.iter().any(|c| !c.ok)
             || !t.pasted.is_empty()
             || (!t.first && is_complaint(&t.request));
-        let cause = cause_sentence(&t.answer)
-            .filter(|_| has_problem)
-            .map(|c| normalise(&c));
+        let stated = cause_sentence(&t.answer);
+        // No problem bullet to carry it: the cause the answer states is what
+        // the turn found ("Both symptoms trace to the serve daemon").
+        if !has_problem && let Some(c) = &stated {
+            rec.push(
+                &self.primary,
+                |s| &mut s.connaissances,
+                &format!(
+                    "{}{} {}",
+                    capitalise(self.w.cause),
+                    self.w.colon,
+                    cap(c, 220)
+                ),
+            );
+        }
+        let cause = stated.map(|c| normalise(&c));
         let turn = answer::Turn {
             kind,
             opening: t.checks.is_empty(),
@@ -2507,9 +2520,51 @@ fn cause_sentence(answer: &str) -> Option<String> {
         "le problème venait",
         "cela vient de",
     ];
+    // A paragraph labelled as the problem or its cause ("**Problem**: …").
+    const LABELS: &[&str] = &[
+        "problem:",
+        "the problem:",
+        "cause:",
+        "the cause:",
+        "issue:",
+        "the issue:",
+        "why:",
+        "problème :",
+        "problème:",
+        "cause :",
+    ];
+    // Said inside the sentence: "Both symptoms trace to the serve daemon".
+    const WITHIN: &[&str] = &[
+        " is caused by ",
+        " was caused by ",
+        " are caused by ",
+        " were caused by ",
+        " trace to ",
+        " traces to ",
+        " trace back to ",
+        " traces back to ",
+        " stems from ",
+        " stem from ",
+        " est causé par ",
+        " était causé par ",
+        " vient du fait ",
+    ];
     for s in cues::sentences(answer) {
-        let t = s.text.trim().trim_start_matches(['*', '-', ' ']).trim();
+        if s.question {
+            continue;
+        }
+        let unbold = s.text.replace("**", "");
+        let t = unbold.trim().trim_start_matches(['*', '-', ' ']).trim();
         let lower = t.to_lowercase();
+        if let Some(label) = LABELS.iter().find(|c| lower.starts_with(*c)) {
+            let rest = t.get(label.len()..).unwrap_or("").trim();
+            if rest.split_whitespace().count() >= 5 {
+                return Some(one_line(rest));
+            }
+        }
+        if t.split_whitespace().count() >= 6 && WITHIN.iter().any(|c| lower.contains(c)) {
+            return Some(one_line(t));
+        }
         if let Some(cue) = CUES.iter().find(|c| lower.starts_with(*c))
             && t.split_whitespace().count() >= 5
         {

@@ -1241,3 +1241,46 @@ fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
         s.problemes
     );
 }
+
+#[test]
+fn a_cause_the_answer_states_is_kept_with_its_problem_or_as_knowledge() {
+    assert_eq!(
+        cause_sentence(
+            "Done.\n\n**Problem**: The CLI exited with code 1 and no output, but logging only ran in `verbose` mode."
+        )
+        .as_deref(),
+        Some("The CLI exited with code 1 and no output, but logging only ran in `verbose` mode.")
+    );
+    assert_eq!(
+        cause_sentence("Both symptoms trace to the serve daemon started with `coproc`.").as_deref(),
+        Some("Both symptoms trace to the serve daemon started with `coproc`.")
+    );
+    // Too short to say anything, or asked.
+    assert_eq!(cause_sentence("**Problem**: solved."), None);
+    assert_eq!(
+        cause_sentence("Is it caused by the cache layer somehow?"),
+        None
+    );
+    // A pasted error carries it.
+    let mut t = turn("can you look at this error");
+    t.pasted = vec!["Error: CLI exited with code 1".into()];
+    t.files = vec![file("src/p.ts", Change::Updated)];
+    t.answer = "Problem: the CLI failed silently because logging only ran in verbose mode.".into();
+    let s = run(vec![t.clone()]);
+    assert_eq!(
+        s.problemes,
+        [
+            "Erreur signalée : Error: CLI exited with code 1 — cause : the CLI failed silently because logging only ran in verbose mode."
+        ]
+    );
+    assert!(s.connaissances.is_empty(), "{s:?}");
+    // Nothing reported: what the turn found.
+    t.pasted.clear();
+    t.request = "analyse the issue #7660".into();
+    t.answer = "Both symptoms trace to the serve daemon, which zsh announces like a job.".into();
+    let s = run(vec![t]);
+    assert_eq!(
+        s.connaissances,
+        ["Cause : Both symptoms trace to the serve daemon, which zsh announces like a job."]
+    );
+}
