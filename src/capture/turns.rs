@@ -61,6 +61,9 @@ struct OpenError {
     /// touching a file (`git pull --rebase` after a refused push): what
     /// the same command succeeding next owes its success to.
     cured_by: Option<String>,
+    /// A wrapper refused the command line (`rtk bun run test`): the
+    /// program running at all, whatever it then reports, gets past it.
+    refused: bool,
 }
 
 #[derive(Debug, Default)]
@@ -343,6 +346,24 @@ impl<'s> Builder<'s> {
             }
             _ => p.to_owned(),
         }
+    }
+
+    /// A command line whose `cd`s go to absolute folders of the session's,
+    /// rebased like its paths: a replayed or moved session's
+    /// `cd /home/them/repo/go && go build` reads as this checkout's.
+    fn rebased_cd(&self, line: &str) -> String {
+        if !line.contains("cd /") {
+            return line.to_owned();
+        }
+        line.split(" && ")
+            .map(|seg| match seg.strip_prefix("cd ") {
+                Some(dir) if dir.starts_with('/') && !dir.contains(' ') => {
+                    format!("cd {}", self.path(dir))
+                }
+                _ => seg.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join(" && ")
     }
 
     /// A builder for a subagent's own transcript, whose records are all
@@ -772,6 +793,16 @@ impl<'s> Builder<'s> {
                     return;
                 };
                 let output = bash_output(text, tur);
+                // Piped into `head`, a wrapper refusing its command line
+                // exits 0: what was asked never ran.
+                if refused_command_line(&output)
+                    && shell::effects(&cmd)
+                        .iter()
+                        .any(|e| matches!(e, Effect::Check { .. }))
+                {
+                    self.failed(call, text, tur);
+                    return;
+                }
                 self.bash_done(&cmd, true, &output);
             }
             "ExitPlanMode" => {
@@ -880,7 +911,7 @@ impl<'s> Builder<'s> {
     /// A Bash call's outcome: file effects, actions, checks, and the errors
     /// of this turn that it resolves.
     fn bash_done(&mut self, cmd: &str, ok: bool, output: &str) {
-        let first = cmd.lines().next().unwrap_or("").trim().to_owned();
+        let first = self.rebased_cd(cmd.lines().next().unwrap_or("").trim());
         let effects: Vec<Effect> = shell::effects(cmd)
             .into_iter()
             .map(|e| match e {
@@ -1082,12 +1113,29 @@ impl<'s> Builder<'s> {
                 _ => {}
             }
         }
+        let keys = command_keys(cmd);
+        // The program ran this time (its tests may fail): the wrapper that
+        // refused its command line before is got past.
+        if !refused_command_line(output) {
+            for o in cur
+                .open_errors
+                .iter()
+                .filter(|o| o.refused && keys.contains(&o.key))
+            {
+                let e = &mut cur.turn.errors[o.at];
+                e.resolved = true;
+                if e.target != first {
+                    e.resolved_by = Some(first.clone());
+                }
+            }
+            cur.open_errors
+                .retain(|o| !(o.refused && keys.contains(&o.key)));
+        }
         if !ok {
             return;
         }
         // A success resolves the open errors of the same program, this
         // turn's and those earlier turns ended with.
-        let keys = command_keys(cmd);
         if changes_state(&first) {
             for o in &mut cur.open_errors {
                 if !keys.contains(&o.key) {
@@ -1156,7 +1204,7 @@ impl<'s> Builder<'s> {
         let target = call
             .command
             .as_deref()
-            .map(|c| c.lines().next().unwrap_or("").trim().to_owned())
+            .map(|c| self.rebased_cd(c.lines().next().unwrap_or("").trim()))
             .or_else(|| call.path.clone())
             .unwrap_or_default();
         // The user said no: their choice, with their reason.
@@ -1208,7 +1256,13 @@ impl<'s> Builder<'s> {
             }
             let lines: Vec<&str> = output.lines().filter(|l| !is_exit_code(l)).collect();
             let message = clean::telling_line(&lines).unwrap_or_default();
+            let open = self.cur().open_errors.len();
             self.push_error(call, target, message, error_key(&cmd), files_then);
+            if refused_command_line(&output)
+                && let Some(o) = self.cur().open_errors.get_mut(open)
+            {
+                o.refused = true;
+            }
             return;
         }
         if is_model_slip(text) || !reports_problems(&call.name) {
@@ -1243,6 +1297,7 @@ impl<'s> Builder<'s> {
             key,
             files_then,
             cured_by: None,
+            refused: false,
         });
         cur.turn.errors.push(ToolError {
             tool: call.name.clone(),

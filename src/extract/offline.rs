@@ -689,6 +689,24 @@ impl TurnCtx<'_> {
         root.as_os_str().is_empty() || p.starts_with(root)
     }
 
+    /// A check's command line as a bullet shows it: without the `cd` into
+    /// the project and the shell setup it starts with (an absolute path that
+    /// eats the room), nor the pipe into `tail` or `head` that only trims
+    /// its output. A `cd` out of the project (`cd /tmp && tool`) stays: it
+    /// may be why the command failed.
+    fn shown_command(&self, command: &str, max: usize) -> String {
+        let line = one_line(command);
+        let mut parts: Vec<&str> = line.split(" && ").collect();
+        let into_project = |p: &str| {
+            p.strip_prefix("cd ")
+                .is_some_and(|d| self.in_project(d.trim().trim_matches(['"', '\''])))
+        };
+        while parts.len() > 1 && (into_project(parts[0]) || is_shell_setup(parts[0])) {
+            parts.remove(0);
+        }
+        untrimmed_command(&parts.join(" && "), max)
+    }
+
     /// Worth a work bullet: the project's files, and those of another
     /// repository the session worked in (shown whole); not the client's
     /// own files (`~/.claude/…`: plans, settings) nor scratch files.
@@ -1166,7 +1184,7 @@ impl TurnCtx<'_> {
                         .as_deref()
                         .map(|p| format!(", {} {p}", w.coverage))
                         .unwrap_or_default(),
-                    shown_command(&c.command, 60)
+                    self.shown_command(&c.command, 60)
                 ),
             );
         } else if let Some(c) = t
@@ -1198,7 +1216,7 @@ impl TurnCtx<'_> {
                     w.tests,
                     w.colon,
                     w.passed,
-                    shown_command(&c.command, 60)
+                    self.shown_command(&c.command, 60)
                 ),
             );
         }
@@ -1438,7 +1456,7 @@ impl TurnCtx<'_> {
                 )),
                 (false, _) if vague => Some(format!(
                     "{what} (`{}`, {})",
-                    shown_command(&f.command, 60),
+                    self.shown_command(&f.command, 60),
                     w.unresolved
                 )),
                 (false, _) => Some(format!("{what}{summary} ({})", w.unresolved)),
@@ -1495,7 +1513,7 @@ impl TurnCtx<'_> {
             let head = format!(
                 "{} `{}` {}{summary}",
                 w.build,
-                shown_command(&c.command, 60),
+                self.shown_command(&c.command, 60),
                 w.failed
             );
             match (later_ok, fixed.is_empty()) {
@@ -1573,7 +1591,7 @@ impl TurnCtx<'_> {
             .filter(|c| !c.command.contains('|') || !c.summary.is_empty())
             .take(4)
             .map(|c| {
-                let cmd = format!("`{}`", shown_command(&c.command, 50));
+                let cmd = format!("`{}`", self.shown_command(&c.command, 50));
                 if c.summary.is_empty() || c.summary.chars().count() > 40 {
                     cmd
                 } else {
@@ -1636,7 +1654,7 @@ impl TurnCtx<'_> {
         } else {
             target.to_owned()
         };
-        cap(&one_line(&target).replace('`', "'"), 70)
+        self.shown_command(&target, 70)
     }
 
     /// Problems earlier turns left unresolved that this turn got past: the
@@ -1709,7 +1727,7 @@ impl TurnCtx<'_> {
                 return Some(format!(
                     "{head} → {} `{}`",
                     w.works_with,
-                    cap(&one_line(by).replace('`', "'"), 70)
+                    untrimmed_command(by, 70)
                 ));
             }
             // Worked on a plain retry: nothing to learn.
@@ -2238,16 +2256,10 @@ fn is_artifact(path: &str) -> bool {
         || name.ends_with(".pyc")
 }
 
-/// A check's command line as a bullet shows it: without the `cd` into the
-/// project and the shell setup it starts with (an absolute path that eats
-/// the room), nor the pipe into `tail` or `head` that only trims its output.
-fn shown_command(command: &str, max: usize) -> String {
-    let line = one_line(command);
-    let mut parts: Vec<&str> = line.split(" && ").collect();
-    while parts.len() > 1 && (parts[0].starts_with("cd ") || is_shell_setup(parts[0])) {
-        parts.remove(0);
-    }
-    let mut c = parts.join(" && ");
+/// A command line without what only trims its output (`2>&1 | tail -30`):
+/// for a cure, whose `cd` or shell setup may be what made it work.
+fn untrimmed_command(command: &str, max: usize) -> String {
+    let mut c = one_line(command);
     if let Some((head, tail)) = c.rsplit_once(" | ") {
         let t = tail.trim();
         if (t.starts_with("tail") || t.starts_with("head")) && !t.contains(['&', ';']) {

@@ -1152,3 +1152,63 @@ fn a_check_knows_whether_files_changed_after_it_and_what_said_it_was_clean() {
     assert!(!says_clean("found 10 errors"));
     assert!(!says_clean("3 errors, 0 warnings"));
 }
+
+/// Piped into `head`, a wrapper refusing its command line exits 0: still
+/// an error, and the program running at all (its tests failing) gets past it.
+#[test]
+fn a_refused_command_line_piped_into_head_is_an_error_the_real_run_resolves() {
+    let turns = build(&[
+        user("run the tests"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"rtk bun run test | head -20"}),
+        )]),
+        result(
+            "1",
+            "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>",
+            false,
+            json!(null),
+        ),
+        calls(&[("2", "Bash", json!({"command":"bun run test"}))]),
+        result("2", "Exit code 1\n 18 pass\n 2 fail", true, json!(null)),
+        say("Two tests fail."),
+    ]);
+    let t = &turns[0];
+    let refused: Vec<_> = t
+        .errors
+        .iter()
+        .filter(|e| e.message.contains("unrecognized subcommand"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{:?}", t.errors);
+    assert!(refused[0].resolved, "{:?}", refused[0]);
+    assert_eq!(refused[0].resolved_by.as_deref(), Some("bun run test"));
+    assert!(
+        t.checks
+            .iter()
+            .all(|c| c.command != "rtk bun run test | head -20"),
+        "a refused line ran no tests: {:?}",
+        t.checks
+    );
+}
+
+/// A replayed session's `cd /their/repo && …` reads as this checkout's.
+#[test]
+fn a_cd_into_the_session_s_folder_is_rebased_like_its_paths() {
+    let b = Builder::new(&NoSubagents).rebased_onto(
+        Some("/Users/x/proj"),
+        Some(std::path::Path::new("/home/me/proj")),
+    );
+    assert_eq!(
+        b.rebased_cd("cd /Users/x/proj/go && go build ./..."),
+        "cd /home/me/proj/go && go build ./..."
+    );
+    assert_eq!(
+        b.rebased_cd("cd /tmp && ls && cd /Users/x/proj && make"),
+        "cd /tmp && ls && cd /home/me/proj && make"
+    );
+    assert_eq!(
+        b.rebased_cd("make -C /Users/x/proj"),
+        "make -C /Users/x/proj"
+    );
+}

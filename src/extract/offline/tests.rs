@@ -1164,6 +1164,19 @@ fn the_checks_a_turn_leaves_passing_are_its_state() {
             "Contrôles réussis : `mise run lint` (0 issues), `go build ./cmd/x/`"
         ]
     );
+    // A `cd` into the project eats the room; one out of it may be why the
+    // command behaved as it did.
+    t.checks = vec![
+        build(&format!("cd {ROOT}/go && go vet ./..."), true, ""),
+        build("cd /tmp && go build ./cmd/x/", true, ""),
+    ];
+    assert_eq!(
+        run(vec![t.clone()]).travail,
+        [
+            "Modifié `src/a.go`",
+            "Contrôles réussis : `go vet ./...`, `cd /tmp && go build ./cmd/x/`"
+        ]
+    );
     // Piped, with nothing in its output saying it was clean: its status
     // is `tail`'s.
     t.checks = vec![build("go vet ./... 2>&1 | tail -5", true, "")];
