@@ -550,8 +550,141 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             action(ActionKind::Migration, "manage.py migrate".into())
         }
         _ if prog.ends_with("manage.py") && arg(1) == "test" => test,
+        "ssh" => remote(&w[1..]),
         _ => None,
     }
+}
+
+/// `ssh host "…"` that changes the host: the files it writes there and the
+/// services it restarts, said as `host: what, what`. A server fixed by hand
+/// leaves no trace in the repository; this is the one the session keeps.
+/// What only looks (`cat`, `nginx -T`, `journalctl`) is nothing.
+fn remote(args: &[String]) -> Option<Effect> {
+    // ssh's options that take a value (`-i key`, `-o Opt=x`, `-p 22`).
+    const VALUED: &[&str] = &[
+        "-i", "-o", "-p", "-l", "-F", "-J", "-L", "-R", "-D", "-c", "-m", "-b", "-E", "-S", "-W",
+        "-w", "-O", "-Q", "-e", "-B", "-I",
+    ];
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') {
+        i += if VALUED.contains(&args[i].as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    let host = args.get(i)?;
+    // A redirection outside the quotes is this machine's, not the host's.
+    let command = args[i + 1..]
+        .iter()
+        .take_while(|a| {
+            !a.trim_start_matches(|c: char| c.is_ascii_digit())
+                .starts_with('>')
+        })
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut changes: Vec<String> = Vec::new();
+    for segment in segments(&command) {
+        let words = words(&segment);
+        let w = unwrap(&words);
+        for c in remote_changes(w) {
+            if !changes.contains(&c) {
+                changes.push(c);
+            }
+        }
+    }
+    (!changes.is_empty()).then(|| Effect::Action {
+        kind: ActionKind::Remote,
+        detail: format!("{host}: {}", changes.join(", ")),
+    })
+}
+
+/// What one command run on another host changes there.
+fn remote_changes(w: &[String]) -> Vec<String> {
+    let Some(prog) = w.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+        return Vec::new();
+    };
+    let arg = |i: usize| w.get(i).map(String::as_str).unwrap_or("");
+    let args: Vec<&str> = w[1..].iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    // `cat > /etc/x << 'EOF'`, `echo … >> file`: a file written. The
+    // here-document's body is in the last word; a target is one word.
+    for (k, a) in args.iter().enumerate() {
+        let target = match *a {
+            ">" | ">>" => args.get(k + 1).copied(),
+            _ if a.starts_with('>') && !a.starts_with(">&") => Some(a.trim_start_matches('>')),
+            _ => None,
+        };
+        if let Some(t) = target.filter(|t| is_remote_path(t)) {
+            out.push(format!("> {t}"));
+        }
+    }
+    match prog {
+        "tee" => out.extend(
+            non_flags(&args)
+                .into_iter()
+                .filter(|t| is_remote_path(t))
+                .map(|t| format!("> {t}")),
+        ),
+        "sed" if args.iter().any(|a| a.starts_with("-i")) => {
+            if let Some(t) = non_flags(&args).last().filter(|t| is_remote_path(t)) {
+                out.push(format!("sed -i {t}"));
+            }
+        }
+        "rm" | "mv" | "cp" | "ln" | "chmod" | "chown" | "mkdir" => {
+            let paths = non_flags(&args);
+            if !paths.is_empty() {
+                out.push(format!("{prog} {}", paths.join(" ")));
+            }
+        }
+        "systemctl"
+            if matches!(
+                arg(1),
+                "start" | "stop" | "restart" | "reload" | "enable" | "disable" | "daemon-reload"
+            ) =>
+        {
+            out.push(format!("systemctl {}", non_flags(&args).join(" ")));
+        }
+        "service" if matches!(arg(2), "start" | "stop" | "restart" | "reload") => {
+            out.push(format!("service {} {}", arg(1), arg(2)));
+        }
+        "nginx" | "apachectl" if arg(1) == "-s" || arg(1) == "graceful" => {
+            out.push(format!("{prog} {}", args.join(" ")));
+        }
+        "docker" | "docker-compose" | "podman" => {
+            let sub: Vec<&str> = non_flags(&args);
+            let verb = if matches!(sub.first(), Some(&"compose")) {
+                sub.get(1)
+            } else {
+                sub.first()
+            };
+            if matches!(
+                verb,
+                Some(&("up" | "down" | "restart" | "start" | "stop" | "pull" | "rm" | "run"))
+            ) {
+                out.push(format!("{prog} {}", sub.join(" ")));
+            }
+        }
+        "pm2" | "supervisorctl" if matches!(arg(1), "start" | "stop" | "restart" | "reload") => {
+            out.push(format!("{prog} {}", args.join(" ")));
+        }
+        "git" if matches!(arg(1), "pull" | "checkout" | "reset" | "switch") => {
+            out.push(format!("git {}", args.join(" ")));
+        }
+        "apt" | "apt-get" | "yum" | "dnf" | "pip" | "pip3" | "npm"
+            if matches!(arg(1), "install" | "remove" | "upgrade") =>
+        {
+            out.push(format!("{prog} {}", non_flags(&args).join(" ")));
+        }
+        _ => {}
+    }
+    out.into_iter().map(|c| c.trim().to_owned()).collect()
+}
+
+/// A file on the other host worth naming: not `/dev/null` nor a stream.
+fn is_remote_path(t: &str) -> bool {
+    !t.is_empty() && !t.starts_with("/dev/") && !t.starts_with('&') && !t.contains("<<")
 }
 
 /// `bd create`'s flags that take a value (`-t epic` is a type, not a title).
@@ -1011,6 +1144,45 @@ mod tests {
 
     fn kinds(cmd: &str) -> Vec<Effect> {
         effects(cmd)
+    }
+
+    /// A server fixed by hand over ssh: what was written and restarted
+    /// there, not what was only looked at; a redirection outside the
+    /// quotes writes here.
+    #[test]
+    fn what_ssh_changes_on_the_host() {
+        let remote = |detail: &str| {
+            vec![Effect::Action {
+                kind: ActionKind::Remote,
+                detail: detail.into(),
+            }]
+        };
+        assert_eq!(
+            kinds(
+                "ssh -i ~/.ssh/k -o ConnectTimeout=10 root@10.0.0.1 \"cat > /etc/nginx/sites-enabled/a << 'EOF'\nserver {\n  listen 80;\n}\nEOF\" 2>&1"
+            ),
+            remote("root@10.0.0.1: > /etc/nginx/sites-enabled/a")
+        );
+        assert_eq!(
+            kinds("ssh host \"nginx -t && systemctl reload nginx && echo 'ok'\" 2>&1"),
+            remote("host: systemctl reload nginx")
+        );
+        assert_eq!(
+            kinds("ssh deploy@web 'cd /srv/app && git pull && docker compose up -d --build'"),
+            remote("deploy@web: git pull, docker compose up")
+        );
+        assert_eq!(
+            kinds("ssh web \"sed -i 's/a/b/' /etc/app.conf; sudo service app restart\""),
+            remote("web: sed -i /etc/app.conf, service app restart")
+        );
+        for looking in [
+            "ssh -i ~/.ssh/k root@10.0.0.1 \"nginx -T 2>/dev/null | grep -A 20 'location'\" 2>&1",
+            "ssh host \"cat /etc/nginx/sites-enabled/a\"",
+            "ssh host journalctl -u app > /tmp/app.log",
+            "ssh host ls /var/log",
+        ] {
+            assert!(kinds(looking).is_empty(), "{looking}: {:?}", kinds(looking));
+        }
     }
 
     #[test]

@@ -340,6 +340,7 @@ fn kind_name(k: ActionKind) -> &'static str {
         ActionKind::TicketOpened => "ticket opened",
         ActionKind::TicketClosed => "ticket closed",
         ActionKind::Commented => "comment",
+        ActionKind::Remote => "change over ssh",
     }
 }
 

@@ -68,6 +68,9 @@ pub enum ActionKind {
     /// A comment posted on an issue or a pull request (`gh issue comment
     /// 12`, `gh pr comment`): what the people there were told.
     Commented,
+    /// Another host changed over ssh (a file written, a service reloaded):
+    /// `host: what, what`.
+    Remote,
 }
 
 /// A command that changed the world outside the working tree's files.

@@ -71,6 +71,10 @@ struct Words {
     outcome: &'static str,
     ticket: &'static str,
     commented: &'static str,
+    /// Before a host changed over ssh: `Sur` `host` `(ssh)`.
+    remote: &'static str,
+    /// A file written on that host.
+    wrote: &'static str,
     tickets_closed: (&'static str, &'static str),
     failed: &'static str,
     tests: &'static str,
@@ -131,6 +135,8 @@ const FR: Words = Words {
     outcome: "Résultat",
     ticket: "Ticket",
     commented: "Commentaire publié sur",
+    remote: "Sur",
+    wrote: "écrit",
     tickets_closed: ("Ticket fermé", "Tickets fermés"),
     failed: "échec",
     tests: "Tests",
@@ -181,6 +187,8 @@ const EN: Words = Words {
     outcome: "Outcome",
     ticket: "Ticket",
     commented: "Commented on",
+    remote: "On",
+    wrote: "wrote",
     tickets_closed: ("Closed ticket", "Closed tickets"),
     failed: "failed",
     tests: "Tests",
@@ -1123,10 +1131,11 @@ impl TurnCtx<'_> {
                 ),
             );
         }
-        for (i, a) in t.actions.iter().enumerate() {
+        let actions = remote_merged(&t.actions);
+        for (i, a) in actions.iter().enumerate() {
             // A commit a hook refused, then made: the one that went through
             // is the fact.
-            let redone = !a.ok && t.actions[i + 1..].iter().any(|b| b.ok && b.kind == a.kind);
+            let redone = !a.ok && actions[i + 1..].iter().any(|b| b.ok && b.kind == a.kind);
             if redone {
                 continue;
             }
@@ -1331,6 +1340,28 @@ impl TurnCtx<'_> {
             ActionKind::Install => w.install,
             ActionKind::Deploy => w.deploy,
             ActionKind::Commented => w.commented,
+            ActionKind::Remote => {
+                let (host, what) = detail.split_once(": ")?;
+                let failed = if a.ok {
+                    String::new()
+                } else {
+                    format!(" ({})", w.failed)
+                };
+                let what: Vec<String> = what
+                    .split(", ")
+                    .take(6)
+                    .map(|c| match c.strip_prefix("> ") {
+                        Some(file) => format!("{} `{}`", w.wrote, cap(file, 90)),
+                        None => format!("`{}`", cap(c, 90)),
+                    })
+                    .collect();
+                return Some(format!(
+                    "{} `{host}` (ssh){} {}{failed}",
+                    w.remote,
+                    w.colon,
+                    what.join(", ")
+                ));
+            }
             // To-dos and what closed them: `tickets`.
             ActionKind::TicketOpened | ActionKind::TicketClosed => return None,
         };
@@ -2254,6 +2285,37 @@ fn is_artifact(path: &str) -> bool {
         || ARTIFACTS.contains(&name)
         || name.ends_with(".egg-info")
         || name.ends_with(".pyc")
+}
+
+/// The turn's actions with the changes made on one host over ssh said
+/// once, in the order they were made: a server fixed over ten calls is one
+/// bullet. One failing is kept apart.
+fn remote_merged(actions: &[Action]) -> Vec<Action> {
+    let mut out: Vec<Action> = Vec::new();
+    for a in actions {
+        if a.kind == ActionKind::Remote
+            && a.ok
+            && let Some((host, what)) = a.detail.split_once(": ")
+            && let Some(m) = out.iter_mut().find(|m| {
+                m.kind == ActionKind::Remote
+                    && m.ok
+                    && m.detail.split_once(": ").is_some_and(|(h, _)| h == host)
+            })
+        {
+            for c in what.split(", ") {
+                if !m
+                    .detail
+                    .split_once(": ")
+                    .is_some_and(|(_, d)| d.split(", ").any(|x| x == c))
+                {
+                    m.detail = format!("{}, {c}", m.detail);
+                }
+            }
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out
 }
 
 /// A command line without what only trims its output (`2>&1 | tail -30`):

@@ -72,7 +72,7 @@ struct Text {
     read: &'static str,
     actions: &'static str,
     /// In `ActionKind` order.
-    kinds: [&'static str; 11],
+    kinds: [&'static str; 12],
     ok: &'static str,
     failed: &'static str,
     checks: &'static str,
@@ -156,6 +156,7 @@ const FR: Text = Text {
         "ticket ouvert",
         "ticket fermé",
         "commentaire publié",
+        "changé par ssh",
     ],
     ok: "réussi",
     failed: "échoué",
@@ -255,6 +256,7 @@ const EN: Text = Text {
         "ticket opened",
         "ticket closed",
         "comment posted",
+        "changed over ssh",
     ],
     ok: "ok",
     failed: "failed",
@@ -396,6 +398,7 @@ fn kind_index(k: ActionKind) -> usize {
         ActionKind::TicketOpened => 8,
         ActionKind::TicketClosed => 9,
         ActionKind::Commented => 10,
+        ActionKind::Remote => 11,
     }
 }
 

@@ -1297,3 +1297,38 @@ fn a_cause_the_answer_states_is_kept_with_its_problem_or_as_knowledge() {
         ["Cause : Both symptoms trace to the serve daemon, which zsh announces like a job."]
     );
 }
+
+/// A server fixed over ssh in several calls is one bullet per host, in
+/// the order the changes were made; a failed call stays apart.
+#[test]
+fn changes_made_over_ssh_are_one_bullet_per_host() {
+    let mut t = turn("why does /mcp-http return HTML?");
+    let remote = |detail: &str, ok: bool| Action {
+        kind: ActionKind::Remote,
+        detail: detail.into(),
+        command: "ssh …".into(),
+        ok,
+        id: String::new(),
+        skipped_hooks: false,
+    };
+    t.actions = vec![
+        remote("root@10.0.0.1: > /etc/nginx/sites-enabled/origin", true),
+        remote("root@10.0.0.1: systemctl reload nginx", true),
+        remote("db: systemctl restart postgresql", false),
+        remote("root@10.0.0.1: systemctl reload nginx", true),
+    ];
+    assert_eq!(
+        run(vec![t.clone()]).travail,
+        [
+            "Sur `root@10.0.0.1` (ssh) : écrit `/etc/nginx/sites-enabled/origin`, `systemctl reload nginx`",
+            "Sur `db` (ssh) : `systemctl restart postgresql` (échec)",
+        ]
+    );
+    assert_eq!(
+        run_with(vec![t], Lang::En, &[]).travail,
+        [
+            "On `root@10.0.0.1` (ssh): wrote `/etc/nginx/sites-enabled/origin`, `systemctl reload nginx`",
+            "On `db` (ssh): `systemctl restart postgresql` (failed)",
+        ]
+    );
+}
