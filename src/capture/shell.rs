@@ -7,7 +7,7 @@
 //! without the wrappers that do not change what it is (`cd`, `source`,
 //! `uv run`, `npx`, `VAR=value`, `time`, a subshell's parentheses).
 
-use crate::extract::digest::ActionKind;
+use crate::extract::digest::{ActionKind, CiRun, CiState};
 
 /// One thing a segment does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +26,9 @@ pub enum Effect {
     /// A tracker's issue looked at (`bd show x`, `gh issue view 12`): its
     /// output names it.
     ShowTicket(String),
+    /// CI runs looked at (`gh run list`, `gh run view`, `gh run watch`):
+    /// the output says how the latest stands.
+    WatchCi,
     Move {
         from: String,
         to: String,
@@ -430,6 +433,11 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                     .join(" "),
             })
         }
+        "gh" if arg(1) == "run" && matches!(arg(2), "list" | "ls" | "view" | "watch") => {
+            // `--log` prints the steps' output, not the run's state.
+            (!rest().any(|a| a.starts_with("--log") || a == "--json" || a.starts_with("--json=")))
+                .then_some(Effect::WatchCi)
+        }
         "gh" => match (arg(1), arg(2)) {
             ("release", "create") => action(ActionKind::Release, arg(3).to_owned()),
             ("pr", "merge") => action(ActionKind::Merge, format!("PR {}", arg(3))),
@@ -685,6 +693,76 @@ fn remote_changes(w: &[String]) -> Vec<String> {
 /// A file on the other host worth naming: not `/dev/null` nor a stream.
 fn is_remote_path(t: &str) -> bool {
     !t.is_empty() && !t.starts_with("/dev/") && !t.starts_with('&') && !t.contains("<<")
+}
+
+/// How the latest CI run `gh run list`, `view` or `watch` printed stands.
+/// `list` prints tab-separated rows, newest first (status, conclusion,
+/// title, workflow, branch, event, id, …); `view` and `watch` a header
+/// (`X main CI owner/repo#29 · 22136893405`, redrawn by `watch`: the last
+/// one is the state) then the jobs and their steps (`  X Test`).
+pub fn ci_run(output: &str) -> Option<CiRun> {
+    if let Some(row) = output.lines().find(|l| l.matches('\t').count() >= 6) {
+        let f: Vec<&str> = row.split('\t').map(str::trim).collect();
+        let state = match (f[0], f[1]) {
+            ("queued" | "waiting" | "pending" | "requested", _) => CiState::Queued,
+            ("in_progress", _) => CiState::Running,
+            ("completed", "success") => CiState::Passed,
+            ("completed", "failure" | "timed_out" | "startup_failure") => CiState::Failed,
+            ("completed", "cancelled") => CiState::Cancelled,
+            _ => return None,
+        };
+        let id = f[6];
+        if f[3].is_empty() || id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        return Some(CiRun {
+            workflow: f[3].to_owned(),
+            id: id.to_owned(),
+            branch: f[4].to_owned(),
+            state,
+            failed_steps: Vec::new(),
+        });
+    }
+    let lines: Vec<&str> = output.lines().collect();
+    let (at, state, words, id) = lines.iter().enumerate().rev().find_map(|(i, l)| {
+        let (head, id) = l.trim_end().rsplit_once(" · ")?;
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let (sym, rest) = head.split_once(' ')?;
+        let state = match sym {
+            "✓" => CiState::Passed,
+            "X" => CiState::Failed,
+            "*" => CiState::Running,
+            "-" => CiState::Cancelled,
+            _ => return None,
+        };
+        let mut words: Vec<&str> = rest.split_whitespace().collect();
+        // `owner/repo#29`: the pull request the run is for.
+        if words.len() > 2 && words.last().is_some_and(|w| w.contains('#')) {
+            words.pop();
+        }
+        (words.len() >= 2).then_some((i, state, words, id))
+    })?;
+    let failed_steps = if state == CiState::Failed {
+        lines[at + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("ANNOTATIONS"))
+            .filter_map(|l| l.strip_prefix("  X "))
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .take(3)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Some(CiRun {
+        workflow: words[1..].join(" "),
+        id: id.to_owned(),
+        branch: words[0].to_owned(),
+        state,
+        failed_steps,
+    })
 }
 
 /// `bd create`'s flags that take a value (`-t epic` is a type, not a title).
@@ -1144,6 +1222,51 @@ mod tests {
 
     fn kinds(cmd: &str) -> Vec<Effect> {
         effects(cmd)
+    }
+
+    /// `gh run list`'s newest row, and `view`/`watch`'s last header with
+    /// the failed steps under it; a `--log` view says nothing of the state.
+    #[test]
+    fn a_ci_run_as_gh_printed_it() {
+        assert_eq!(kinds("gh run list --limit 3"), [Effect::WatchCi]);
+        assert_eq!(
+            kinds("gh run watch 12 --exit-status 2>&1 | tail -20"),
+            [Effect::WatchCi]
+        );
+        assert!(kinds("gh run view 12 --log-failed | tail -80").is_empty());
+        let list = "queued\t\tfeat: add a disclaimer\tBuild and Deploy\tmain\tpush\t22424267252\t4s\t2026-02-26T01:47:15Z\n\
+                    completed\tsuccess\tfeat: links\tBuild and Deploy\tmain\tpush\t22421211050\t1m12s\t2026-02-25T23:48:26Z\n";
+        assert_eq!(
+            ci_run(list),
+            Some(CiRun {
+                workflow: "Build and Deploy".into(),
+                id: "22424267252".into(),
+                branch: "main".into(),
+                state: CiState::Queued,
+                failed_steps: Vec::new(),
+            })
+        );
+        let watch = "* rename-chkit CI owner/repo#29 · 22136893405\nJOBS\n* verify (ID 1)\n\n\
+                     X rename-chkit CI owner/repo#29 · 22136893405\nTriggered via pull_request\n\nJOBS\n\
+                     X verify in 1m4s (ID 63990817570)\n  ✓ Lint\n  X Test\n  - Build\n\nANNOTATIONS\n\
+                     X Process completed with exit code 1.\n";
+        assert_eq!(
+            ci_run(watch),
+            Some(CiRun {
+                workflow: "CI".into(),
+                id: "22136893405".into(),
+                branch: "rename-chkit".into(),
+                state: CiState::Failed,
+                failed_steps: vec!["Test".into()],
+            })
+        );
+        assert_eq!(
+            ci_run("✓ main Build and Deploy · 7\nJOBS\n✓ deploy in 1m (ID 8)\n")
+                .map(|r| (r.workflow, r.state)),
+            Some(("Build and Deploy".into(), CiState::Passed))
+        );
+        assert_eq!(ci_run("no runs found"), None);
+        assert_eq!(ci_run("🏃 Workflow Runs\n  ⏳ CI [22440111232]\n"), None);
     }
 
     /// A server fixed by hand over ssh: what was written and restarted

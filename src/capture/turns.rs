@@ -104,6 +104,8 @@ pub const BUILD_CAP: usize = 4 * crate::extract::digest::MAX_ENTRIES;
 const MAX_FINDINGS: usize = 4;
 /// Tracker issues looked up kept per turn, with their titles.
 const MAX_TICKETS: usize = 16;
+/// CI runs kept per turn.
+const MAX_CI_RUNS: usize = 8;
 
 impl Current {
     fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
@@ -1070,6 +1072,17 @@ impl<'s> Builder<'s> {
                         coverage,
                         summary,
                     });
+                }
+                // `gh run watch --exit-status` fails when the run does.
+                Effect::WatchCi => {
+                    if let Some(run) = shell::ci_run(output) {
+                        let ci = &mut cur.turn.ci;
+                        match ci.iter().position(|r| r.id == run.id) {
+                            Some(at) => ci[at] = run,
+                            None if ci.len() < MAX_CI_RUNS => ci.push(run),
+                            None => {}
+                        }
+                    }
                 }
                 Effect::ShowTicket(id) if ok && cur.turn.tickets.len() < MAX_TICKETS => {
                     if let Some(title) = shell::ticket_title(id, output)

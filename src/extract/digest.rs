@@ -183,6 +183,34 @@ pub struct TicketSeen {
     pub title: String,
 }
 
+/// A CI run the turn looked at (`gh run list`, `gh run view`, `gh run
+/// watch`), as it last saw it: whether what was pushed passes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CiRun {
+    /// The workflow's name (`CI`, `Build and Deploy`).
+    pub workflow: String,
+    /// The run's id (`22424267252`).
+    pub id: String,
+    /// The branch it ran on, when the output said it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub branch: String,
+    pub state: CiState,
+    /// The failed jobs' failed steps (`Test`), when a failed run's view
+    /// listed them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_steps: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CiState {
+    Queued,
+    Running,
+    Passed,
+    Failed,
+    Cancelled,
+}
+
 /// A question the model asked and the user's own answer: a choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
@@ -273,6 +301,9 @@ pub struct Turn {
     /// Tracker issues the turn looked at (`bd show`, `gh issue view`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tickets: Vec<TicketSeen>,
+    /// CI runs the turn looked at, each as last seen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ci: Vec<CiRun>,
     /// The model's last text of the turn.
     #[serde(default)]
     pub answer: String,

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use super::cues::{self, cap, is_request_sentence};
 use super::digest::{
-    Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError, Turn,
+    Action, ActionKind, Change, Check, CiState, Digest, FileChange, RequestKind, TodoStatus,
+    ToolError, Turn,
 };
 use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
@@ -75,6 +76,10 @@ struct Words {
     remote: &'static str,
     /// A file written on that host.
     wrote: &'static str,
+    /// A CI run's state as last seen: queued, running, passed, failed,
+    /// and before the failed steps.
+    ci: [&'static str; 4],
+    ci_at_step: &'static str,
     tickets_closed: (&'static str, &'static str),
     failed: &'static str,
     tests: &'static str,
@@ -137,6 +142,8 @@ const FR: Words = Words {
     commented: "Commentaire publié sur",
     remote: "Sur",
     wrote: "écrit",
+    ci: ["en file d'attente", "en cours", "réussie", "en échec"],
+    ci_at_step: "à l'étape",
     tickets_closed: ("Ticket fermé", "Tickets fermés"),
     failed: "échec",
     tests: "Tests",
@@ -189,6 +196,8 @@ const EN: Words = Words {
     commented: "Commented on",
     remote: "On",
     wrote: "wrote",
+    ci: ["queued", "running", "passed", "failed"],
+    ci_at_step: "at step",
     tickets_closed: ("Closed ticket", "Closed tickets"),
     failed: "failed",
     tests: "Tests",
@@ -1158,6 +1167,7 @@ impl TurnCtx<'_> {
             rec.push(&self.primary, |s| &mut s.travail, &b);
         }
         self.tickets(rec, known);
+        self.ci_runs(rec);
         // The turn's last test run, when it passed: the state the work left.
         if let Some(c) = passing_tests(t) {
             // The count the turn started from, when the same suite ran
@@ -2070,6 +2080,58 @@ impl TurnCtx<'_> {
     /// A ticket opened is work left for later, under the tracker's id; one
     /// closed finishes the to-do that names its id (today's, or one this
     /// job opened), and is said in the work otherwise.
+    /// The CI runs the turn looked at, the last of each workflow and
+    /// branch: a run that failed, then one that passed after a fix, leaves
+    /// the passing one. A failure is a problem; the rest is the work's
+    /// state (a run still queued when the turn ended says the outcome was
+    /// not seen).
+    fn ci_runs(&self, rec: &mut Record) {
+        let w = self.w;
+        let runs = &self.turn.ci;
+        for (i, r) in runs.iter().enumerate() {
+            let superseded = runs[i + 1..]
+                .iter()
+                .any(|l| l.workflow == r.workflow && l.branch == r.branch);
+            let state = match r.state {
+                CiState::Queued => 0,
+                CiState::Running => 1,
+                CiState::Passed => 2,
+                CiState::Failed => 3,
+                CiState::Cancelled => continue,
+            };
+            if superseded {
+                continue;
+            }
+            let clean = |s: &str| cap(&one_line(s).replace('`', "'"), 60);
+            let branch = if r.branch.is_empty() {
+                String::new()
+            } else {
+                format!("`{}`, ", clean(&r.branch))
+            };
+            let steps = if r.failed_steps.is_empty() {
+                String::new()
+            } else {
+                let steps: Vec<String> = r
+                    .failed_steps
+                    .iter()
+                    .map(|s| format!("`{}`", clean(s)))
+                    .collect();
+                format!(" {} {}", w.ci_at_step, steps.join(", "))
+            };
+            let b = format!(
+                "CI `{}` {}{steps} ({branch}run {})",
+                clean(&r.workflow),
+                w.ci[state],
+                clean(&r.id)
+            );
+            if r.state == CiState::Failed {
+                rec.push(&self.primary, |s| &mut s.problemes, &b);
+            } else {
+                rec.push(&self.primary, |s| &mut s.travail, &b);
+            }
+        }
+    }
+
     fn tickets(&self, rec: &mut Record, known: &Known) {
         let w = self.w;
         let t = self.turn;

@@ -16,8 +16,8 @@ use regex::Regex;
 
 use super::ExtractRequest;
 use super::digest::{
-    Action, ActionKind, Change, Check, Declined, FileChange, RequestKind, Subagent, TodoStatus,
-    ToolError, Turn,
+    Action, ActionKind, Change, Check, CiState, Declined, FileChange, RequestKind, Subagent,
+    TodoStatus, ToolError, Turn,
 };
 use super::route::{display_path, log_bullets};
 use crate::memory::log::Lang;
@@ -93,6 +93,11 @@ struct Text {
     todos: &'static str,
     findings: &'static str,
     tickets: &'static str,
+    ci: &'static str,
+    /// Queued, running, passed, failed, cancelled; then before the failed
+    /// steps.
+    ci_states: [&'static str; 5],
+    ci_steps: &'static str,
     /// Pending, in progress, completed.
     statuses: [&'static str; 3],
     plan: &'static str,
@@ -177,6 +182,9 @@ const FR: Text = Text {
     todos: "Liste de tâches (état en fin de tour)",
     findings: "Constats de Claude en cours de tour (son propre compte rendu)",
     tickets: "Tickets consultés (identifiant : titre)",
+    ci: "Exécutions CI consultées (état vu en dernier)",
+    ci_states: ["en file d'attente", "en cours", "réussie", "en échec", "annulée"],
+    ci_steps: "étapes en échec",
     statuses: ["à faire", "en cours", "fait"],
     plan: "Plan accepté par l'utilisateur :",
     choices: "Choix de l'utilisateur (question → réponse)",
@@ -277,6 +285,9 @@ const EN: Text = Text {
     todos: "To-do list (as the turn left it)",
     findings: "What Claude said it found on the way (its own account)",
     tickets: "Tracker issues looked at (id: title)",
+    ci: "CI runs looked at (state as last seen)",
+    ci_states: ["queued", "running", "passed", "failed", "cancelled"],
+    ci_steps: "failed steps",
     statuses: ["pending", "in progress", "done"],
     plan: "Plan the user accepted:",
     choices: "The user's choices (question → answer)",
@@ -724,6 +735,38 @@ impl Render<'_> {
                 )
             }),
         );
+        ev.listed(
+            t.ci,
+            turn.ci.iter().map(|r| {
+                let state = t.ci_states[match r.state {
+                    CiState::Queued => 0,
+                    CiState::Running => 1,
+                    CiState::Passed => 2,
+                    CiState::Failed => 3,
+                    CiState::Cancelled => 4,
+                }];
+                let branch = if r.branch.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}, ", one_line(&r.branch, ITEM_MAX))
+                };
+                let steps = if r.failed_steps.is_empty() {
+                    String::new()
+                } else {
+                    let steps: Vec<String> = r
+                        .failed_steps
+                        .iter()
+                        .map(|s| one_line(s, ITEM_MAX))
+                        .collect();
+                    format!(" — {}{} {}", t.ci_steps, t.colon, steps.join(", "))
+                };
+                format!(
+                    "{} ({branch}run {}) → {state}{steps}",
+                    one_line(&r.workflow, ITEM_MAX),
+                    one_line(&r.id, ITEM_MAX)
+                )
+            }),
+        );
         // The request answering the question Claude's previous answer
         // ended on is a choice of the user's too.
         let replied = turn
@@ -963,6 +1006,13 @@ mod tests {
                 id: "#12".into(),
                 title: "Le jeton expire".into(),
             }],
+            ci: vec![crate::extract::digest::CiRun {
+                workflow: "CI".into(),
+                id: "77".into(),
+                branch: "main".into(),
+                state: CiState::Failed,
+                failed_steps: vec!["Test".into()],
+            }],
             after_refusal: false,
             replies_to: None,
             tool_calls: 0,
@@ -1100,7 +1150,7 @@ mod tests {
             "Refusé par l'utilisateur :\n- Bash `rm -rf target` → raison : « garde le cache de build »\n",
             "Tour interrompu par l'utilisateur avant sa fin.\n",
             "Liste de tâches (état en fin de tour) :\n- [fait] Écrire le test de régression\n- [à faire] Relire la doc\n- [en cours] Corriger l'expiration\n",
-            "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nTickets consultés (identifiant : titre) :\n- #12 : Le jeton expire\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
+            "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nTickets consultés (identifiant : titre) :\n- #12 : Le jeton expire\nExécutions CI consultées (état vu en dernier) :\n- CI (main, run 77) → en échec — étapes en échec : Test\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
             "Sous-agents :\n- « Explorer l'auth » : modifiés projects/api/src/session.rs — rapport : La session lit le jeton deux fois.\n",
             "Fichiers lus : projects/api/Cargo.toml\n</cairn-data>",
             "Plan accepté par l'utilisateur :\n<cairn-data kind=\"plan\">\n# Plan : jetons\n1. Allonger la durée\n2. Tester\n</cairn-data>",
@@ -1153,6 +1203,7 @@ mod tests {
             "Declined by the user:\n- Bash `rm -rf target` → reason: « garde le cache de build »\n",
             "The user interrupted the turn before it ended.\n",
             "- [done] Écrire le test de régression\n- [pending] Relire la doc\n- [in progress] Corriger l'expiration\n",
+            "CI runs looked at (state as last seen):\n- CI (main, run 77) → failed — failed steps: Test\n",
             "The user's choices (question → answer):\n",
             "Subagents:\n- « Explorer l'auth »: updated projects/api/src/session.rs — report: ",
             "Files read: projects/api/Cargo.toml\n",

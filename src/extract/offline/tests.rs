@@ -1332,3 +1332,36 @@ fn changes_made_over_ssh_are_one_bullet_per_host() {
         ]
     );
 }
+
+/// The CI runs a turn looked at: the last of each workflow and branch, a
+/// failure as a problem with its steps, the rest as the work's state.
+#[test]
+fn a_ci_run_is_said_as_last_seen() {
+    use crate::extract::digest::{CiRun, CiState};
+    let ci = |id: &str, branch: &str, state: CiState, steps: &[&str]| CiRun {
+        workflow: "CI".into(),
+        id: id.into(),
+        branch: branch.into(),
+        state,
+        failed_steps: steps.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut t = turn("fix ci");
+    t.ci = vec![
+        ci("1", "fix", CiState::Failed, &["Test"]),
+        ci("2", "main", CiState::Failed, &["Test", "Build"]),
+        ci("3", "fix", CiState::Passed, &[]),
+    ];
+    let s = run_with(vec![t.clone()], Lang::En, &[]);
+    assert_eq!(s.travail, ["CI `CI` passed (`fix`, run 3)"]);
+    assert_eq!(
+        s.problemes,
+        ["CI `CI` failed at step `Test`, `Build` (`main`, run 2)"]
+    );
+    t.ci = vec![ci("4", "", CiState::Queued, &[])];
+    assert_eq!(
+        run(vec![t.clone()]).travail,
+        ["CI `CI` en file d'attente (run 4)"]
+    );
+    t.ci = vec![ci("5", "main", CiState::Cancelled, &[])];
+    assert!(run(vec![t]).travail.is_empty());
+}
