@@ -925,19 +925,74 @@ fn is_finding_line(t: &str) -> bool {
     if !path.contains('.') || line.is_empty() || !line.bytes().all(|b| b.is_ascii_digit()) {
         return false;
     }
-    let rest = match parts.next() {
+    let col = rest.trim();
+    let with_col = !col.is_empty() && col.bytes().all(|b| b.is_ascii_digit());
+    let after_col = parts.next();
+    let rest = match after_col {
         // `line:col: finding`
-        Some(finding) if rest.trim().bytes().all(|b| b.is_ascii_digit()) => finding,
+        Some(finding) if with_col => finding,
         // `line:col - error: finding` (pyright)
         _ => rest.split_once(' ').map_or(rest, |(_, r)| r),
     };
     let head = rest.trim_start_matches([' ', '-']).trim_start();
     let first = head.split_whitespace().next().unwrap_or("");
-    is_rule_code(first)
+    // A compiler's or linter's `file.go:113:18: x undefined (typecheck)`:
+    // a column, then words that say a fault, or the linter's name last. A
+    // test runner's location line (`file.exs:104:7: Module."test name"`)
+    // names no fault.
+    let said = with_col
+        && after_col.is_some_and(|f| f.starts_with(' '))
+        && (says_a_fault(head) || ends_with_linter(head));
+    said || is_rule_code(first)
         || head.to_lowercase().starts_with("error")
         // biome: `f.ts:16:40 lint/suspicious/noExplicitAny ━━━`.
         || first.starts_with("lint/")
         || first.starts_with("assist/")
+}
+
+/// A compiler's wording of a fault (go, tsc, rustc, javac…).
+fn says_a_fault(message: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "undefined",
+        "undeclared",
+        "not used",
+        "not defined",
+        "not found",
+        "not checked",
+        "cannot",
+        "can't",
+        "missing",
+        "unused",
+        "invalid",
+        "expected",
+        "too many",
+        "too few",
+        "mismatch",
+        "unknown",
+        "redeclared",
+        "no field",
+        "no method",
+        "not assignable",
+        "could be replaced",
+    ];
+    let lower = message.to_lowercase();
+    WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// golangci-lint's way: the finding, then the linter in parentheses
+/// (`… (errcheck)`).
+fn ends_with_linter(message: &str) -> bool {
+    message
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|m| m.rsplit_once('('))
+        .is_some_and(|(before, name)| {
+            before.ends_with(' ')
+                && !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
 }
 
 /// A linter's rule code: `SIM115`, `E501`, `F401` (capitals, then digits).
@@ -1264,6 +1319,28 @@ mod tests {
                 .unwrap()
                 .contains("Failure - Main Run formatting check")
         );
+        // golangci-lint behind a task runner: the compiler's finding, not
+        // the runner's banner nor the package line above it.
+        let golangci = [
+            "[lint] $ golangci-lint run ./...",
+            "[lint] ERROR task failed",
+            "",
+            "cmd/settings/settings.go:1: : # github.com/x/cli/cmd/settings [github.com/x/cli/cmd/settings.test]",
+            "cmd/settings/settings_test.go:113:18: settings.OutputFilter undefined (type *EntireSettings has no field or method OutputFilter)",
+            "1 issues:",
+            "* typecheck: 1",
+        ];
+        assert_eq!(failure_line(&golangci).unwrap(), golangci[4]);
+        // A test runner's location line and dialyzer's short form name no
+        // fault in words.
+        assert!(!is_finding_line(
+            "└─ test/x/reviews_channel_test.exs:104:7: X.ReviewsChannelTest.\"test broadcasts\""
+        ));
+        assert!(!is_finding_line("lib/x/otel.ex:57:13:pattern_match"));
+        assert!(is_finding_line(
+            "a_test.go:35:3: Error return value of `os.Chdir` is not checked (errcheck)"
+        ));
+        assert!(is_finding_line("main.go:9:2: declared and not used: x"));
         // Not findings: a URL, a time, a count.
         assert!(!is_finding_line("see http://x.org:80/a"));
         assert!(!is_finding_line("at 12:30:01 done"));
