@@ -563,6 +563,62 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
     }
 }
 
+/// The file effects (deletions, moves) of the steps of a failed `a && b
+/// && c` that ran before the failing one: the last step the output names
+/// by one of its paths, as a whole word. Nothing when the line is anything
+/// but a plain `&&` chain, or no step is named: better none than a guess.
+pub fn effects_before_failure(command: &str, output: &str) -> Vec<Effect> {
+    if command.contains('\n')
+        || command.contains("||")
+        || command.contains(';')
+        || command.contains('|')
+        || command.contains("<<")
+    {
+        return Vec::new();
+    }
+    let segs = segments(command);
+    if segs.len() < 2 {
+        return Vec::new();
+    }
+    let named = |seg: &str| {
+        let w = words(seg);
+        let w = unwrap(&w);
+        w.iter().skip(1).any(|a| {
+            !a.starts_with('-') && (a.contains('/') || a.contains('.')) && names_whole(output, a)
+        })
+    };
+    let Some(failing) = segs.iter().rposition(|s| named(s)) else {
+        return Vec::new();
+    };
+    segs[..failing]
+        .iter()
+        .filter_map(|seg| {
+            let w = words(seg);
+            let w = without_workspace_flags(unwrap(&w));
+            if w.is_empty() {
+                return None;
+            }
+            effect_of(&w, None)
+        })
+        .filter(|e| matches!(e, Effect::Delete(_) | Effect::Move { .. }))
+        .collect()
+}
+
+/// `text` holds `word` bounded by what cannot be part of a path.
+fn names_whole(text: &str, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-');
+    text.match_indices(word).any(|(at, _)| {
+        let rest = &text[at + word.len()..];
+        let ends = match rest.chars().next() {
+            None => true,
+            // The end of a sentence, not of `a.wxs`'s stem.
+            Some('.') => !rest[1..].starts_with(char::is_alphanumeric),
+            Some(c) => !part(c),
+        };
+        ends && !text[..at].chars().next_back().is_some_and(part)
+    })
+}
+
 /// `ssh host "…"` that changes the host: the files it writes there and the
 /// services it restarts, said as `host: what, what`. A server fixed by hand
 /// leaves no trace in the repository; this is the one the session keeps.
@@ -1222,6 +1278,40 @@ mod tests {
 
     fn kinds(cmd: &str) -> Vec<Effect> {
         effects(cmd)
+    }
+
+    /// A failed `&&` chain's steps before the one its error names ran.
+    #[test]
+    fn what_ran_before_a_chain_failed() {
+        let cmd = "git rm -q .github/a.yml .github/b.yml && git mv packages/msi packages/msix \
+                   && git rm -q packages/msix/x.wxs && rm -f packages/msix/icon.ico";
+        let out =
+            "error: the following file has changes staged in the index:\n    packages/msix/x.wxs\n";
+        assert_eq!(
+            effects_before_failure(cmd, out),
+            [
+                Effect::Delete(vec![".github/a.yml".into(), ".github/b.yml".into()]),
+                Effect::Move {
+                    from: "packages/msi".into(),
+                    to: "packages/msix".into()
+                },
+            ]
+        );
+        // The error names no step, or the line is no plain chain: nothing.
+        assert!(effects_before_failure(cmd, "fatal: not a git repository").is_empty());
+        assert!(
+            effects_before_failure("git rm a.txt; git rm b.txt", "b.txt: no such file").is_empty()
+        );
+        // A path inside another is not it.
+        assert!(
+            effects_before_failure(
+                "git rm old.txt && git mv src lib",
+                "fatal: bad source, source=src/x.rs"
+            )
+            .is_empty()
+        );
+        assert!(names_whole("cannot remove 'b.txt'.", "b.txt"));
+        assert!(!names_whole("see b.txt.bak", "b.txt"));
     }
 
     /// `gh run list`'s newest row, and `view`/`watch`'s last header with

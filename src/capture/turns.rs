@@ -108,6 +108,27 @@ const MAX_TICKETS: usize = 16;
 const MAX_CI_RUNS: usize = 8;
 
 impl Current {
+    /// Files or folders a command removed.
+    fn deleted(&mut self, paths: &[String]) {
+        for p in paths {
+            // Files this turn created inside a folder it removes are gone
+            // with it.
+            let inside = format!("{}/", p.trim_end_matches('/'));
+            self.turn
+                .files
+                .retain(|f| !(f.change == Change::Created && f.path.starts_with(&inside)));
+            // A folder this turn made and removes was scratch.
+            if self
+                .made_dirs
+                .iter()
+                .any(|m| m.trim_end_matches('/') == p.trim_end_matches('/'))
+            {
+                continue;
+            }
+            self.change(p, Change::Deleted, None);
+        }
+    }
+
     fn change(&mut self, path: &str, change: Change, from: Option<&str>) {
         note_change(&mut self.turn.files, path, change, from);
         if self.change_log.len() < BUILD_CAP {
@@ -1101,31 +1122,31 @@ impl<'s> Builder<'s> {
                         }
                     }
                 }
-                Effect::Delete(paths) if ok => {
-                    for p in paths {
-                        // Files this turn created inside a folder it removes
-                        // are gone with it.
-                        let inside = format!("{}/", p.trim_end_matches('/'));
-                        cur.turn.files.retain(|f| {
-                            !(f.change == Change::Created && f.path.starts_with(&inside))
-                        });
-                        // A folder this turn made and removes was scratch.
-                        if cur
-                            .made_dirs
-                            .iter()
-                            .any(|m| m.trim_end_matches('/') == p.trim_end_matches('/'))
-                        {
-                            continue;
-                        }
-                        cur.change(p, Change::Deleted, None);
-                    }
-                }
+                Effect::Delete(paths) if ok => cur.deleted(paths),
                 Effect::Move { from, to } if ok => {
                     cur.change(to, Change::Moved, Some(from));
                 }
                 _ => {}
             }
         }
+        // A failed `&&` chain: what ran before the failing step did happen
+        // (`git rm a && git mv b c && git rm d` failing on `d`).
+        if !ok {
+            for e in shell::effects_before_failure(cmd, output) {
+                match e {
+                    Effect::Delete(paths) => {
+                        let paths: Vec<String> = paths.iter().map(|p| self.path(p)).collect();
+                        self.cur().deleted(&paths);
+                    }
+                    Effect::Move { from, to } => {
+                        let (from, to) = (self.path(&from), self.path(&to));
+                        self.cur().change(&to, Change::Moved, Some(&from));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let cur = self.cur();
         let keys = command_keys(cmd);
         // The program ran this time (its tests may fail): the wrapper that
         // refused its command line before is got past.
@@ -1270,6 +1291,9 @@ impl<'s> Builder<'s> {
             let lines: Vec<&str> = output.lines().filter(|l| !is_exit_code(l)).collect();
             let message = clean::telling_line(&lines).unwrap_or_default();
             let open = self.cur().open_errors.len();
+            // What the failed line itself did before failing (a `git rm`
+            // ahead of the step that failed) fixes nothing of it.
+            let files_then = self.cur().change_log.len();
             self.push_error(call, target, message, error_key(&cmd), files_then);
             if refused_command_line(&output)
                 && let Some(o) = self.cur().open_errors.get_mut(open)

@@ -1212,3 +1212,50 @@ fn a_cd_into_the_session_s_folder_is_rebased_like_its_paths() {
         "make -C /Users/x/proj"
     );
 }
+
+/// What a failed `&&` chain did before its failing step happened, and is
+/// not what the retry of that step owes its success to.
+#[test]
+fn a_failed_chain_keeps_what_ran_before_its_failing_step() {
+    let turns = build(&[
+        user("drop the store workflow and rename the folder"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git rm -q .github/store.yml && git mv pkg/msi pkg/msix && git rm -q pkg/msix/x.wxs"}),
+        )]),
+        result(
+            "1",
+            "Exit code 1\nerror: the following file has changes staged in the index:\n    pkg/msix/x.wxs",
+            true,
+            json!(null),
+        ),
+        calls(&[("2", "Bash", json!({"command":"git rm -qf pkg/msix/x.wxs"}))]),
+        result("2", "", false, json!(null)),
+        say("Done."),
+    ]);
+    let t = &turns[0];
+    let changed: Vec<(&str, Change)> = t
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.change))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            (".github/store.yml", Change::Deleted),
+            ("pkg/msix", Change::Moved),
+            ("pkg/msix/x.wxs", Change::Deleted),
+        ]
+    );
+    assert_eq!(t.errors.len(), 1, "{:?}", t.errors);
+    assert!(
+        t.errors[0].resolved && t.errors[0].fixed_in.is_empty(),
+        "{:?}",
+        t.errors[0]
+    );
+    assert_eq!(
+        t.errors[0].resolved_by.as_deref(),
+        Some("git rm -qf pkg/msix/x.wxs")
+    );
+}
