@@ -284,6 +284,14 @@ impl<'a> Record<'a> {
 
     /// Removes the first to-do this record opened for `project` that
     /// `names`: opened and finished in one job, it was never open.
+    /// The to-dos this record opened for `project`.
+    fn open<'s>(&'s self, project: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        self.updates
+            .iter()
+            .filter(move |(p, _)| p == project)
+            .flat_map(|(_, s)| s.a_suivre.iter().map(String::as_str))
+    }
+
     fn take_open(&mut self, project: &str, names: impl Fn(&str) -> bool) -> bool {
         let Some((_, s)) = self.updates.iter_mut().find(|(p, _)| p == project) else {
             return false;
@@ -626,6 +634,14 @@ fn backticked(text: &str) -> impl Iterator<Item = &str> {
     text.split('`').skip(1).step_by(2)
 }
 
+/// Whether to-do `new` names nothing `old` does not: two backticked
+/// names at least, all of them in `old`.
+fn restates(new: &str, old: &str) -> bool {
+    let names: Vec<&str> = backticked(new).filter(|n| !n.trim().is_empty()).collect();
+    let olds: HashSet<&str> = backticked(old).collect();
+    names.len() >= 2 && names.iter().all(|n| olds.contains(n))
+}
+
 /// Builds the record of one job (one or more turns).
 pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
     let default = known_default(req.projects, req.default_project);
@@ -666,7 +682,18 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
             // No list of the model's own: the open items its last answer
             // names explicitly.
             for step in cues::next_steps(&turn.answer) {
-                rec.push(&ctx.primary, |s| &mut s.a_suivre, &capitalise(&step));
+                // An answer telling again what an earlier one left to do
+                // (the same six secrets to add): said once.
+                let said = known
+                    .todos
+                    .iter()
+                    .filter(|(p, _, _)| *p == ctx.primary)
+                    .map(|(_, _, t)| t.as_str())
+                    .chain(rec.open(&ctx.primary))
+                    .any(|old| restates(&step, old));
+                if !said {
+                    rec.push(&ctx.primary, |s| &mut s.a_suivre, &capitalise(&step));
+                }
             }
         }
     }

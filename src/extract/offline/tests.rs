@@ -1365,3 +1365,16 @@ fn a_ci_run_is_said_as_last_seen() {
     t.ci = vec![ci("5", "main", CiState::Cancelled, &[])];
     assert!(run(vec![t]).travail.is_empty());
 }
+
+/// A later answer telling again what is left (the same secrets to add) is
+/// no second to-do; one that names something new is.
+#[test]
+fn a_to_do_told_again_is_said_once() {
+    let old = "Required GitHub Secrets: `MACOS_CERTIFICATE`, `APPLE_ID`, `APPLE_TEAM_ID`";
+    assert!(restates(
+        "Add these secrets in Settings: `MACOS_CERTIFICATE`, `APPLE_ID`",
+        old
+    ));
+    assert!(!restates("Add `MACOS_CERTIFICATE` and `NEW_ONE`", old));
+    assert!(!restates("Set `APPLE_ID`", old), "one name says too little");
+}
