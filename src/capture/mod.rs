@@ -134,6 +134,15 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
     for c in &mut pass.cursor.open {
         c.target = config.redactor.redact(&c.target);
     }
+    for t in &mut pass.cursor.tasks {
+        // Redacted, then cut: a cut first could leave part of a secret.
+        t.todo.text = config
+            .redactor
+            .redact(&t.todo.text)
+            .chars()
+            .take(crate::extract::digest::MAX_ENTRY_CHARS)
+            .collect();
+    }
     let turns: Vec<_> = std::mem::take(&mut pass.turns)
         .into_iter()
         .filter(|t| !t.is_empty())

@@ -13,7 +13,7 @@
 //! there.
 
 use super::turns::{Builder, Carried, SubagentFiles};
-use crate::extract::digest::{FileChange, RequestKind, ToolError, Turn};
+use crate::extract::digest::{FileChange, RequestKind, Todo, ToolError, Turn};
 use crate::fsutil::atomic_write_private_unsynced;
 use crate::transcript::mark::{Head, ReadMark};
 use crate::transcript::{StopContext, StopTracker, StreamReader};
@@ -61,6 +61,18 @@ pub struct Cursor {
     /// be the user's choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asked: Option<String>,
+    /// The model's task list (TaskCreate, TaskUpdate) so far: a later
+    /// pass's update names a task by id only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<CarriedTask>,
+}
+
+/// One task of [`Cursor::tasks`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedTask {
+    pub id: String,
+    #[serde(flatten)]
+    pub todo: Todo,
 }
 
 /// What one pass found.
@@ -87,7 +99,7 @@ fn cursor_path(state_dir: &Path, session_id: &str) -> Option<PathBuf> {
 
 pub fn load_cursor(state_dir: &Path, session_id: &str) -> Option<Cursor> {
     let p = cursor_path(state_dir, session_id)?;
-    let bytes = crate::fsutil::confine::read_regular(&p, 1 << 16).ok()?;
+    let bytes = crate::fsutil::confine::read_regular(&p, 1 << 18).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
@@ -275,14 +287,20 @@ pub fn run(
             c.mark.offset,
             &subagents,
             here,
-            (c.refused, c.open.clone(), c.asked.clone()),
+            (c.refused, c.open.clone(), c.asked.clone(), c.tasks.clone()),
         )?,
         None => {
             let mut p = Pass::default();
             let mut whole = false;
             for back in FIRST_PASS_STEPS {
                 let from = size.saturating_sub(back);
-                p = read_from(path, from, &subagents, here, (false, Vec::new(), None))?;
+                p = read_from(
+                    path,
+                    from,
+                    &subagents,
+                    here,
+                    (false, Vec::new(), None, Vec::new()),
+                )?;
                 whole = back >= size;
                 if p.turns.iter().any(|t| t.prompted) || whole {
                     break;
@@ -332,7 +350,7 @@ fn read_from(
     offset: u64,
     subagents: &SubagentDir,
     (session_cwd, here): (Option<&str>, Option<&Path>),
-    (refused, carried, asked): (bool, Vec<Carried>, Option<String>),
+    (refused, carried, asked, tasks): (bool, Vec<Carried>, Option<String>, Vec<CarriedTask>),
 ) -> io::Result<Pass> {
     let mut reader = StreamReader::open(path, offset)?;
     if offset > 0 {
@@ -350,7 +368,8 @@ fn read_from(
         .rebased_onto(session_cwd, here)
         .after_refusal(refused)
         .carrying(carried)
-        .asked_before(asked);
+        .asked_before(asked)
+        .with_tasks(tasks.into_iter().map(|t| (t.id, t.todo)).collect());
     if offset == 0 {
         b = b.starts_session();
     }
@@ -373,7 +392,7 @@ fn read_from(
         .unwrap_or(end);
     // A turn still waiting on a call has not said its last word.
     let asked = if next == end { b.ends_asking() } else { None };
-    let (turns, open) = b.finish_carrying();
+    let (turns, open, tasks) = b.finish_with_tasks();
     Ok(Pass {
         turns,
         context,
@@ -385,6 +404,10 @@ fn read_from(
             refused,
             open,
             asked,
+            tasks: tasks
+                .into_iter()
+                .map(|(id, todo)| CarriedTask { id, todo })
+                .collect(),
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),
@@ -488,6 +511,53 @@ mod tests {
         // Nothing pending any more: the next pass reads nothing again.
         let p3 = run(&t, Some(&p2.cursor), "s", None).unwrap();
         assert!(p3.turns.is_empty(), "{:?}", p3.turns);
+    }
+
+    /// Newer clients' tasks are made in one Stop and updated by id in a
+    /// later one: the cursor carries the list, so the update finds them.
+    #[test]
+    fn a_task_made_before_this_pass_is_updated_by_its_id() {
+        use crate::extract::digest::TodoStatus;
+        let call = |id: &str, name: &str, input: serde_json::Value| json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":id,"name":name,"input":input}]}});
+        let said = |id: &str, text: &str| json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":id,"content":text}]}});
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        append(
+            &t,
+            &[
+                prompt("plan the fix"),
+                call("1", "TaskCreate", json!({"subject":"Write the manifest"})),
+                said("1", "Task #1 created successfully: Write the manifest"),
+                call("2", "TaskCreate", json!({"subject":"Drop the old file"})),
+                said("2", "Task #2 created successfully: Drop the old file"),
+            ],
+        );
+        let p1 = run(&t, None, "s", None).unwrap();
+        assert_eq!(p1.cursor.tasks.len(), 2);
+        append(
+            &t,
+            &[
+                prompt("go on"),
+                call(
+                    "3",
+                    "TaskUpdate",
+                    json!({"taskId":"1","status":"completed"}),
+                ),
+                done("3"),
+                call("4", "TaskUpdate", json!({"taskId":"2","status":"deleted"})),
+                done("4"),
+            ],
+        );
+        // Through the cursor file, as between two hooks.
+        save_cursor(dir.path(), "s", &p1.cursor).unwrap();
+        let c = load_cursor(dir.path(), "s").unwrap();
+        let p2 = run(&t, Some(&c), "s", None).unwrap();
+        let todos: Vec<(&str, TodoStatus)> = p2.turns[0]
+            .todos
+            .iter()
+            .map(|t| (t.text.as_str(), t.status))
+            .collect();
+        assert_eq!(todos, [("Write the manifest", TodoStatus::Completed)]);
     }
 
     fn answer(id: &str, text: &str, fill: u64) -> serde_json::Value {

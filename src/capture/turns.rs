@@ -49,6 +49,8 @@ pub struct Carried {
 
 /// Most carried errors kept (the newest).
 const MAX_CARRIED: usize = 16;
+/// Most tasks carried to the next pass (the newest).
+pub const MAX_CARRIED_TASKS: usize = 32;
 
 #[derive(Debug, Clone)]
 struct OpenError {
@@ -310,9 +312,27 @@ impl<'s> Builder<'s> {
 
     /// The turns (see [`Builder::finish`]) and the errors they leave
     /// unresolved, for the next pass.
-    pub fn finish_carrying(mut self) -> (Vec<Turn>, Vec<Carried>) {
+    pub fn finish_carrying(self) -> (Vec<Turn>, Vec<Carried>) {
+        let (turns, open, _) = self.finish_with_tasks();
+        (turns, open)
+    }
+
+    /// The model's task list (newer clients' TaskCreate and TaskUpdate) as
+    /// the previous pass left it: a task made before this pass is updated
+    /// by id in it.
+    pub fn with_tasks(mut self, tasks: Vec<(String, Todo)>) -> Self {
+        self.tasks = tasks;
+        self
+    }
+
+    /// [`Builder::finish_carrying`], and the task list for the next pass
+    /// (the newest [`MAX_CARRIED_TASKS`]).
+    pub fn finish_with_tasks(mut self) -> (Vec<Turn>, Vec<Carried>, Vec<(String, Todo)>) {
         self.close();
-        (self.done, self.carried)
+        let mut tasks = self.tasks;
+        let extra = tasks.len().saturating_sub(MAX_CARRIED_TASKS);
+        tasks.drain(..extra);
+        (self.done, self.carried, tasks)
     }
 
     /// Paths under `session_cwd` (the folder the session started in, as
