@@ -691,8 +691,10 @@ impl<'s> Builder<'s> {
                 }
                 let after_refusal = self.ends_refused();
                 self.close();
-                let replies_to = self.asked.take().filter(|_| {
-                    c.kind == RequestKind::Task && crate::extract::is_a_choice(&c.request)
+                let replies_to = self.asked.take().filter(|q| {
+                    c.kind == RequestKind::Task
+                        && crate::extract::is_a_choice(&c.request)
+                        && crate::extract::answers(q, &c.request)
                 });
                 let first = std::mem::take(&mut self.at_start) && c.kind != RequestKind::None;
                 if c.kind == RequestKind::None {
@@ -1766,6 +1768,11 @@ fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String>
             .find_map(|lead| text.split_once(lead))
             .map(|(_, r)| r.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default();
+        // The question form's "Chat about this": the client's words, not
+        // the user's, and no refusal (the user's next message says what).
+        if reason.starts_with("The user wants to clarify these questions") {
+            return Some(String::new()).filter(|_| call.name != "AskUserQuestion");
+        }
         return Some(reason);
     }
     // The user typed in the permission prompt instead of approving: one or

@@ -6,6 +6,7 @@
 //! never does. A missed bullet costs little; a noisy log is ignored.
 
 use regex::Regex;
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// What a sentence says, by its cue words.
@@ -404,6 +405,61 @@ pub(crate) fn is_a_choice(request: &str) -> bool {
         && t.split_whitespace().count() <= 40
         && !t.contains('?')
         && (picks || !is_request_sentence(&first))
+}
+
+/// Whether `reply` answers `question` (the one the previous answer ended
+/// on): a yes or a no, a pick ("the second", "let's"), or words of the
+/// question's own. "The words are too small" after "Commit now, or preview
+/// first?" is the next request, not a choice between the two.
+pub(crate) fn answers(question: &str, reply: &str) -> bool {
+    const SHORT: &str = "yes yeah yep yup no nope nah sure ok okay oui non ouais d'accord go do \
+        commit both neither either none first second third last option a b c 1 2 3 please \
+        absolutely definitely correct right exactly fine let's lets let allons plutôt";
+    // Words any question or reply has; "commit" and "push" are not among
+    // them: "commit it" answers "commit now or preview first?".
+    const COMMON: &str = "want would like should could that this these those with from your \
+        have make then them they what which there here into about just also more some will \
+        need know think does their it's i'll i'd something anything thing things right well \
+        much very really still even only tell keep the and you for not but can are was has \
+        had its our out now all any one two get got may how why who too way see say did \
+        veux voulez faire plus tout cette avec pour dans les des une est pas que qui";
+    let short: HashSet<&str> = SHORT.split_whitespace().collect();
+    let common: HashSet<&str> = COMMON.split_whitespace().collect();
+    // "tokens" answers "token": the plural's `s` is not the word.
+    let stem = |w: &str| -> String {
+        match w.strip_suffix('s') {
+            Some(r) if r.chars().count() >= 3 => r.to_owned(),
+            _ => w.to_owned(),
+        }
+    };
+    let words = |t: &str| -> Vec<String> {
+        lower(t)
+            .replace('’', "'")
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+            .map(|w| w.trim_matches(['\'', '-']).to_owned())
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    // An open question ("What should it say?") is answered by whatever
+    // the user says next; only one between ways ("X, or Y?") asks for one
+    // of them.
+    let q = format!(" {} ", lower(question));
+    if !q.contains(" or ") && !q.contains(" ou ") {
+        return true;
+    }
+    let said = words(reply);
+    let Some(first) = said.first() else {
+        return false;
+    };
+    if short.contains(first.as_str()) || said.len() <= 2 {
+        return true;
+    }
+    let asked: HashSet<String> = words(question)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && !common.contains(w.as_str()))
+        .map(|w| stem(&w))
+        .collect();
+    said.iter().any(|w| asked.contains(&stem(w)))
 }
 
 /// The open items an answer names explicitly: the items of a list under a
@@ -1317,6 +1373,32 @@ mod tests {
         ));
         assert!(!is_a_choice(
             "Would I be able to redirect so the old URL doesn't break?"
+        ));
+        // Between two ways, the reply picks one or says yes or no; the next
+        // request said instead is no choice. An open question takes any.
+        let ways = "Want to eyeball it before I commit, or commit and push now?";
+        assert!(answers(ways, "commit and push"));
+        assert!(answers(ways, "yes go ahead"));
+        assert!(answers(ways, "eyeball first please, I'll check it"));
+        assert!(!answers(
+            ways,
+            "the words space pulsating is kinda weird and too small"
+        ));
+        assert!(!answers(
+            "Commit and push, or preview first?",
+            "its also a little too faded"
+        ));
+        assert!(answers(
+            "Where would you want it in the M2 sequence?",
+            "early, but not top prio"
+        ));
+        assert!(answers(
+            "Should it run on push or on tag?",
+            "lets get it on tag only, it is cheaper"
+        ));
+        assert!(answers(
+            "Should the job use the token or a GitHub App?",
+            "the app, we rotate tokens too often"
         ));
     }
 

@@ -405,6 +405,20 @@ impl Known {
         find_todo(&self.earlier, project, |k, _| k == key)
     }
 
+    /// Every to-do of `project` in `list` (today's or earlier days') that
+    /// `names`, as written.
+    fn todos_where<'k>(
+        &self,
+        list: &'k [(String, String, String)],
+        project: &str,
+        names: impl Fn(&str) -> bool,
+    ) -> Vec<&'k str> {
+        list.iter()
+            .filter(|(p, _, t)| p == project && names(t))
+            .map(|(_, _, t)| t.as_str())
+            .collect()
+    }
+
     /// The first open to-do of `project` that `names`, as written there.
     fn open_todo_where(&self, project: &str, names: impl Fn(&str) -> bool) -> Option<&str> {
         find_todo(&self.todos, project, |_, t| names(t))
@@ -2228,11 +2242,15 @@ impl TurnCtx<'_> {
                     .iter()
                     .any(|p| t.starts_with(p))
             };
-            if let Some(open) = known.open_todo_where(&self.primary, is_left) {
+            // Every commit left to do before this one: what it did not
+            // take, the next "ready to commit" says again.
+            for open in known.todos_where(&known.todos, &self.primary, is_left) {
                 rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
-            } else if let Some(open) = known.earlier_todo_where(&self.primary, is_left) {
+            }
+            for open in known.todos_where(&known.earlier, &self.primary, is_left) {
                 rec.push(&self.primary, |s| &mut s.finalise_earlier, open);
             }
+            while rec.take_open(&self.primary, is_left) {}
             return;
         }
         if !last {

@@ -110,7 +110,14 @@ fn memory_quality_on_real_sessions() {
                         break;
                     };
                     let t = Instant::now();
-                    let replay = replay::replay(&key::fixtures(), &session.origin);
+                    // `CAIRN_MQ_TRACE=<session name>`: its logs as each
+                    // turn left them, under `target/memory-quality-trace/`,
+                    // to see which Stop wrote what.
+                    let trace = std::env::var("CAIRN_MQ_TRACE")
+                        .ok()
+                        .filter(|n| *n == session.name)
+                        .map(|n| out_dir().with_file_name("memory-quality-trace").join(n));
+                    let replay = replay::replay(&key::fixtures(), &session.origin, trace);
                     let logs = score::read_logs(&replay.project.root);
                     let (bullets, log_problems) = score::bullets(&logs);
                     let score = score::score(&key, session, &bullets);

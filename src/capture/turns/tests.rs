@@ -1259,3 +1259,29 @@ fn a_failed_chain_keeps_what_ran_before_its_failing_step() {
         Some("git rm -qf pkg/msix/x.wxs")
     );
 }
+
+/// "Chat about this" in the question form: the client's words, no refusal
+/// of the user's, and the next request is no correction.
+#[test]
+fn wanting_to_clarify_a_question_is_no_refusal() {
+    let turns = build(&[
+        user("find a tagline"),
+        calls(&[(
+            "1",
+            "AskUserQuestion",
+            json!({"questions":[{"question":"Short or long?"}]}),
+        )]),
+        result(
+            "1",
+            "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nThe user wants to clarify these questions.\n    This means they may have additional information.",
+            true,
+            json!(null),
+        ),
+        say("What would you like to clarify?"),
+        user("none of those fit, it should not sound generated"),
+        say("Here are other ideas."),
+    ]);
+    assert!(turns.iter().all(|t| t.declined.is_empty()), "{turns:?}");
+    assert!(turns.iter().all(|t| t.errors.is_empty()));
+    assert!(!turns[1].after_refusal);
+}

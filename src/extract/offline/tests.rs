@@ -828,10 +828,18 @@ fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
         id: String::new(),
         skipped_hooks: false,
     }];
-    let s = run_with(vec![commit], Lang::Fr, &logs);
+    let s = run_with(vec![commit.clone()], Lang::Fr, &logs);
     assert_eq!(
         s.a_suivre_done,
         ["Commit à faire : « docs(git): steer posh-git users »"]
+    );
+    // Every commit left to do before it, not only the first.
+    let log = "## À suivre\n- Commit à faire : `a.js`\n- Relire la doc\n- Commit à faire : `b.js`, `c.js`\n";
+    let logs = vec![("root".to_string(), log.to_string())];
+    let s = run_with(vec![commit], Lang::Fr, &logs);
+    assert_eq!(
+        s.a_suivre_done,
+        ["Commit à faire : `a.js`", "Commit à faire : `b.js`, `c.js`"]
     );
 }
 

@@ -270,7 +270,7 @@ pub struct Replay {
 
 /// Replays the main transcript `origin` (under `fixtures`) in a new scratch
 /// project.
-pub fn replay(fixtures: &Path, origin: &str) -> Replay {
+pub fn replay(fixtures: &Path, origin: &str, trace: Option<PathBuf>) -> Replay {
     let src = fixtures.join(origin);
     let bytes = std::fs::read(&src).unwrap();
     let lines = lines(&bytes);
@@ -375,6 +375,17 @@ pub fn replay(fixtures: &Path, origin: &str) -> Replay {
             Err(e) => out
                 .violations
                 .push(format!("turn {}: drain did not run: {e}", n + 1)),
+        }
+        if let Some(dir) = &trace {
+            std::fs::create_dir_all(dir).unwrap();
+            let logs = p.root.join("memory_sessions/logs");
+            for e in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if !name.ends_with(".md") {
+                    continue;
+                }
+                std::fs::copy(e.path(), dir.join(format!("{:02}-{name}", n + 1))).unwrap();
+            }
         }
     }
     out
