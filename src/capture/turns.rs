@@ -110,6 +110,22 @@ const MAX_TICKETS: usize = 16;
 const MAX_CI_RUNS: usize = 8;
 
 impl Current {
+    /// `path` written: a write of it that failed earlier in the turn (a
+    /// hook's refusal, a permission) is got past, on a plain retry.
+    fn written(&mut self, path: &str) {
+        let failed_write = |key: &str| {
+            key.split_once(':').is_some_and(|(tool, target)| {
+                matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit") && target == path
+            })
+        };
+        for o in self.open_errors.iter().filter(|o| failed_write(&o.key)) {
+            if let Some(e) = self.turn.errors.get_mut(o.at) {
+                e.resolved = true;
+            }
+        }
+        self.open_errors.retain(|o| !failed_write(&o.key));
+    }
+
     /// Files or folders a command removed.
     fn deleted(&mut self, paths: &[String]) {
         for p in paths {
@@ -818,11 +834,13 @@ impl<'s> Builder<'s> {
                 };
                 self.seen_files.insert(p.clone());
                 self.cur().change(&p, change, None);
+                self.cur().written(&p);
             }
             "Edit" | "MultiEdit" | "NotebookEdit" => {
                 let Some(p) = call.path.clone() else { return };
                 self.seen_files.insert(p.clone());
                 self.cur().change(&p, Change::Updated, None);
+                self.cur().written(&p);
             }
             "Read" | "NotebookRead" => {
                 if let Some(p) = &call.path {

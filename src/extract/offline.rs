@@ -93,6 +93,8 @@ struct Words {
     fixed_by: &'static str,
     changed: &'static str,
     works_with: &'static str,
+    /// A hook's refusal the same call got past when made again.
+    on_retry: &'static str,
     resolved_later: &'static str,
     resolved_later_bare: &'static str,
     unresolved: &'static str,
@@ -156,6 +158,7 @@ const FR: Words = Words {
     fixed_by: "corrigé en modifiant",
     changed: "modifié",
     works_with: "résolu avec",
+    on_retry: "passé en refaisant le même appel",
     resolved_later: "résolu ensuite avec",
     resolved_later_bare: "résolu ensuite",
     unresolved: "non résolu",
@@ -210,6 +213,7 @@ const EN: Words = Words {
     fixed_by: "fixed by changing",
     changed: "changed",
     works_with: "solved with",
+    on_retry: "went through when made again",
     resolved_later: "solved later with",
     resolved_later_bare: "solved later",
     unresolved: "unresolved",
@@ -1812,8 +1816,11 @@ impl TurnCtx<'_> {
                     untrimmed_command(by, 70)
                 ));
             }
-            // Worked on a plain retry: nothing to learn.
-            return None;
+            // A hook that refuses a first attempt (a security reminder on
+            // workflow files) is how this project's setup behaves: worth
+            // knowing. Any other plain retry teaches nothing.
+            let hook = e.message.starts_with("PreToolUse:") || e.message.contains(" hook error");
+            return hook.then(|| format!("{head} → {}", w.on_retry));
         }
         Some(format!("{head} ({})", w.unresolved))
     }

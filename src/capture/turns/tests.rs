@@ -1285,3 +1285,38 @@ fn wanting_to_clarify_a_question_is_no_refusal() {
     assert!(turns.iter().all(|t| t.errors.is_empty()));
     assert!(!turns[1].after_refusal);
 }
+
+/// A hook refusing the first write of a file, the same write made again:
+/// got past, with nothing changed in between.
+#[test]
+fn a_write_a_hook_refused_then_made_is_resolved() {
+    let turns = build(&[
+        user("add the workflow"),
+        calls(&[(
+            "1",
+            "Write",
+            json!({"file_path":"/p/.github/workflows/a.yml"}),
+        )]),
+        result(
+            "1",
+            "PreToolUse:Write hook error: [python3 hook.py]: You are editing a GitHub Actions workflow file.",
+            true,
+            json!(null),
+        ),
+        calls(&[(
+            "2",
+            "Write",
+            json!({"file_path":"/p/.github/workflows/a.yml"}),
+        )]),
+        result("2", "ok", false, json!({"type":"create"})),
+        say("Added."),
+    ]);
+    let t = &turns[0];
+    assert_eq!(t.errors.len(), 1);
+    let e = &t.errors[0];
+    assert!(
+        e.resolved && e.fixed_in.is_empty() && e.resolved_by.is_none(),
+        "{e:?}"
+    );
+    assert_eq!(t.files[0].change, Change::Created);
+}

@@ -1386,3 +1386,30 @@ fn a_to_do_told_again_is_said_once() {
     assert!(!restates("Add `MACOS_CERTIFICATE` and `NEW_ONE`", old));
     assert!(!restates("Set `APPLE_ID`", old), "one name says too little");
 }
+
+/// A plain retry teaches nothing, but a hook that refuses first attempts
+/// is how the project's setup behaves.
+#[test]
+fn a_hook_refusing_a_first_attempt_is_said_with_its_retry() {
+    let mut t = turn("add the workflow");
+    t.files = vec![file(".github/workflows/a.yml", Change::Created)];
+    let error = |message: &str| ToolError {
+        tool: "Write".into(),
+        target: format!("{ROOT}/.github/workflows/a.yml"),
+        message: message.into(),
+        resolved: true,
+        fixed_in: Vec::new(),
+        resolved_by: None,
+    };
+    t.errors = vec![error(
+        "PreToolUse:Write hook error: [python3 hook.py]: You are editing a workflow file",
+    )];
+    assert_eq!(
+        run(vec![t.clone()]).problemes,
+        [
+            "`.github/workflows/a.yml` : PreToolUse:Write hook error: [python3 hook.py]: You are editing a workflow file → passé en refaisant le même appel"
+        ]
+    );
+    t.errors = vec![error("connection reset by peer")];
+    assert!(run(vec![t]).problemes.is_empty());
+}
