@@ -124,6 +124,7 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
         last.answer = msg.to_owned();
         // The question the next request may answer is this answer's.
         pass.cursor.asked = crate::extract::closing_question(msg);
+        pass.cursor.offered = crate::extract::offered_options(msg);
     }
     // Kept in the cursor between Stops: redacted like everything else (a
     // carried error's command line is matched against the bullet the
@@ -133,6 +134,9 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
     }
     for c in &mut pass.cursor.open {
         c.target = config.redactor.redact(&c.target);
+    }
+    for (_, gist) in &mut pass.cursor.offered {
+        *gist = config.redactor.redact(gist);
     }
     for t in &mut pass.cursor.tasks {
         // Redacted, then cut: a cut first could leave part of a secret.

@@ -65,6 +65,20 @@ pub struct Cursor {
     /// pass's update names a task by id only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks: Vec<CarriedTask>,
+    /// The options the last answer read offered to pick from (label,
+    /// gist): the next request may be a bare "B".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offered: Vec<(String, String)>,
+}
+
+/// What a pass takes over from the one before (see [`Cursor`]).
+#[derive(Default)]
+struct Carry {
+    refused: bool,
+    open: Vec<Carried>,
+    asked: Option<String>,
+    tasks: Vec<CarriedTask>,
+    offered: Vec<(String, String)>,
 }
 
 /// One task of [`Cursor::tasks`].
@@ -287,20 +301,20 @@ pub fn run(
             c.mark.offset,
             &subagents,
             here,
-            (c.refused, c.open.clone(), c.asked.clone(), c.tasks.clone()),
+            Carry {
+                refused: c.refused,
+                open: c.open.clone(),
+                asked: c.asked.clone(),
+                tasks: c.tasks.clone(),
+                offered: c.offered.clone(),
+            },
         )?,
         None => {
             let mut p = Pass::default();
             let mut whole = false;
             for back in FIRST_PASS_STEPS {
                 let from = size.saturating_sub(back);
-                p = read_from(
-                    path,
-                    from,
-                    &subagents,
-                    here,
-                    (false, Vec::new(), None, Vec::new()),
-                )?;
+                p = read_from(path, from, &subagents, here, Carry::default())?;
                 whole = back >= size;
                 if p.turns.iter().any(|t| t.prompted) || whole {
                     break;
@@ -350,8 +364,15 @@ fn read_from(
     offset: u64,
     subagents: &SubagentDir,
     (session_cwd, here): (Option<&str>, Option<&Path>),
-    (refused, carried, asked, tasks): (bool, Vec<Carried>, Option<String>, Vec<CarriedTask>),
+    carry: Carry,
 ) -> io::Result<Pass> {
+    let Carry {
+        refused,
+        open: carried,
+        asked,
+        tasks,
+        offered,
+    } = carry;
     let mut reader = StreamReader::open(path, offset)?;
     if offset > 0 {
         // Mid-file without a cursor: the first line is likely a piece of
@@ -369,7 +390,8 @@ fn read_from(
         .after_refusal(refused)
         .carrying(carried)
         .asked_before(asked)
-        .with_tasks(tasks.into_iter().map(|t| (t.id, t.todo)).collect());
+        .with_tasks(tasks.into_iter().map(|t| (t.id, t.todo)).collect())
+        .offered_before(offered);
     if offset == 0 {
         b = b.starts_session();
     }
@@ -392,6 +414,11 @@ fn read_from(
         .unwrap_or(end);
     // A turn still waiting on a call has not said its last word.
     let asked = if next == end { b.ends_asking() } else { None };
+    let offered = if next == end {
+        b.ends_offering()
+    } else {
+        Vec::new()
+    };
     let (turns, open, tasks) = b.finish_with_tasks();
     Ok(Pass {
         turns,
@@ -408,6 +435,7 @@ fn read_from(
                 .into_iter()
                 .map(|(id, todo)| CarriedTask { id, todo })
                 .collect(),
+            offered,
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),
@@ -558,6 +586,39 @@ mod tests {
             .map(|t| (t.text.as_str(), t.status))
             .collect();
         assert_eq!(todos, [("Write the manifest", TodoStatus::Completed)]);
+    }
+
+    /// The options an answer offered wait in the cursor: the bare "B" of
+    /// the next Stop picks one of them.
+    #[test]
+    fn a_pick_in_the_next_stop_finds_the_options_offered() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s.jsonl");
+        append(
+            &t,
+            &[
+                prompt("how should the tabs work?"),
+                answer(
+                    "1",
+                    "Two ways:\n\n**A. Keep four tabs** — visuals only.\n**B. Three tabs, results inline** — merge Scan and Extract.\n\nWhich do you want?",
+                    0,
+                ),
+            ],
+        );
+        let p1 = run(&t, None, "s", None).unwrap();
+        assert_eq!(p1.cursor.offered.len(), 2);
+        save_cursor(dir.path(), "s", &p1.cursor).unwrap();
+        let c = load_cursor(dir.path(), "s").unwrap();
+        append(&t, &[prompt("B"), answer("2", "Going with B.", 0)]);
+        let p2 = run(&t, Some(&c), "s", None).unwrap();
+        assert_eq!(
+            p2.turns[0].picked.as_deref(),
+            Some("B — Three tabs, results inline")
+        );
+        assert_eq!(
+            p2.turns[0].replies_to.as_deref(),
+            Some("Which do you want?")
+        );
     }
 
     fn answer(id: &str, text: &str, fill: u64) -> serde_json::Value {

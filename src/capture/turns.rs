@@ -274,6 +274,8 @@ pub struct Builder<'s> {
     /// The question the last closed turn's answer ended on (or, before
     /// any, the previous pass's): a request right after answers it.
     asked: Option<String>,
+    /// The options the last answer offered to pick from (label, gist).
+    offered: Vec<(String, String)>,
     /// The `cwd` of the record being fed: where the shell is now (a `cd`
     /// in an earlier call stays).
     cwd_now: Option<String>,
@@ -300,6 +302,7 @@ impl<'s> Builder<'s> {
             thread_of: HashMap::new(),
             carried: Vec::new(),
             asked: None,
+            offered: Vec::new(),
             cwd_now: None,
         }
     }
@@ -308,6 +311,22 @@ impl<'s> Builder<'s> {
     pub fn asked_before(mut self, asked: Option<String>) -> Self {
         self.asked = asked;
         self
+    }
+
+    /// The options the previous pass's last answer offered.
+    pub fn offered_before(mut self, offered: Vec<(String, String)>) -> Self {
+        self.offered = offered;
+        self
+    }
+
+    /// The options the last answer fed so far offers, for the next pass.
+    pub fn ends_offering(&self) -> Vec<(String, String)> {
+        match &self.cur {
+            Some(c) if c.turn.prompted || c.saw_assistant => {
+                crate::extract::offered_options(&answer_of(c).unwrap_or_default())
+            }
+            _ => self.offered.clone(),
+        }
     }
 
     /// The question the last answer fed so far ends on, for the next pass.
@@ -514,6 +533,7 @@ impl<'s> Builder<'s> {
             check.changed_after = *mark < changes;
         }
         self.asked = crate::extract::closing_question(&c.turn.answer);
+        self.offered = crate::extract::offered_options(&c.turn.answer);
         if c.tasks_touched && c.turn.todos.is_empty() {
             c.turn.todos = self.tasks.iter().map(|(_, t)| t.clone()).collect();
         }
@@ -707,10 +727,15 @@ impl<'s> Builder<'s> {
                 }
                 let after_refusal = self.ends_refused();
                 self.close();
+                let offered = std::mem::take(&mut self.offered);
+                let picked = (c.kind == RequestKind::Task)
+                    .then(|| crate::extract::picked_option(&c.request, &offered))
+                    .flatten();
                 let replies_to = self.asked.take().filter(|q| {
-                    c.kind == RequestKind::Task
-                        && crate::extract::is_a_choice(&c.request)
-                        && crate::extract::answers(q, &c.request)
+                    picked.is_some()
+                        || (c.kind == RequestKind::Task
+                            && crate::extract::is_a_choice(&c.request)
+                            && crate::extract::answers(q, &c.request))
                 });
                 let first = std::mem::take(&mut self.at_start) && c.kind != RequestKind::None;
                 if c.kind == RequestKind::None {
@@ -723,6 +748,7 @@ impl<'s> Builder<'s> {
                     first,
                     after_refusal: after_refusal && !first,
                     replies_to: replies_to.filter(|_| !first),
+                    picked: picked.filter(|_| !first),
                     timestamp: rec.timestamp.as_deref().map(str::to_owned),
                     request: c.request,
                     kind: c.kind,

@@ -372,6 +372,173 @@ pub(crate) fn closing_question(answer: &str) -> Option<String> {
     (asks_to_choose && text.chars().count() <= 240 && !is_offer(text)).then(|| text.to_owned())
 }
 
+/// How far back from an answer's end its offered options are looked for.
+const OPTIONS_SCAN: usize = 6000;
+
+/// The options an answer ends by offering ("**A. Keep four tabs** — …",
+/// "1. **The reset was intentional** — …", "- **C)** Someone else …"),
+/// label and gist, when its end asks to pick one: the last run of labels
+/// in order from `A` or `1`. A numbered list of steps the answer does not
+/// ask about is no offer.
+pub(crate) fn offered_options(answer: &str) -> Vec<(String, String)> {
+    let answer = match answer.char_indices().rev().nth(OPTIONS_SCAN) {
+        Some((at, _)) => &answer[at..],
+        None => answer,
+    };
+    let end: String = {
+        let n = answer.chars().count();
+        lower(
+            &answer
+                .chars()
+                .skip(n.saturating_sub(400))
+                .collect::<String>(),
+        )
+        .into_owned()
+    };
+    let asks = end.contains('?')
+        || [
+            "pick",
+            "choose",
+            "which",
+            "choisi",
+            "lequel",
+            "laquelle",
+            "quelle option",
+        ]
+        .iter()
+        .any(|w| end.contains(w));
+    if !asks {
+        return Vec::new();
+    }
+    let found: Vec<(char, String)> = answer.lines().filter_map(option_line).collect();
+    let Some(last) = found.len().checked_sub(1) else {
+        return Vec::new();
+    };
+    // Back from the last option, each label the one before the next.
+    let mut run = vec![found[last].clone()];
+    for (label, text) in found[..last].iter().rev() {
+        let next = run.last().map(|(l, _)| *l).unwrap_or('A');
+        if matches!(next, 'A' | '1') {
+            break;
+        }
+        if (*label as u32) + 1 == next as u32 {
+            run.push((*label, text.clone()));
+        }
+    }
+    run.reverse();
+    if run.len() < 2 || !matches!(run.first(), Some(('A' | '1', _))) {
+        return Vec::new();
+    }
+    run.into_iter().map(|(l, t)| (l.to_string(), t)).collect()
+}
+
+/// One line offering an option: its label (`A`-`F`, `1`-`6`) and its
+/// gist (its bold title, or its first clause).
+fn option_line(line: &str) -> Option<(char, String)> {
+    let mut t = line.trim_start();
+    for bullet in ["- ", "* ", "+ "] {
+        if let Some(r) = t.strip_prefix(bullet) {
+            t = r.trim_start();
+        }
+    }
+    let bold = t.starts_with("**");
+    let t = t.trim_start_matches('*');
+    let t = ["Option ", "option ", "Approach ", "Approche "]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
+    let mut chars = t.chars();
+    let label = chars.next()?;
+    if !matches!(label, 'A'..='F' | '1'..='6') {
+        return None;
+    }
+    let rest = chars.as_str();
+    // `A.`, `A)`, `A:`, `**A**`, `Option A —`: the label stands alone.
+    let sep = rest.chars().next()?;
+    if !matches!(sep, '.' | ')' | ':' | '*' | ' ')
+        || (sep == ' ' && !bold && !line.contains("ption"))
+    {
+        return None;
+    }
+    let rest = rest.trim_start_matches(['.', ')', ':', '*', ' ', '—', '-', '–']);
+    let title = match rest.strip_prefix("**") {
+        Some(r) => r.split("**").next().unwrap_or(r),
+        None => match rest.find("**") {
+            // `A. Keep four tabs** — …`: the bold title the label opened.
+            Some(at) if bold => &rest[..at],
+            _ => rest,
+        },
+    };
+    let gist = title
+        .split(" — ")
+        .next()
+        .unwrap_or(title)
+        .split(" - ")
+        .next()
+        .unwrap_or(title)
+        .trim()
+        .trim_end_matches([':', '.', ' ', '*'])
+        .replace("**", "");
+    let words = gist.split_whitespace().count();
+    (words >= 2).then(|| (label, cap(&gist, 90)))
+}
+
+/// The option of `offered` a reply picks: "B", "b.", "Option B", "go with
+/// 2", "1 we're moving forward with rust", "Yes to A", as label and gist.
+pub(crate) fn picked_option(reply: &str, offered: &[(String, String)]) -> Option<String> {
+    if offered.is_empty() {
+        return None;
+    }
+    let t = reply.trim();
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.is_empty() || words.len() > 40 {
+        return None;
+    }
+    let lead = [
+        "option",
+        "yes to",
+        "go with",
+        "let's go with",
+        "lets go with",
+        "let's do",
+        "lets do",
+        "i pick",
+        "pick",
+        "approach",
+        "choice",
+        "va pour",
+        "plutôt",
+    ];
+    let l = lower(t).replace('’', "'");
+    let after = lead
+        .iter()
+        .find_map(|p| l.strip_prefix(p).filter(|r| r.starts_with(' ')))
+        .map(str::trim_start);
+    let (token_src, original_first) = match after {
+        Some(r) => (r.to_owned(), None),
+        None => (l.clone(), t.chars().next()),
+    };
+    let token: String = token_src
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect();
+    if token.chars().count() != 1 {
+        return None;
+    }
+    // A bare lower-case `a` opening a sentence is an article, not a pick.
+    if let Some(c) = original_first
+        && c.is_ascii_lowercase()
+        && words.len() > 1
+    {
+        return None;
+    }
+    let label = token.to_uppercase();
+    offered
+        .iter()
+        .find(|(l, _)| *l == label)
+        .map(|(l, g)| format!("{l} — {g}"))
+}
+
 /// Whether `request`, sent right after the answer asked `closing_question`,
 /// reads as the user's choice: a short statement, neither a question nor a
 /// new instruction ("the second one", "early, but after MFA").
@@ -1400,6 +1567,48 @@ mod tests {
             "Should the job use the token or a GitHub App?",
             "the app, we rotate tokens too often"
         ));
+    }
+
+    /// The options an answer ends by offering, and the reply that picks
+    /// one by its label.
+    #[test]
+    fn options_offered_and_the_one_a_reply_picks() {
+        let answer = "Steps left:\n1. Cargo nightly publishing\n2. Tighten the skip gate\n\n\
+            Three ways:\n\n**A. Keep four tabs as-is** (Scan / Extract) — change only the visuals.\n\
+            **B. Three tabs, results inline** — `Wallet files` merges Scan and Extract.\n\
+            - **C)** Someone else is on it — I write the spec only.\n\n\
+            My recommendation is **B**. Which do you want?";
+        let offered = offered_options(answer);
+        assert_eq!(
+            offered,
+            [
+                ("A".to_string(), "Keep four tabs as-is".to_string()),
+                ("B".to_string(), "Three tabs, results inline".to_string()),
+                ("C".to_string(), "Someone else is on it".to_string()),
+            ]
+        );
+        assert_eq!(
+            picked_option("B", &offered).as_deref(),
+            Some("B — Three tabs, results inline")
+        );
+        assert_eq!(
+            picked_option("Option c, and keep it short", &offered).as_deref(),
+            Some("C — Someone else is on it")
+        );
+        assert_eq!(picked_option("a quick note first", &offered), None);
+        assert_eq!(picked_option("D", &offered), None);
+        let numbered = "Two readings:\n\n1. **The reset was intentional** — greenfield.\n\
+            2. **The reset was unintentional** — recover 83e1d15.\n\nWhich is it?";
+        let offered = offered_options(numbered);
+        assert_eq!(
+            picked_option("1 we're moving forward with rust", &offered).as_deref(),
+            Some("1 — The reset was intentional")
+        );
+        // A list of steps the answer does not ask about offers nothing.
+        assert!(
+            offered_options("Done:\n1. Added the parser\n2. Wrote the tests\n\nAll green.")
+                .is_empty()
+        );
     }
 
     #[test]

@@ -255,6 +255,10 @@ pub struct Turn {
     /// answers it: the user's choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replies_to: Option<String>,
+    /// The option of those the previous answer offered ("**B. Three
+    /// tabs**") this request picks, as label and gist (`B — Three tabs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picked: Option<String>,
     /// IDE context sent with the request (`selection: path (lines 3-9)`,
     /// `opened: path`): context for the goal, never the goal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -415,6 +419,9 @@ impl Turn {
         f(Answer, &mut self.answer);
         if let Some(q) = &mut self.replies_to {
             f(Entry, q);
+        }
+        if let Some(p) = &mut self.picked {
+            f(Entry, p);
         }
         for s in self.ide.iter_mut().chain(&mut self.pasted) {
             f(Entry, s);

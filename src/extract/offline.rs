@@ -871,6 +871,31 @@ impl TurnCtx<'_> {
             // instead of npm publish").
             // The user's answer to the question the previous answer ended
             // on: their choice (a decision), not a new goal.
+            // A pick among the options the previous answer offered: the
+            // option it names, whatever the reply's length ("B").
+            RequestKind::Task if !t.first && t.picked.is_some() => {
+                let picked = t.picked.as_deref().unwrap_or_default();
+                let said = objective(&t.request, true)
+                    .filter(|s| s.split_whitespace().count() > 2)
+                    .map(|s| format!(" (« {} »)", cap(&s, 120)))
+                    .unwrap_or_default();
+                let asked = t
+                    .replies_to
+                    .as_deref()
+                    .map(|q| format!("{} → ", cap(&one_line(q), 110)))
+                    .unwrap_or_default();
+                rec.push(
+                    &self.primary,
+                    |s| &mut s.decisions,
+                    &format!(
+                        "{}{} {asked}{}{said}",
+                        self.w.choice,
+                        self.w.colon,
+                        cap(&one_line(picked), 100)
+                    ),
+                );
+                return;
+            }
             RequestKind::Task if !t.first && t.replies_to.is_some() => {
                 if let (Some(q), Some(said)) = (&t.replies_to, objective(&t.request, true)) {
                     // What the choice led to, when the answer opens on it

@@ -769,10 +769,16 @@ impl Render<'_> {
         );
         // The request answering the question Claude's previous answer
         // ended on is a choice of the user's too.
+        // A pick among offered options says which one ("B — Three tabs").
+        let reply = match &turn.picked {
+            Some(p) => format!("{} ({p})", turn.request),
+            None => turn.request.clone(),
+        };
         let replied = turn
             .replies_to
-            .as_ref()
-            .map(|q| (q.as_str(), turn.request.as_str()));
+            .as_deref()
+            .or(turn.picked.as_ref().map(|_| "…"))
+            .map(|q| (q, reply.as_str()));
         let choices: Vec<String> = turn
             .choices
             .iter()
@@ -1015,6 +1021,7 @@ mod tests {
             }],
             after_refusal: false,
             replies_to: None,
+            picked: None,
             tool_calls: 0,
             prompted: true,
             ide: vec!["selection: /repo/projects/api/src/auth.rs (lines 3-9)".into()],
@@ -1226,9 +1233,18 @@ mod tests {
         t.first = false;
         t.request = "early, but after MFA".into();
         t.replies_to = Some("Where would you want it?".into());
-        let p = prompt(&one(t), &[], Lang::En, false);
+        let p = prompt(&one(t.clone()), &[], Lang::En, false);
         assert!(
             p.contains("The user's choices (question → answer):\n- Where would you want it? → early, but after MFA\n"),
+            "{p}"
+        );
+        // A bare label says which of the offered options it picks.
+        t.request = "B".into();
+        t.replies_to = Some("Which do you want?".into());
+        t.picked = Some("B — Three tabs, results inline".into());
+        let p = prompt(&one(t), &[], Lang::En, false);
+        assert!(
+            p.contains("- Which do you want? → B (B — Three tabs, results inline)\n"),
             "{p}"
         );
     }

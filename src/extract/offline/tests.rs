@@ -1413,3 +1413,24 @@ fn a_hook_refusing_a_first_attempt_is_said_with_its_retry() {
     t.errors = vec![error("connection reset by peer")];
     assert!(run(vec![t]).problemes.is_empty());
 }
+
+/// A bare label picking one of the options offered is the user's choice,
+/// said with the option it names.
+#[test]
+fn a_pick_among_offered_options_names_the_option() {
+    let mut t = turn("B");
+    t.first = false;
+    t.replies_to = Some("Which do you want?".into());
+    t.picked = Some("B — Three tabs, results inline".into());
+    assert_eq!(
+        run(vec![t.clone()]).decisions,
+        ["Choix : Which do you want? → B — Three tabs, results inline"]
+    );
+    t.request = "1 we're moving forward with rust".into();
+    t.replies_to = None;
+    t.picked = Some("1 — The reset was intentional".into());
+    assert_eq!(
+        run(vec![t]).decisions,
+        ["Choix : 1 — The reset was intentional (« 1 we're moving forward with rust »)"]
+    );
+}
