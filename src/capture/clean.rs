@@ -745,6 +745,16 @@ pub fn telling_line(lines: &[&str]) -> Option<String> {
     }) {
         return Some(clean(l));
     }
+    // A script's own check failing (`  FAIL: config created`, `✗ …`): the
+    // check it names, not the section it ran in.
+    if let Some(l) = lines.iter().find(|l| {
+        let t = l.trim_start();
+        ["FAIL:", "FAIL ", "✗ ", "✘ ", "not ok "]
+            .iter()
+            .any(|p| t.starts_with(p))
+    }) {
+        return Some(clean(l));
+    }
     if let Some(at) = lines.iter().position(|l| names_an_error(l)) {
         let line = clean(lines[at]);
         // `Pre-commit validation failed:`: the lead-in says that, the lines
@@ -768,10 +778,18 @@ pub fn telling_line(lines: &[&str]) -> Option<String> {
         }
         return Some(line);
     }
+    // A script's own section banner (`=== 0. Setup ===`) says where it
+    // was, not what went wrong.
     lines
         .iter()
         .map(|l| l.trim())
-        .find(|l| !l.is_empty() && l.chars().any(char::is_alphabetic))
+        .find(|l| {
+            !l.is_empty()
+                && l.chars().any(char::is_alphabetic)
+                && !l.starts_with("===")
+                && !l.starts_with("---")
+                && !l.starts_with("###")
+        })
         .map(clean)
 }
 

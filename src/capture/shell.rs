@@ -264,12 +264,22 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                         .unwrap_or_default();
                     action(ActionKind::Commit, msg)
                 }
-                "push" => action(
-                    ActionKind::Push,
-                    format!("git push {}", non_flags(&args).join(" "))
-                        .trim()
-                        .to_owned(),
-                ),
+                "push" => {
+                    // A forced push rewrote the remote's history: said.
+                    let force = args
+                        .iter()
+                        .find(|a| {
+                            matches!(**a, "-f" | "--force") || a.starts_with("--force-with-lease")
+                        })
+                        .map(|f| format!("{f} "))
+                        .unwrap_or_default();
+                    action(
+                        ActionKind::Push,
+                        format!("git push {force}{}", non_flags(&args).join(" "))
+                            .trim()
+                            .to_owned(),
+                    )
+                }
                 "merge" => action(
                     ActionKind::Merge,
                     non_flags(&without_values(
@@ -314,8 +324,11 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
             }
         }
         "rm" => {
+            // `rm -rf "$SMOKE_DIR"`, a line continued with `\`: no path
+            // the log could name.
             let paths: Vec<String> = non_flags(&rest().collect::<Vec<_>>())
                 .iter()
+                .filter(|p| !p.contains('$') && !p.contains('`') && **p != "\\")
                 .map(|s| s.to_string())
                 .collect();
             (!paths.is_empty()).then_some(Effect::Delete(paths))

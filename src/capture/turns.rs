@@ -1224,7 +1224,7 @@ impl<'s> Builder<'s> {
             {
                 let e = &mut cur.turn.errors[o.at];
                 e.resolved = true;
-                if e.target != first {
+                if !same_command(&e.target, &first) {
                     e.resolved_by = Some(first.clone());
                 }
             }
@@ -1274,7 +1274,7 @@ impl<'s> Builder<'s> {
         for (at, files, cured_by) in changed_since {
             let e = &mut cur.turn.errors[at];
             e.resolved = true;
-            if e.target != first {
+            if !same_command(&e.target, &first) {
                 e.resolved_by = Some(first.clone());
             } else if files.is_empty() {
                 // The same command again, after a step that made it work.
@@ -1304,7 +1304,7 @@ impl<'s> Builder<'s> {
         let target = call
             .command
             .as_deref()
-            .map(|c| self.rebased_cd(c.lines().next().unwrap_or("").trim()))
+            .map(|c| self.rebased_cd(failing_line(c)))
             .or_else(|| call.path.clone())
             .unwrap_or_default();
         // The user said no: their choice, with their reason.
@@ -1584,8 +1584,44 @@ fn segments(line: &str) -> Vec<&str> {
 /// What a failed command's error is filed under: the chain's last program,
 /// the one the chain was for (`git add -A && git commit` failed on the
 /// commit; `cd x && pytest` on the tests).
+/// Two command lines that differ only in what trims their output
+/// (`2>&1 | tail -20`): run again, not run otherwise.
+fn same_command(a: &str, b: &str) -> bool {
+    fn bare(c: &str) -> &str {
+        let mut c = c.trim();
+        if let Some((head, tail)) = c.rsplit_once(" | ") {
+            let t = tail.trim_start();
+            if (t.starts_with("tail") || t.starts_with("head")) && !t.contains(['&', ';']) {
+                c = head.trim_end();
+            }
+        }
+        c.strip_suffix("2>&1").map_or(c, str::trim_end)
+    }
+    bare(a) == bare(b)
+}
+
+/// The line of a failed command that failed: a script of a few lines
+/// fails at its end (`chmod +x t.sh` then `bash t.sh`); a here-document's
+/// last lines are its body, so such a command is known by its first.
+fn failing_line(cmd: &str) -> &str {
+    let lines: Vec<&str> = cmd
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let first = cmd.lines().next().unwrap_or("").trim();
+    // A quoted string or a `\`-continued line going on below: one line.
+    let one_line = first.matches('"').count() % 2 == 1
+        || first.matches('\'').count() % 2 == 1
+        || lines.iter().any(|l| l.ends_with('\\'));
+    match lines.as_slice() {
+        [.., last] if (2..=10).contains(&lines.len()) && !cmd.contains("<<") && !one_line => last,
+        _ => first,
+    }
+}
+
 fn error_key(cmd: &str) -> String {
-    let first = cmd.lines().next().unwrap_or("");
+    let first = failing_line(cmd);
     segments(first)
         .last()
         .map(|s| segment_key(s))

@@ -1320,3 +1320,25 @@ fn a_write_a_hook_refused_then_made_is_resolved() {
     );
     assert_eq!(t.files[0].change, Change::Created);
 }
+
+/// A few lines of script fail at their end; a quoted message or a
+/// continued line is one command; a rerun that only trims its output is
+/// the same command.
+#[test]
+fn the_line_a_script_failed_at_and_the_same_command_again() {
+    assert_eq!(failing_line("chmod +x t.sh\nbash t.sh"), "bash t.sh");
+    assert_eq!(
+        failing_line("git commit -m \"Add x\n\nlong body\" && git push"),
+        "git commit -m \"Add x"
+    );
+    assert_eq!(
+        failing_line("source lib.sh && \\\n  run_it | grep x"),
+        "source lib.sh && \\"
+    );
+    assert_eq!(
+        failing_line("git commit -m \"$(cat <<'EOF'\nfix\nEOF\n)\""),
+        "git commit -m \"$(cat <<'EOF'"
+    );
+    assert!(same_command("bash t.sh", "bash t.sh 2>&1 | tail -20"));
+    assert!(!same_command("bash t.sh", "bash u.sh"));
+}
