@@ -2868,11 +2868,40 @@ const GREETING: &[&str] = &[
 /// sentence when none reads as a request; later, only a sentence that asks
 /// for something is a goal ("I very much like this idea" is not).
 fn objective(request: &str, any_sentence: bool) -> Option<String> {
-    let first_par = request
+    let mut pars = request
         .split("\n\n")
         .map(str::trim)
-        .find(|p| !p.is_empty())?;
-    objective_in(first_par, any_sentence)
+        .filter(|p| !p.is_empty());
+    let first_par = pars.next()?;
+    // "A separate process added a `contact` type.\n\nEvaluate its impact":
+    // the context first, the request in the paragraph after.
+    // Prose, not a pasted snippet whose first line reads as an order.
+    let prose = |p: &&str| {
+        !p.contains(['{', '}', '=', '`', '(', '<', '>', '|'])
+            && !p.contains("\"\"\"")
+            && !p.lines().any(|l| l.starts_with([' ', '\t']))
+    };
+    objective_in(first_par, false)
+        .or_else(|| {
+            let context = first_par.split_whitespace().count();
+            pars.next()
+                .filter(|p| prose(p) && context <= 40)
+                .and_then(|p| objective_in(p, false))
+                // "Evaluate that change" says what with a short context.
+                .map(|g| {
+                    if context <= 20 {
+                        let context = capitalise(one_line(first_par).trim_end_matches(['.', ':']));
+                        format!("{context} — {g}")
+                    } else {
+                        g
+                    }
+                })
+        })
+        .or_else(|| {
+            any_sentence
+                .then(|| objective_in(first_par, true))
+                .flatten()
+        })
 }
 
 /// Requests in the paragraphs after the first ("Also, can you…"): more

@@ -1434,3 +1434,25 @@ fn a_pick_among_offered_options_names_the_option() {
         ["Choix : 1 — The reset was intentional (« 1 we're moving forward with rust »)"]
     );
 }
+
+/// The context in a first paragraph, the request in the next: the goal
+/// is the request, said with its short context; a pasted snippet after
+/// it is no request.
+#[test]
+fn a_request_after_its_context_paragraph_is_the_goal() {
+    assert_eq!(
+        objective(
+            "a separate process added a new schema type called `contact`\n\nevaluate the impact of that change.\n\nthen, commit & pr the change",
+            false
+        )
+        .as_deref(),
+        Some("A separate process added a new schema type called `contact` — Evaluate the impact of that change.")
+    );
+    assert_eq!(
+        objective(
+            "this fails on CI\n\n    def test_x():\n        assert run() == 1",
+            false
+        ),
+        None
+    );
+}
