@@ -249,6 +249,13 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
     {
         out.push((0, vec![d]));
     }
+    for (_, ds) in &mut out {
+        for d in ds.iter_mut() {
+            d.text = without_location(&d.text);
+        }
+        ds.retain(|d| says_something(&d.text));
+    }
+    out.retain(|(_, ds)| !ds.is_empty());
     // "`tool_get_track.go` now tells the model …": a sentence of prose
     // naming one changed file and what it now does, for a file nothing
     // above described.
@@ -280,6 +287,45 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
         }
     }
     out
+}
+
+/// A detail without the place it points at first
+/// (`'/Users/me/p/README.md:78-95' → Cursor section now documents …`).
+fn without_location(text: &str) -> String {
+    let t = text.trim();
+    for arrow in [" → ", " -> ", ": "] {
+        if let Some((head, rest)) = t.split_once(arrow) {
+            let h = head.trim().trim_matches(['\'', '`', '"']);
+            let path_like = !h.contains(' ') && (h.contains('/') || h.contains('.'));
+            if path_like && !rest.trim().is_empty() {
+                return rest.trim().to_owned();
+            }
+        }
+    }
+    t.to_owned()
+}
+
+/// Whether a detail says more than the tool did ("Created:
+/// '.opencode/plugins/entire.js'" says nothing the verb does not).
+fn says_something(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            !w.is_empty() && !w.contains('/') && !w.contains('.')
+        })
+        .collect();
+    let tool_words = [
+        "created", "updated", "modified", "wrote", "written", "edited",
+    ];
+    let only_tool = words.iter().all(|w| {
+        tool_words.contains(
+            &w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+                .as_str(),
+        )
+    });
+    words.len() >= 2 && !only_tool
 }
 
 /// "— I just fixed the one inaccuracy where it said Apache instead of
@@ -621,6 +667,22 @@ mod tests {
 
     // From a real session: the section names the file, bold labels say
     // what changed, the prose after them is commentary.
+    /// The place a detail points at first is not its text; a detail that
+    /// only says the tool's verb says nothing.
+    #[test]
+    fn a_detail_says_what_changed_not_where_nor_the_tool_s_verb() {
+        assert_eq!(
+            without_location(
+                "'/Users/me/p/README.md:78-95' → Cursor section now documents both paths"
+            ),
+            "Cursor section now documents both paths"
+        );
+        assert_eq!(without_location("retries: 3 → 0"), "retries: 3 → 0");
+        assert!(!says_something("Created: '.opencode/plugins/entire.js'"));
+        assert!(!says_something("Updated: `INSTALL.md`"));
+        assert!(says_something("registers the skills directory"));
+    }
+
     #[test]
     fn bold_labels_under_a_heading_naming_the_file() {
         let answer = "Perfect! Your project is now installable.\n\n\
