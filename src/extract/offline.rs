@@ -19,7 +19,7 @@ use super::digest::{
 use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
 use super::{Answer, Backend, ExtractRequest};
-use crate::memory::log::Lang;
+use crate::memory::log::{Lang, UNCOMMITTED};
 
 /// Longest bullet the offline backend writes; the merge caps again by config.
 const MAX_BULLET: usize = 240;
@@ -111,6 +111,9 @@ struct Words {
     correction: &'static str,
     /// The to-do of a turn that left its changes to be committed.
     to_commit: &'static str,
+    /// Before the files a turn changed and did not commit: one of
+    /// [`UNCOMMITTED`].
+    uncommitted: &'static str,
     /// Around a pull request's number: `PR #12 ouverte`, `Opened PR #12`.
     pr_opened: (&'static str, &'static str),
     colon: &'static str,
@@ -174,6 +177,7 @@ const FR: Words = Words {
     init: "Initialiser `CLAUDE.md` (`/init`)",
     correction: "Consigne de l'utilisateur",
     to_commit: "Commit à faire",
+    uncommitted: UNCOMMITTED[0],
     pr_opened: ("PR ", " ouverte"),
     colon: " :",
 };
@@ -229,6 +233,7 @@ const EN: Words = Words {
     init: "Set up `CLAUDE.md` (`/init`)",
     correction: "User's instruction",
     to_commit: "To commit",
+    uncommitted: UNCOMMITTED[1],
     pr_opened: ("Opened PR ", ""),
     colon: ":",
 };
@@ -650,6 +655,45 @@ fn same_commit(failed: &str, made: &str) -> bool {
 
 fn backticked(text: &str) -> impl Iterator<Item = &str> {
     text.split('`').skip(1).step_by(2)
+}
+
+/// Whether an answer says a commit was made (by a subagent, a tool cairn
+/// does not read as one): "Committed as `abc123`", not "not committed".
+fn says_committed(answer: &str) -> bool {
+    let l = answer.to_lowercase();
+    // "No uncommitted work", "working tree clean": nothing left either.
+    if [
+        "no uncommitted",
+        "nothing to commit",
+        "nothing uncommitted",
+        "tree is clean",
+        "tree clean",
+        "trees are clean",
+        "rien à commiter",
+    ]
+    .iter()
+    .any(|c| l.contains(c))
+    {
+        return true;
+    }
+    ["committed", "commité", "commitée", "commités"]
+        .iter()
+        .any(|w| {
+            l.match_indices(w).any(|(at, _)| {
+                let before = &l[..at];
+                let denied = before.ends_with("un")
+                    || before.ends_with("not ")
+                    || before.ends_with("non ")
+                    || before.ends_with("pas ")
+                    || before.ends_with("never ")
+                    || before.ends_with("n't ")
+                    || before.ends_with("not yet ")
+                    || before.ends_with("pas encore ")
+                    || before.ends_with("be ")
+                    || before.ends_with("to be ");
+                !denied
+            })
+        })
 }
 
 /// Whether to-do `new` names nothing `old` does not: two backticked
@@ -2272,6 +2316,7 @@ impl TurnCtx<'_> {
             let is_left = |t: &str| {
                 [FR.to_commit, EN.to_commit]
                     .iter()
+                    .chain(UNCOMMITTED)
                     .any(|p| t.starts_with(p))
             };
             // Every commit left to do before this one: what it did not
@@ -2289,6 +2334,7 @@ impl TurnCtx<'_> {
             return;
         }
         let Some(message) = cues::commit_left(&self.turn.answer) else {
+            self.left_uncommitted(rec, known);
             return;
         };
         let files: Vec<&str> = self
@@ -2321,6 +2367,58 @@ impl TurnCtx<'_> {
             &self.primary,
             |s| &mut s.a_suivre,
             &format!("{}{} {what}", w.to_commit, w.colon),
+        );
+    }
+
+    /// The turn changed the project's files, made no commit, and its
+    /// answer neither asks for one nor says one was made: the changes are
+    /// left uncommitted, which whoever resumes needs to know. Said once a
+    /// day (the first such turn names its files; the work bullets name the
+    /// rest), finished by a later commit, and never carried past the day's
+    /// log (`memory::load`): by the next session the user may have
+    /// committed by hand.
+    fn left_uncommitted(&self, rec: &mut Record, known: &Known) {
+        // The model's own list still open: the work goes on, and its
+        // items say what is left.
+        let listed_open = self
+            .turn
+            .todos
+            .iter()
+            .any(|t| t.status != TodoStatus::Completed);
+        if listed_open || says_committed(&self.turn.answer) {
+            return;
+        }
+        let files: Vec<&str> = self
+            .turn
+            .files
+            .iter()
+            .zip(&self.shown)
+            .filter(|(f, _)| self.in_project(&f.path) && self.worth_listing(&f.path))
+            .map(|(_, shown)| shown.as_str())
+            .collect();
+        if files.is_empty() {
+            return;
+        }
+        let is_left = |t: &str| {
+            [FR.to_commit, EN.to_commit]
+                .iter()
+                .chain(UNCOMMITTED)
+                .any(|p| t.starts_with(p))
+        };
+        if known.open_todo_where(&self.primary, is_left).is_some()
+            || rec.open(&self.primary).any(is_left)
+        {
+            return;
+        }
+        let w = self.w;
+        let mut list: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
+        if files.len() > 3 {
+            list.push(format!("+{} {}", files.len() - 3, w.and_more));
+        }
+        rec.push(
+            &self.primary,
+            |s| &mut s.a_suivre,
+            &format!("{}{} {}", w.uncommitted, w.colon, list.join(", ")),
         );
     }
 

@@ -11,7 +11,7 @@
 
 use crate::context::Ctx;
 use crate::memory::config::MemoryConfig;
-use crate::memory::log::{DailyLog, Lang, SectionKey, bullet_key, clean_bullet};
+use crate::memory::log::{DailyLog, Lang, SectionKey, UNCOMMITTED, bullet_key, clean_bullet};
 use crate::memory::store::{Project, Store};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -180,8 +180,13 @@ pub fn load_project(ctx: &Ctx, store: &Store, project: &Project, today: &str) ->
                 (key, false) => open.push((key, t)),
             }
         }
+        let newest = active_days.is_empty();
         for (key, t) in open {
-            if !closed.contains(&key) && listed.insert(key) {
+            // The newest log is shown whole; an older one's uncommitted
+            // changes are stale by now (see `UNCOMMITTED`).
+            let bare = t.trim_start_matches("[ ]").trim_start();
+            let stale = !newest && UNCOMMITTED.iter().any(|p| bare.starts_with(p));
+            if !stale && !closed.contains(&key) && listed.insert(key) {
                 open_todos.push(OpenTodo {
                     date: date.clone(),
                     text: t.to_string(),
@@ -1003,6 +1008,44 @@ mod tests {
         assert_eq!(
             day_label(&day(3), 0, Lang::En),
             "last active day, 3 days ago"
+        );
+    }
+
+    #[test]
+    /// "Uncommitted changes" is true when written: the newest log shows
+    /// it, an older one's is not carried (the user may have committed).
+    fn uncommitted_changes_are_not_carried_past_their_log() {
+        let files = [
+            (
+                log_path("2026-11-10"),
+                fr_log(
+                    "2026-11-10",
+                    &[(
+                        "À suivre",
+                        &["Modifications non commitées : `a.rs`", "Relire"],
+                    )],
+                ),
+            ),
+            (
+                log_path("2026-11-12"),
+                fr_log(
+                    "2026-11-12",
+                    &[("À suivre", &["Uncommitted changes: `b.rs`"])],
+                ),
+            ),
+        ];
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let (_d, store) = store_with(&refs);
+        let l = root_loaded(&ctx(), &store);
+        assert_eq!(
+            todo_texts(&l),
+            [
+                ("2026-11-12", "Uncommitted changes: `b.rs`"),
+                ("2026-11-10", "Relire")
+            ]
         );
     }
 

@@ -130,6 +130,12 @@ impl Sections {
     }
 }
 
+/// How a to-do saying a turn's changes were left uncommitted starts, in
+/// French and English. A state more than a task: true when written, stale
+/// once the user may have committed by hand, so session start never
+/// carries it past the log that holds it.
+pub const UNCOMMITTED: &[&str; 2] = &["Modifications non commitées", "Uncommitted changes"];
+
 /// Language of headings written into a new file. Both are always read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -281,6 +281,10 @@ Let me know if you want me to run the backfill.",
                         "Tests: 3 passed (`pytest tests/test_export.py`)",
                     ]
                 ),
+                (
+                    "a_suivre",
+                    &["Uncommitted changes: `jobs/export.py`, `tests/test_export.py`"]
+                ),
             ]
         )]
     );

@@ -130,8 +130,10 @@ fn ok_done_moves_the_sessions_last_todo_to_done() {
     p.hook(&p.stop(&t1, None));
     let log = p.log(DAY);
     let todos = section(&log, "## À suivre");
-    assert_eq!(todos.len(), 1, "{log}");
-    let todo = todos[0].to_string();
+    // The next step the answer names, and the state it left the file in.
+    assert_eq!(todos.len(), 2, "{log}");
+    assert!(todos[0].starts_with("Modifications non commitées"), "{log}");
+    let todo = todos[1].to_string();
 
     let t2 = p.transcript(
         "t2",
@@ -143,9 +145,13 @@ fn ok_done_moves_the_sessions_last_todo_to_done() {
     p.hook(&p.stop(&t2, None));
     let log = p.log(DAY);
     assert!(section(&log, "## À suivre").is_empty(), "{log}");
+    // OK-done closes every to-do of the turn before.
     assert_eq!(
         section(&log, "## Finalisé"),
-        vec![format!("✅ {todo}")],
+        vec![
+            "✅ Modifications non commitées : `src/export.rs`".to_string(),
+            format!("✅ {todo}")
+        ],
         "{log}"
     );
     // OK-done adds nothing else.

@@ -813,8 +813,13 @@ fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
     );
     t.answer = "Worktrees are clean and still at round-1 commits: no uncommitted work.".into();
     assert!(run(vec![t.clone()]).a_suivre.is_empty());
+    // Saying nothing of it, the turn leaves its changes uncommitted: a
+    // state, not a commit asked for.
     t.answer = "Done.".into();
-    assert!(run(vec![t]).a_suivre.is_empty());
+    assert_eq!(
+        run(vec![t]).a_suivre,
+        ["Modifications non commitées : `website/docs/git.mdx`, `website/docs/faq.mdx`"]
+    );
 
     // A later turn's commit finishes it.
     let log = "## À suivre\n- Commit à faire : « docs(git): steer posh-git users »\n";
@@ -1454,5 +1459,51 @@ fn a_request_after_its_context_paragraph_is_the_goal() {
             false
         ),
         None
+    );
+}
+
+/// A turn that changed the project's files and made no commit leaves
+/// them uncommitted: said once a day, not when the answer says a commit
+/// was made, and finished by a later commit.
+#[test]
+fn changes_left_uncommitted_are_open_until_a_commit() {
+    let mut t = turn("fix the parser");
+    t.files = vec![file("src/parser.rs", Change::Updated)];
+    t.answer = "Fixed the off-by-one in the parser.".into();
+    assert_eq!(
+        run(vec![t.clone()]).a_suivre,
+        ["Modifications non commitées : `src/parser.rs`"]
+    );
+    assert_eq!(
+        run_with(vec![t.clone()], Lang::En, &[]).a_suivre,
+        ["Uncommitted changes: `src/parser.rs`"]
+    );
+    // Said already today: not again.
+    let log = "## À suivre\n- Modifications non commitées : `src/lexer.rs`\n";
+    let logs = vec![("root".to_string(), log.to_string())];
+    assert!(
+        run_with(vec![t.clone()], Lang::Fr, &logs)
+            .a_suivre
+            .is_empty()
+    );
+    // A commit the answer reports (made by a subagent): none left.
+    t.answer = "Committed as `abc1234`.".into();
+    assert!(run(vec![t.clone()]).a_suivre.is_empty());
+    t.answer = "The fix is not committed yet.".into();
+    assert!(!run(vec![t]).a_suivre.is_empty());
+    // A later commit finishes it.
+    let mut commit = turn("commit it");
+    commit.first = false;
+    commit.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "Fix the lexer".into(),
+        command: "git commit -m 'Fix the lexer'".into(),
+        ok: true,
+        id: String::new(),
+        skipped_hooks: false,
+    }];
+    assert_eq!(
+        run_with(vec![commit], Lang::Fr, &logs).a_suivre_done,
+        ["Modifications non commitées : `src/lexer.rs`"]
     );
 }
