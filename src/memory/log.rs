@@ -622,6 +622,13 @@ impl DailyLog {
         let LogLine::Bullet(text) = moved.remove(0) else {
             unreachable!("candidates are bullets")
         };
+        // Changes left uncommitted, then committed: a state that stopped
+        // being true goes, it was no task done.
+        let bare = text.trim_start().trim_start_matches('✅').trim_start();
+        if UNCOMMITTED.iter().any(|p| bare.starts_with(p)) {
+            outcome.finalized.push(text.trim().to_string());
+            return;
+        }
         let text_key = bullet_key(&text);
         let finals = &mut self.known[SectionKey::Finalise.index()];
         let twin = finals

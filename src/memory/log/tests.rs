@@ -366,6 +366,22 @@ fn done_items_move_matching_todos_to_finalise() {
     ));
 }
 
+/// Changes left uncommitted, then committed: the state goes from the
+/// to-dos and is no finalised task.
+#[test]
+fn uncommitted_changes_once_committed_just_go() {
+    let mut log = parse(
+        "# Log session — 2026-11-30\n\n## À suivre\n- Modifications non commitées : `a.rs`\n- Relire la doc\n",
+    );
+    let outcome = log.merge(
+        &record(|s| s.a_suivre_done = strings(&["Modifications non commitées : `a.rs`"])),
+        MAX,
+    );
+    assert_eq!(outcome.finalized, ["Modifications non commitées : `a.rs`"]);
+    assert_eq!(log.open_todos(), ["Relire la doc"]);
+    assert!(!log.render().contains("## Finalisé"), "{}", log.render());
+}
+
 #[test]
 fn done_items_match_by_normalised_substring_either_way() {
     let mut log = parse(FR_SEED);
