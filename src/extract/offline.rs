@@ -2744,7 +2744,22 @@ fn picks_a_way(request: &str) -> bool {
     ];
     let first = request.split("\n\n").next().unwrap_or("");
     let padded = format!(" {} ", first.to_lowercase().replace('\n', " "));
-    first.split_whitespace().count() <= 60 && MARKS.iter().any(|m| padded.contains(m))
+    // "we should do Option B", "using the runtime.Caller option": one of
+    // the ways offered, by its label or its name ("when the option
+    // enable-job-taggers is set" names a setting).
+    let words: Vec<&str> = padded
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, ',' | '.' | '!' | ':' | ';')))
+        .collect();
+    let names_an_option = words.windows(2).any(|p| {
+        matches!(p[0], "option" | "approach" | "l'option")
+            && p[1].chars().count() == 1
+            && p[1].chars().all(|c| c.is_ascii_alphanumeric())
+    }) || words.windows(3).any(|p| {
+        p[0] == "the" && matches!(p[2], "option" | "approach") && p[1].chars().count() > 1
+    });
+    first.split_whitespace().count() <= 60
+        && (names_an_option || MARKS.iter().any(|m| padded.contains(m)))
 }
 
 /// The user saying something does not work (or is wrong).

@@ -1507,3 +1507,17 @@ fn changes_left_uncommitted_are_open_until_a_commit() {
         ["Modifications non commitées : `src/lexer.rs`"]
     );
 }
+
+/// One of the ways offered, named by its label or its name, is a pick; a
+/// setting called an option is not.
+#[test]
+fn a_request_naming_an_offered_way_picks_it() {
+    assert!(picks_a_way(
+        "Adopt handleError using the runtime.Caller option"
+    ));
+    assert!(picks_a_way("Yeah for the plan we should do Option B"));
+    assert!(!picks_a_way(
+        "A segfault occurs when the option enable-job-taggers is set. Fix it."
+    ));
+    assert!(!picks_a_way("Add a --dry-run option to the export command"));
+}
