@@ -522,8 +522,34 @@ fn leaves_changes_behind(text: &str) -> bool {
 /// goal, the commit and push bullets say it; its answer may still teach.
 fn is_shipping(request: &str) -> bool {
     const SHIPPING: &[&str] = &[
-        "commit", "push", "pr", "it", "and", "please", "the", "changes", "all", "a", "them",
-        "this", "ok", "now", "then", "open", "create", "make", "committe", "pousse",
+        "commit",
+        "push",
+        "pr",
+        "it",
+        "and",
+        "please",
+        "the",
+        "changes",
+        "all",
+        "a",
+        "them",
+        "this",
+        "these",
+        "those",
+        "that",
+        "my",
+        "everything",
+        "up",
+        "ok",
+        "now",
+        "then",
+        "open",
+        "create",
+        "make",
+        "committe",
+        "pousse",
+        "change",
+        "work",
     ];
     let l = request.trim().to_lowercase();
     let words: Vec<&str> = l

@@ -995,6 +995,7 @@ fn moving_the_working_copy_is_no_goal() {
     assert!(!is_housekeeping("switch the parser to the new lexer"));
     assert!(is_shipping("Commit, push and pr it"));
     assert!(is_shipping("commit a"));
+    assert!(is_shipping("Commit and push these changes"));
     assert!(!is_shipping("commit the fix for the parser and add a test"));
     let mut t = turn("ok lets get back to main");
     t.answer = "On `main`, up to date (our fix already merged). Ready for the next task.".into();
