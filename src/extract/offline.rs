@@ -3058,7 +3058,23 @@ fn more_objectives(request: &str) -> Vec<String> {
 
 fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
     let sentences = cues::sentences(first_par);
-    let asking = sentences.iter().position(|s| is_request_sentence(&s.text));
+    // "Two initial taskings: read all the docs…": the request after a
+    // lead-in's colon.
+    let after_colon = |t: &str| -> Option<String> {
+        let (lead, r) = t.split_once(": ")?;
+        // A lead-in of words, not `Rec 03: …` inside code nor a
+        // docstring's `Returns: List of …`.
+        let words = lead.split_whitespace().count();
+        let prose = (2..=8).contains(&words)
+            && !lead.contains(['`', '_', '(', '"', '\'', '=', '/'])
+            && lead
+                .chars()
+                .all(|c| c.is_alphanumeric() || c.is_whitespace() || c == '-');
+        (prose && is_request_sentence(r.trim())).then(|| r.trim().to_owned())
+    };
+    let asking = sentences
+        .iter()
+        .position(|s| is_request_sentence(&s.text) || after_colon(&s.text).is_some());
     let start = match asking {
         Some(i) => i,
         None if any_sentence => 0,
@@ -3066,9 +3082,14 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
     };
     let mut goal = String::new();
     let mut used = start;
+    let mut led_in = false;
     for s in &sentences[start..] {
         used += 1;
-        let mut rest = s.text.trim();
+        let lead_in = (!is_request_sentence(&s.text))
+            .then(|| after_colon(&s.text))
+            .flatten();
+        led_in = lead_in.is_some();
+        let mut rest = lead_in.as_deref().unwrap_or(s.text.trim());
         while let Some(r) = cues::strip_any_ci(rest, GREETING) {
             if !r.starts_with(|c: char| c.is_whitespace() || ",;:!.".contains(c)) {
                 break;
@@ -3126,7 +3147,9 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
                 .any(|a| w.eq_ignore_ascii_case(a))
         })
         && before_words > 0;
+    // A lead-in ("Two initial taskings:") was its own context.
     if start > 0
+        && !led_in
         && (goal.split_whitespace().count() < 6 || (2..=8).contains(&before_words) || points_back)
     {
         let before = sentences[start - 1]

@@ -1522,3 +1522,29 @@ fn a_request_naming_an_offered_way_picks_it() {
     ));
     assert!(!picks_a_way("Add a --dry-run option to the export command"));
 }
+
+/// The request after a lead-in's colon is the goal; a colon inside code
+/// or after a docstring's field name leads nothing in.
+#[test]
+fn a_request_after_a_lead_in_colon_is_the_goal() {
+    assert_eq!(
+        objective(
+            "Hello buddy, welcome to the repo. Two initial taskings: read all the documentation and review the first issue.",
+            true
+        )
+        .as_deref(),
+        Some("Read all the documentation and review the first issue.")
+    );
+    assert_eq!(
+        objective(
+            "Imeplement `Rec 03: Unify the splitters` in review.md",
+            true
+        )
+        .as_deref(),
+        Some("Imeplement `Rec 03: Unify the splitters` in review.md")
+    );
+    assert_eq!(
+        objective("Returns: List of working directories", false),
+        None
+    );
+}
