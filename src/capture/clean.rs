@@ -503,17 +503,43 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
         if p.pasted || p.lines.iter().any(|l| l.len() > 2000) {
             // "Can you look at these errors? [Proxy] GET …": the user's
             // question glued to the head of what they pasted.
-            let mut lines = p.lines.as_slice();
+            let mut lines = p.lines.to_vec();
             if !p.fenced
-                && let Some(first) = lines.first()
+                && let Some(first) = lines.first().copied()
                 && !is_log_line(first)
-                && let Some(end) = first.rfind('?')
-                && first[..end].split_whitespace().count() >= 3
             {
-                prose.push(first[..=end].trim());
-                prose.push("");
-                lines = &lines[1..];
+                if let Some(end) = first.rfind('?')
+                    && first[..end].split_whitespace().count() >= 3
+                {
+                    prose.push(first[..=end].trim());
+                    prose.push("");
+                    lines.remove(0);
+                } else if let Some((lead, log)) = first.split_once(": ")
+                    && lead.split_whitespace().count() >= 3
+                    && is_log_line(log)
+                {
+                    // "… is written for all nodes:  [WARNING] …": the
+                    // user's words, then the first line they pasted.
+                    prose.push(lead.trim());
+                    prose.push("");
+                    lines[0] = log;
+                }
             }
+            // "… (channel full) . Investigate and suggest fixes.": the
+            // request glued to the tail of the paste.
+            let mut tail = None;
+            if !p.fenced
+                && let Some(last) = lines.last().copied()
+                && let Some((log, ask)) = last.rsplit_once(". ")
+                && crate::extract::is_request_sentence(ask)
+                && ask.split_whitespace().count() >= 2
+            {
+                tail = Some(ask.trim());
+                if let Some(l) = lines.last_mut() {
+                    *l = log;
+                }
+            }
+            let lines = lines.as_slice();
             // In an app's log, the line saying a program it ran exited
             // with an error ("Cursor Agent CLI exited with code 1 (general
             // error)") tells more than the first line with "error" in it.
@@ -526,6 +552,10 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
                 .or_else(|| telling_line(lines))
             {
                 pasted.push(line);
+            }
+            if let Some(ask) = tail {
+                prose.push(ask);
+                prose.push("");
             }
         } else {
             prose.extend(p.lines.iter().copied());
@@ -636,6 +666,24 @@ pub fn is_log_line(line: &str) -> bool {
         |i: usize, c: u8| b.len() > i && b[..i].iter().all(u8::is_ascii_digit) && b[i] == c;
     // 12:01:33, 2025-10-04…
     if digits_then(2, b':') || digits_then(1, b':') || digits_then(4, b'-') {
+        return true;
+    }
+    // syslog and journalctl: `Mar 28 06:39:43 host prog[pid]: …`.
+    if b.len() > 15
+        && b[..3].iter().all(u8::is_ascii_alphabetic)
+        && b[0].is_ascii_uppercase()
+        && b[3] == b' '
+        && t.get(4..).is_some_and(|r| {
+            let r = r.trim_start();
+            r.split_once(' ').is_some_and(|(day, rest)| {
+                day.len() <= 2
+                    && day.bytes().all(|c| c.is_ascii_digit())
+                    && rest.len() >= 8
+                    && rest.as_bytes()[2] == b':'
+                    && rest.as_bytes()[5] == b':'
+            })
+        })
+    {
         return true;
     }
     if starts_with_any(
@@ -1446,6 +1494,21 @@ mod tests {
         );
         assert_eq!(c.request, "it crashes:\n\nany idea?");
         assert_eq!(c.pasted, ["ImportError: cannot import name 'x'"]);
+        // syslog lines, the user's words glued to the first one by a colon
+        // and their request to the last one.
+        let c = req(
+            "After a checkpoint this warning is written for all nodes:  [WARNING]  wal.go:343: rotation skipped for f0748 (channel full)\nMar 28 06:39:43 mon cc[45645]: [WARNING]  wal.go:343: rotation skipped for f2263 (channel full)\nMar 28 06:39:43 mon cc[45645]: [WARNING]  wal.go:343: rotation skipped for f0481 (channel full) . Investigate and suggest fixes.",
+        );
+        assert_eq!(
+            c.request,
+            "After a checkpoint this warning is written for all nodes\n\nInvestigate and suggest fixes."
+        );
+        assert_eq!(
+            c.pasted,
+            ["[WARNING]  wal.go:343: rotation skipped for f0748 (channel full)"]
+        );
+        assert!(is_log_line("Mar 28 06:39:43 mon cc[45645]: started"));
+        assert!(!is_log_line("Mar 28 was the day we shipped it"));
     }
 
     #[test]

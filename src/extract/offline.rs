@@ -1735,8 +1735,14 @@ impl TurnCtx<'_> {
             }
         }
         for p in t.pasted.iter().take(2) {
+            // A warning the user pasted is what they ask about, though it
+            // names no failure ("WAL rotation skipped … (channel full)").
+            let lower = p.trim_start().to_lowercase();
+            let warns = ["[warning]", "[warn]", "warning:", "warn ", "[error]"]
+                .iter()
+                .any(|m| lower.starts_with(m));
             // Already said by a failing check of the same turn.
-            if !cues::has_problem_word(p)
+            if !(warns || cues::has_problem_word(p))
                 || t.checks
                     .iter()
                     .any(|c| !c.summary.is_empty() && p.contains(&c.summary))
