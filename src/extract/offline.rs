@@ -683,6 +683,16 @@ fn backticked(text: &str) -> impl Iterator<Item = &str> {
     text.split('`').skip(1).step_by(2)
 }
 
+/// A question without the context the form adds after it ("What stack
+/// does the server run on? This picks the test runner, …").
+fn question_itself(question: &str) -> String {
+    let q = one_line(question);
+    match q.find("? ") {
+        Some(at) if q[..at].split_whitespace().count() >= 3 => q[..=at].to_owned(),
+        _ => q,
+    }
+}
+
 /// Whether an answer says a commit was made (by a subagent, a tool cairn
 /// does not read as one): "Committed as `abc123`", not "not committed".
 fn says_committed(answer: &str) -> bool {
@@ -1939,7 +1949,14 @@ impl TurnCtx<'_> {
             );
         }
         for c in &t.choices {
-            if c.answer.trim().is_empty() {
+            // The form's "(Recommended)" is the model's advice, not the
+            // user's words.
+            let answer = one_line(&c.answer)
+                .replace(" (Recommended)", "")
+                .replace(" (recommended)", "")
+                .replace(" (Recommandé)", "")
+                .replace(" (recommandé)", "");
+            if answer.trim().is_empty() {
                 continue;
             }
             rec.push(
@@ -1949,8 +1966,8 @@ impl TurnCtx<'_> {
                     "{}{} {} → {}",
                     w.choice,
                     w.colon,
-                    cap(&one_line(&c.question), 110),
-                    cap(&one_line(&c.answer), 90)
+                    cap(&question_itself(&c.question), 110),
+                    cap(answer.trim(), 90)
                 ),
             );
         }

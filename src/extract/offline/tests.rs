@@ -195,8 +195,8 @@ fn decisions_come_from_evidence_only() {
     let mut t = turn("add tar support");
     t.plan = Some("# Plan: Add Tar Archive Support\n\n1. parse".into());
     t.choices = vec![Choice {
-        question: "Which formats?".into(),
-        answer: "Also .tgz".into(),
+        question: "Which formats to read? This picks the archive code and the tests.".into(),
+        answer: "Also .tgz (Recommended)".into(),
     }];
     t.declined = vec![
         Declined {
@@ -226,7 +226,7 @@ fn decisions_come_from_evidence_only() {
         s.decisions,
         [
             "Plan accepté : Add Tar Archive Support",
-            "Choix : Which formats? → Also .tgz",
+            "Choix : Which formats to read? → Also .tgz",
             "Refusé par l'utilisateur (`npm install`) : « use pnpm »",
             "Refusé par l'utilisateur (`settings.go`) : « Can't we provide a setting to UnmarshalJSON to be strict? »",
         ]
