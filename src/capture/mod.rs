@@ -136,7 +136,13 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
         c.target = config.redactor.redact(&c.target);
     }
     for (_, gist) in &mut pass.cursor.offered {
-        *gist = config.redactor.redact(gist);
+        // Redacted, then cut, as the tasks below.
+        *gist = config
+            .redactor
+            .redact(gist)
+            .chars()
+            .take(crate::extract::digest::MAX_ENTRY_CHARS)
+            .collect();
     }
     for t in &mut pass.cursor.tasks {
         // Redacted, then cut: a cut first could leave part of a secret.

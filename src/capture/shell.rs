@@ -600,7 +600,9 @@ pub fn effects_before_failure(command: &str, output: &str) -> Vec<Effect> {
             !a.starts_with('-') && (a.contains('/') || a.contains('.')) && names_whole(output, a)
         })
     };
-    let Some(failing) = segs.iter().rposition(|s| named(s)) else {
+    // The first step named: with `&&`, a later one never ran, and naming
+    // the same path is a coincidence.
+    let Some(failing) = segs.iter().position(|s| named(s)) else {
         return Vec::new();
     };
     segs[..failing]
@@ -1320,6 +1322,14 @@ mod tests {
             effects_before_failure(
                 "git rm old.txt && git mv src lib",
                 "fatal: bad source, source=src/x.rs"
+            )
+            .is_empty()
+        );
+        // A later step naming the same path as the failed one never ran.
+        assert!(
+            effects_before_failure(
+                "mv README.md docs/README.md && git add docs/README.md",
+                "mv: cannot move 'README.md' to 'docs/README.md': No such file or directory"
             )
             .is_empty()
         );

@@ -346,7 +346,9 @@ impl<'s> Builder<'s> {
     }
 
     /// The turns (see [`Builder::finish`]) and the errors they leave
-    /// unresolved, for the next pass.
+    /// unresolved, for the next pass (the tests' view of
+    /// [`Builder::finish_with_tasks`]).
+    #[cfg(test)]
     pub fn finish_carrying(self) -> (Vec<Turn>, Vec<Carried>) {
         let (turns, open, _) = self.finish_with_tasks();
         (turns, open)
@@ -365,8 +367,14 @@ impl<'s> Builder<'s> {
     pub fn finish_with_tasks(mut self) -> (Vec<Turn>, Vec<Carried>, Vec<(String, Todo)>) {
         self.close();
         let mut tasks = self.tasks;
-        let extra = tasks.len().saturating_sub(MAX_CARRIED_TASKS);
-        tasks.drain(..extra);
+        // Completed ones go first: an open task may still be updated.
+        while tasks.len() > MAX_CARRIED_TASKS {
+            let at = tasks
+                .iter()
+                .position(|(_, t)| t.status == TodoStatus::Completed)
+                .unwrap_or(0);
+            tasks.remove(at);
+        }
         (self.done, self.carried, tasks)
     }
 
@@ -1346,10 +1354,14 @@ impl<'s> Builder<'s> {
             let effects = shell::effects(&cmd);
             let is_check = effects.iter().any(|e| matches!(e, Effect::Check { .. }))
                 && !refused_command_line(&output);
+            // `gh run watch --exit-status` failing with the run: the CI run
+            // says it, with its failed steps.
+            let watched = effects.iter().any(|e| matches!(e, Effect::WatchCi))
+                && shell::ci_run(&output).is_some();
             // `tool --help` crashing is the tool broken, not an answer.
             let crashed =
                 is_help_probe(&cmd) && output.lines().any(|l| clean::is_exception_line(l.trim()));
-            if is_check || (is_probe(&cmd) && !crashed) || is_model_slip(text) {
+            if is_check || watched || (is_probe(&cmd) && !crashed) || is_model_slip(text) {
                 // Failing tests are in `checks`; a probe (`ls x`, `grep`)
                 // failing is an answer, not a problem.
                 return;
@@ -1581,17 +1593,14 @@ fn segments(line: &str) -> Vec<&str> {
         .collect()
 }
 
-/// What a failed command's error is filed under: the chain's last program,
-/// the one the chain was for (`git add -A && git commit` failed on the
-/// commit; `cd x && pytest` on the tests).
 /// Two command lines that differ only in what trims their output
 /// (`2>&1 | tail -20`): run again, not run otherwise.
 fn same_command(a: &str, b: &str) -> bool {
     fn bare(c: &str) -> &str {
         let mut c = c.trim();
         if let Some((head, tail)) = c.rsplit_once(" | ") {
-            let t = tail.trim_start();
-            if (t.starts_with("tail") || t.starts_with("head")) && !t.contains(['&', ';']) {
+            let prog = tail.split_whitespace().next().unwrap_or("");
+            if matches!(prog, "tail" | "head") && !tail.contains(['&', ';']) {
                 c = head.trim_end();
             }
         }
@@ -1610,16 +1619,29 @@ fn failing_line(cmd: &str) -> &str {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let first = cmd.lines().next().unwrap_or("").trim();
-    // A quoted string or a `\`-continued line going on below: one line.
+    // A quoted string or a `\`-continued line going on below, a loop or a
+    // test whose last line only closes it, `set -e` failing anywhere: one
+    // command, known by its first line.
+    let block = |l: &&str| {
+        let w = l.split_whitespace().next().unwrap_or("");
+        matches!(
+            w,
+            "for" | "while" | "until" | "if" | "case" | "done" | "fi" | "esac" | "}" | ")" | "set"
+        )
+    };
     let one_line = first.matches('"').count() % 2 == 1
         || first.matches('\'').count() % 2 == 1
-        || lines.iter().any(|l| l.ends_with('\\'));
+        || lines.iter().any(|l| l.ends_with('\\'))
+        || lines.iter().any(block);
     match lines.as_slice() {
         [.., last] if (2..=10).contains(&lines.len()) && !cmd.contains("<<") && !one_line => last,
         _ => first,
     }
 }
 
+/// What a failed command's error is filed under: the chain's last program,
+/// the one the chain was for (`git add -A && git commit` failed on the
+/// commit; `cd x && pytest` on the tests).
 fn error_key(cmd: &str) -> String {
     let first = failing_line(cmd);
     segments(first)

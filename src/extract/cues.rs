@@ -395,41 +395,63 @@ pub(crate) fn offered_options(answer: &str) -> Vec<(String, String)> {
         )
         .into_owned()
     };
-    let asks = end.contains('?')
-        || [
-            "pick",
-            "choose",
-            "which",
-            "choisi",
-            "lequel",
-            "laquelle",
-            "quelle option",
-        ]
-        .iter()
-        .any(|w| end.contains(w));
+    // Asked to pick one ("Which one?", "A or B?"); "Shall I start?" after
+    // a plan asks no such thing.
+    let asks = [
+        "pick", "choose", "which", "prefer", "option", " or ", "choisi", "lequel", "laquelle",
+        "quelle", " ou ",
+    ]
+    .iter()
+    .any(|w| end.contains(w));
     if !asks {
         return Vec::new();
     }
-    let found: Vec<(char, String)> = answer.lines().filter_map(option_line).collect();
-    let Some(last) = found.len().checked_sub(1) else {
-        return Vec::new();
-    };
-    // Back from the last option, each label the one before the next.
-    let mut run = vec![found[last].clone()];
-    for (label, text) in found[..last].iter().rev() {
-        let next = run.last().map(|(l, _)| *l).unwrap_or('A');
-        if matches!(next, 'A' | '1') {
-            break;
-        }
-        if (*label as u32) + 1 == next as u32 {
-            run.push((*label, text.clone()));
+    // Every run of labels in order from `A` or `1`, with the line that
+    // introduced it; the last run that is no list of steps or of things
+    // done is the offer.
+    let mut runs: Vec<(String, Vec<(char, String)>)> = Vec::new();
+    let mut intro = String::new();
+    for line in answer.lines() {
+        match option_line(line) {
+            Some((label, text)) => {
+                let goes_on = runs.last().is_some_and(|(_, r)| {
+                    r.last()
+                        .is_some_and(|(l, _)| (*l as u32) + 1 == label as u32)
+                });
+                if matches!(label, 'A' | '1') {
+                    runs.push((intro.clone(), vec![(label, text)]));
+                } else if goes_on && let Some((_, r)) = runs.last_mut() {
+                    r.push((label, text));
+                }
+            }
+            None if !line.trim().is_empty() && !line.starts_with([' ', '\t']) => {
+                intro = lower(line.trim()).into_owned();
+            }
+            None => {}
         }
     }
-    run.reverse();
-    if run.len() < 2 || !matches!(run.first(), Some(('A' | '1', _))) {
-        return Vec::new();
-    }
-    run.into_iter().map(|(l, t)| (l.to_string(), t)).collect()
+    const NOT_OFFERS: &[&str] = &[
+        "step",
+        "done",
+        "plan",
+        "changes",
+        "changed",
+        "next",
+        "todo",
+        "to do",
+        "what i did",
+        "summary",
+        "étape",
+        "fait",
+        "modifi",
+    ];
+    runs.into_iter()
+        .rev()
+        .find(|(intro, r)| {
+            r.len() >= 2 && !(intro.ends_with(':') && NOT_OFFERS.iter().any(|w| intro.contains(w)))
+        })
+        .map(|(_, r)| r.into_iter().map(|(l, t)| (l.to_string(), t)).collect())
+        .unwrap_or_default()
 }
 
 /// One line offering an option: its label (`A`-`F`, `1`-`6`) and its
@@ -479,8 +501,10 @@ fn option_line(line: &str) -> Option<(char, String)> {
         .trim()
         .trim_end_matches([':', '.', ' ', '*'])
         .replace("**", "");
+    // Whole: it is redacted before anything cuts it (a cut first could
+    // leave part of a secret).
     let words = gist.split_whitespace().count();
-    (words >= 2).then(|| (label, cap(&gist, 90)))
+    (words >= 2).then_some((label, gist))
 }
 
 /// The option of `offered` a reply picks: "B", "b.", "Option B", "go with
@@ -514,22 +538,56 @@ pub(crate) fn picked_option(reply: &str, offered: &[(String, String)]) -> Option
         .iter()
         .find_map(|p| l.strip_prefix(p).filter(|r| r.starts_with(' ')))
         .map(str::trim_start);
-    let (token_src, original_first) = match after {
-        Some(r) => (r.to_owned(), None),
-        None => (l.clone(), t.chars().next()),
-    };
-    let token: String = token_src
-        .chars()
-        .take_while(|c| c.is_alphanumeric())
-        .collect();
+    let led = after.is_some();
+    let src = after.unwrap_or(&l);
+    let token: String = src.chars().take_while(|c| c.is_alphanumeric()).collect();
     if token.chars().count() != 1 {
         return None;
     }
-    // A bare lower-case `a` opening a sentence is an article, not a pick.
-    if let Some(c) = original_first
-        && c.is_ascii_lowercase()
-        && words.len() > 1
-    {
+    let rest = &src[token.len()..];
+    // The label stands alone: the reply's end, or punctuation, or words
+    // that go on about it; not `B/c`, not "A few more tweaks", not "2 more
+    // things" or "1 question".
+    let next_word = rest
+        .trim_start_matches([' ', ',', '.', ')', ':', '—', '-', '–'])
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
+    let glued = rest.starts_with(|c: char| !(c.is_whitespace() || ",.):—-–!".contains(c)));
+    const COUNTED: &[&str] = &[
+        "more",
+        "other",
+        "few",
+        "of",
+        "question",
+        "questions",
+        "thing",
+        "things",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
+        "bug",
+        "bugs",
+        "file",
+        "files",
+        "test",
+        "tests",
+        "minute",
+        "minutes",
+        "small",
+        "last",
+        "quick",
+        "little",
+        "lot",
+        "bit",
+    ];
+    let article = !led
+        && token == "a"
+        && rest.starts_with(' ')
+        && t.chars().nth(2).is_some_and(char::is_lowercase);
+    if glued || article || (!led && rest.starts_with(' ') && COUNTED.contains(&next_word)) {
         return None;
     }
     let label = token.to_uppercase();
@@ -618,7 +676,9 @@ pub(crate) fn answers(question: &str, reply: &str) -> bool {
     let Some(first) = said.first() else {
         return false;
     };
-    if short.contains(first.as_str()) || said.len() <= 2 {
+    // "No", "commit it", "yes, go": a short reply that opens on its pick;
+    // "ok the header is too small though" is the next request.
+    if short.contains(first.as_str()) && said.len() <= 5 {
         return true;
     }
     let asked: HashSet<String> = words(question)
@@ -1572,6 +1632,13 @@ mod tests {
             "Commit and push, or preview first?",
             "its also a little too faded"
         ));
+        for reply in [
+            "no idea, but the footer is broken",
+            "ok the header is too small though",
+            "too small",
+        ] {
+            assert!(!answers(ways, reply), "{reply}");
+        }
         assert!(answers(
             "Where would you want it in the M2 sequence?",
             "early, but not top prio"
@@ -1621,7 +1688,34 @@ mod tests {
             picked_option("1 we're moving forward with rust", &offered).as_deref(),
             Some("1 — The reset was intentional")
         );
-        // A list of steps the answer does not ask about offers nothing.
+        // Lists of steps the answer does not ask about offer nothing.
+        assert!(
+            offered_options("Plan:\n1. Add the parser\n2. Wire the CLI\n\nShall I start?")
+                .is_empty()
+        );
+        // The offer, not the steps listed under one of its options.
+        let offers = offered_options(
+            "**A. Keep four tabs** — x\n**B. Three tabs inline** — y\n\nSteps for B:\n1. Merge scan\n2. Move extract\n\nWhich one?",
+        );
+        assert_eq!(offers.len(), 2, "{offers:?}");
+        assert_eq!(offers[1].1, "Three tabs inline");
+        // A reply that only opens with a label's letter or digit picks nothing.
+        for reply in [
+            "A few more tweaks: make the header bigger",
+            "A quick question first: why is the footer gone?",
+            "B/c the tests fail, revert it",
+        ] {
+            assert_eq!(picked_option(reply, &offers), None, "{reply}");
+        }
+        let numbered2 =
+            offered_options("Two ways:\n1. **Fix it here** — a\n2. **Open a PR** — b\n\nWhich?");
+        for reply in [
+            "2 more things: fix the header",
+            "1 question: does this break the API?",
+        ] {
+            assert_eq!(picked_option(reply, &numbered2), None, "{reply}");
+        }
+        assert!(picked_option("2, but keep it small", &numbered2).is_some());
         assert!(
             offered_options("Done:\n1. Added the parser\n2. Wrote the tests\n\nAll green.")
                 .is_empty()

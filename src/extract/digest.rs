@@ -476,6 +476,14 @@ impl Turn {
             f(Entry, &mut x.id);
             f(Entry, &mut x.title);
         }
+        for r in &mut self.ci {
+            f(Entry, &mut r.workflow);
+            f(Entry, &mut r.id);
+            f(Entry, &mut r.branch);
+            for step in &mut r.failed_steps {
+                f(Entry, step);
+            }
+        }
         if let Some(p) = &mut self.plan {
             f(Long, p);
         }
@@ -509,6 +517,7 @@ impl Turn {
         self.todos.truncate(MAX_ENTRIES);
         self.findings.truncate(MAX_ENTRIES);
         self.tickets.truncate(MAX_ENTRIES);
+        self.ci.truncate(MAX_ENTRIES);
         self.choices.truncate(MAX_ENTRIES);
         self.subagents.truncate(MAX_ENTRIES);
         for s in &mut self.subagents {
@@ -579,6 +588,33 @@ mod tests {
         let t = &d.turns[0];
         assert_eq!(t.replies_to.as_deref(), Some("Use [x] or the other key?"));
         assert_eq!(t.actions[0].id, "#[x]");
+    }
+
+    /// What a tool printed about a CI run or an offered option is the
+    /// output's text: redacted and capped like the rest.
+    #[test]
+    fn ci_runs_and_picked_options_are_redacted_and_capped() {
+        let run = CiRun {
+            workflow: format!("Deploy SECRET {}", "x".repeat(5000)),
+            id: "SECRET".into(),
+            branch: "SECRET".into(),
+            state: CiState::Failed,
+            failed_steps: vec!["step SECRET".into()],
+        };
+        let t = Turn {
+            ci: vec![run; MAX_ENTRIES + 3],
+            picked: Some("B — rotate SECRET".into()),
+            ..Default::default()
+        };
+        let d = Digest { turns: vec![t] }.sanitized(&|s| s.replace("SECRET", "[x]"));
+        let t = &d.turns[0];
+        assert_eq!(t.ci.len(), MAX_ENTRIES);
+        let r = &t.ci[0];
+        assert!(r.workflow.starts_with("Deploy [x]"));
+        assert!(r.workflow.chars().count() <= MAX_ENTRY_CHARS);
+        assert_eq!((r.id.as_str(), r.branch.as_str()), ("[x]", "[x]"));
+        assert_eq!(r.failed_steps, ["step [x]"]);
+        assert_eq!(t.picked.as_deref(), Some("B — rotate [x]"));
     }
 
     #[test]

@@ -291,8 +291,6 @@ impl<'a> Record<'a> {
             .find(|b| one_file_bullet(b, w).is_some_and(|(_, p)| p == path))
     }
 
-    /// Removes the first to-do this record opened for `project` that
-    /// `names`: opened and finished in one job, it was never open.
     /// The to-dos this record opened for `project`.
     fn open<'s>(&'s self, project: &'s str) -> impl Iterator<Item = &'s str> + 's {
         self.updates
@@ -301,6 +299,8 @@ impl<'a> Record<'a> {
             .flat_map(|(_, s)| s.a_suivre.iter().map(String::as_str))
     }
 
+    /// Removes the first to-do this record opened for `project` that
+    /// `names`: opened and finished in one job, it was never open.
     fn take_open(&mut self, project: &str, names: impl Fn(&str) -> bool) -> bool {
         let Some((_, s)) = self.updates.iter_mut().find(|(p, _)| p == project) else {
             return false;
@@ -549,7 +549,6 @@ fn is_shipping(request: &str) -> bool {
         "committe",
         "pousse",
         "change",
-        "work",
     ];
     let l = request.trim().to_lowercase();
     let words: Vec<&str> = l
@@ -712,22 +711,29 @@ fn says_committed(answer: &str) -> bool {
     {
         return true;
     }
+    // The few words before the verb deny or defer it ("haven't been
+    // committed", "before it gets committed"); "committed nothing" too.
+    const DENY: &[&str] = &[
+        "not", "n't", "never", "nothing", "pas", "jamais", "rien", "be", "gets", "get", "before",
+        "until", "once", "when", "if", "un",
+    ];
     ["committed", "commité", "commitée", "commités"]
         .iter()
         .any(|w| {
             l.match_indices(w).any(|(at, _)| {
-                let before = &l[..at];
-                let denied = before.ends_with("un")
-                    || before.ends_with("not ")
-                    || before.ends_with("non ")
-                    || before.ends_with("pas ")
-                    || before.ends_with("never ")
-                    || before.ends_with("n't ")
-                    || before.ends_with("not yet ")
-                    || before.ends_with("pas encore ")
-                    || before.ends_with("be ")
-                    || before.ends_with("to be ");
-                !denied
+                let before: Vec<&str> = l[..at]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+                    .filter(|x| !x.is_empty())
+                    .rev()
+                    .take(4)
+                    .collect();
+                let glued_un = l[..at].ends_with("un");
+                let denied = glued_un
+                    || before
+                        .iter()
+                        .any(|b| DENY.contains(b) || b.ends_with("n't"));
+                let nothing = l[at + w.len()..].trim_start().starts_with("nothing");
+                !denied && !nothing
             })
         })
 }
@@ -2243,9 +2249,6 @@ impl TurnCtx<'_> {
         }
     }
 
-    /// A ticket opened is work left for later, under the tracker's id; one
-    /// closed finishes the to-do that names its id (today's, or one this
-    /// job opened), and is said in the work otherwise.
     /// The CI runs the turn looked at, the last of each workflow and
     /// branch: a run that failed, then one that passed after a fix, leaves
     /// the passing one. A failure is a problem; the rest is the work's
@@ -2298,6 +2301,9 @@ impl TurnCtx<'_> {
         }
     }
 
+    /// A ticket opened is work left for later, under the tracker's id; one
+    /// closed finishes the to-do that names its id (today's, or one this
+    /// job opened), and is said in the work otherwise.
     fn tickets(&self, rec: &mut Record, known: &Known) {
         let w = self.w;
         let t = self.turn;
@@ -2373,8 +2379,11 @@ impl TurnCtx<'_> {
             for open in known.todos_where(&known.todos, &self.primary, is_left) {
                 rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
             }
+            // An earlier day's uncommitted changes are stale, not done.
             for open in known.todos_where(&known.earlier, &self.primary, is_left) {
-                rec.push(&self.primary, |s| &mut s.finalise_earlier, open);
+                if !UNCOMMITTED.iter().any(|p| open.starts_with(p)) {
+                    rec.push(&self.primary, |s| &mut s.finalise_earlier, open);
+                }
             }
             while rec.take_open(&self.primary, is_left) {}
             return;
@@ -2805,7 +2814,12 @@ fn picks_a_way(request: &str) -> bool {
             && p[1].chars().count() == 1
             && p[1].chars().all(|c| c.is_ascii_alphanumeric())
     }) || words.windows(3).any(|p| {
-        p[0] == "the" && matches!(p[2], "option" | "approach") && p[1].chars().count() > 1
+        // A name from code (`runtime.Caller`), not a word ("the verbose
+        // option") nor a flag ("the --json option").
+        p[0] == "the"
+            && matches!(p[2], "option" | "approach")
+            && !p[1].starts_with('-')
+            && p[1].contains(['.', '_', '(', '`', ':'])
     });
     first.split_whitespace().count() <= 60
         && (names_an_option || MARKS.iter().any(|m| padded.contains(m)))
@@ -3043,11 +3057,17 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
             && !p.contains("\"\"\"")
             && !p.lines().any(|l| l.starts_with([' ', '\t']))
     };
+    // A context of a few words of prose: not "ok", a URL, a pasted error.
+    let context = first_par.split_whitespace().count();
+    // Inline code (`contact`) is fine there; a pasted error is not.
+    let context_ok = (3..=40).contains(&context)
+        && !first_par.contains(['{', '}', '=', '(', '<', '>', '|'])
+        && !first_par.contains("://")
+        && !first_par.lines().any(|l| l.starts_with([' ', '\t']));
     objective_in(first_par, false)
         .or_else(|| {
-            let context = first_par.split_whitespace().count();
             pars.next()
-                .filter(|p| prose(p) && context <= 40)
+                .filter(|p| prose(p) && context_ok)
                 .and_then(|p| objective_in(p, false))
                 // "Evaluate that change" says what with a short context.
                 .map(|g| {

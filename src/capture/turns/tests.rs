@@ -1342,3 +1342,82 @@ fn the_line_a_script_failed_at_and_the_same_command_again() {
     assert!(same_command("bash t.sh", "bash t.sh 2>&1 | tail -20"));
     assert!(!same_command("bash t.sh", "bash u.sh"));
 }
+
+/// A loop or a test fails inside, not at its closing line; a pipe into
+/// `tailwind` is no output trim.
+#[test]
+fn a_loop_is_known_by_its_first_line_and_only_tail_or_head_trims() {
+    assert_eq!(
+        failing_line("for h in web1 web2; do\n  scp dist.tgz $h:/srv/\ndone"),
+        "for h in web1 web2; do"
+    );
+    assert_eq!(failing_line("set -e\ncargo build\ncargo test"), "set -e");
+    assert!(!same_command("npm run build", "npm run build | tailwind"));
+}
+
+/// `gh run watch --exit-status` failing with the run is the CI run, not
+/// a second problem.
+#[test]
+fn a_watched_run_failing_is_no_tool_error() {
+    let turns = build(&[
+        user("watch the CI"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"gh run watch 42 --exit-status"}),
+        )]),
+        result(
+            "1",
+            "Exit code 1\nX main CI · 42\nJOBS\nX test in 1m (ID 7)\n  X Run tests\n",
+            true,
+            json!(null),
+        ),
+        say("CI failed on the tests."),
+    ]);
+    let t = &turns[0];
+    assert!(t.errors.is_empty(), "{:?}", t.errors);
+    assert_eq!(t.ci.len(), 1);
+    assert_eq!(t.ci[0].failed_steps, ["Run tests"]);
+}
+
+/// The carried list drops completed tasks first: an open one may still be
+/// updated a Stop later.
+#[test]
+fn carried_tasks_keep_the_open_ones() {
+    let mut lines = vec![user("plan it")];
+    for i in 0..=MAX_CARRIED_TASKS {
+        let id = i.to_string();
+        lines.push(calls(&[(
+            &format!("c{i}"),
+            "TaskCreate",
+            json!({"subject": format!("task {i}")}),
+        )]));
+        lines.push(result(
+            &format!("c{i}"),
+            &format!("Task #{id} created successfully: task {i}"),
+            false,
+            json!(null),
+        ));
+    }
+    lines.push(calls(&[(
+        "u",
+        "TaskUpdate",
+        json!({"taskId": "32", "status": "completed"}),
+    )]));
+    lines.push(result("u", "Updated task #32 status", false, json!(null)));
+    let texts: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let mut b = Builder::new(&NoSubagents);
+    for t in &texts {
+        b.feed(&Record::parse(t.as_bytes()).unwrap());
+    }
+    let (_, _, tasks) = b.finish_with_tasks();
+    assert_eq!(tasks.len(), MAX_CARRIED_TASKS);
+    assert!(
+        tasks.iter().any(|(id, _)| id == "0"),
+        "the oldest open task stays"
+    );
+    assert!(
+        !tasks.iter().any(|(id, _)| id == "32"),
+        "the completed one went"
+    );
+}

@@ -1521,6 +1521,13 @@ fn a_request_naming_an_offered_way_picks_it() {
         "A segfault occurs when the option enable-job-taggers is set. Fix it."
     ));
     assert!(!picks_a_way("Add a --dry-run option to the export command"));
+    for request in [
+        "Add the --json option to the export command",
+        "Remove the deprecated option from the CLI",
+        "Use the same approach for the signup form",
+    ] {
+        assert!(!picks_a_way(request), "{request}");
+    }
 }
 
 /// The request after a lead-in's colon is the goal; a colon inside code
@@ -1546,5 +1553,74 @@ fn a_request_after_a_lead_in_colon_is_the_goal() {
     assert_eq!(
         objective("Returns: List of working directories", false),
         None
+    );
+}
+
+/// "Committed" denied or deferred a few words before is no commit made;
+/// a request to make something work is no shipping; a short first
+/// paragraph is context only when it is words.
+#[test]
+fn commits_said_denied_shipping_and_contexts() {
+    for answer in [
+        "The changes haven't been committed.",
+        "Nothing has been committed yet.",
+        "These were never actually committed.",
+        "You can review before it gets committed.",
+        "I committed nothing; the tree is as it was.",
+    ] {
+        assert!(!says_committed(answer), "{answer}");
+    }
+    assert!(says_committed("Committed as `abc1234` on main."));
+    assert!(!is_shipping("make the push work"));
+    assert_eq!(
+        objective("ok\n\nnow add tests for the parser", false).as_deref(),
+        None
+    );
+    let url_first = objective(
+        "https://github.com/x/y/issues/12\n\nlook into it please",
+        false,
+    );
+    assert!(!url_first.is_some_and(|g| g.starts_with("Https")));
+}
+
+/// An earlier day's uncommitted changes are stale: a commit today does
+/// not finish them as a task.
+#[test]
+fn an_earlier_days_uncommitted_changes_are_not_finished_by_a_commit() {
+    let projects = projects();
+    let mut commit = turn("commit it");
+    commit.first = false;
+    commit.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "Fix the lexer".into(),
+        command: "git commit -m 'Fix the lexer'".into(),
+        ok: true,
+        id: String::new(),
+        skipped_hooks: false,
+    }];
+    let digest = Digest {
+        turns: vec![commit],
+    };
+    let earlier = vec![(
+        "root".to_string(),
+        "Uncommitted changes: `src/lexer.rs`".to_string(),
+    )];
+    let req = ExtractRequest {
+        digest: &digest,
+        ok_done: false,
+        projects: &projects,
+        default_project: "root",
+        existing_logs: &[],
+        done_candidates: &[],
+        earlier_todos: &earlier,
+        lang: Lang::En,
+        project_root: Path::new(ROOT),
+    };
+    let x = extract(&req);
+    assert!(
+        x.updates
+            .iter()
+            .all(|u| u.sections.finalise_earlier.is_empty()),
+        "{x:?}"
     );
 }
