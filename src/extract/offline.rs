@@ -13,8 +13,7 @@ use std::path::Path;
 
 use super::cues::{self, cap, is_request_sentence};
 use super::digest::{
-    Action, ActionKind, Change, Check, CiState, Digest, FileChange, RequestKind, TodoStatus,
-    ToolError, Turn,
+    Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError, Turn,
 };
 use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
@@ -1296,7 +1295,7 @@ impl TurnCtx<'_> {
                 ),
             );
         }
-        let actions = remote_merged(&t.actions);
+        let actions = remote::merged(&t.actions);
         for (i, a) in actions.iter().enumerate() {
             // A commit a hook refused, then made: the one that went through
             // is the fact.
@@ -2249,58 +2248,6 @@ impl TurnCtx<'_> {
         }
     }
 
-    /// The CI runs the turn looked at, the last of each workflow and
-    /// branch: a run that failed, then one that passed after a fix, leaves
-    /// the passing one. A failure is a problem; the rest is the work's
-    /// state (a run still queued when the turn ended says the outcome was
-    /// not seen).
-    fn ci_runs(&self, rec: &mut Record) {
-        let w = self.w;
-        let runs = &self.turn.ci;
-        for (i, r) in runs.iter().enumerate() {
-            let superseded = runs[i + 1..]
-                .iter()
-                .any(|l| l.workflow == r.workflow && l.branch == r.branch);
-            let state = match r.state {
-                CiState::Queued => 0,
-                CiState::Running => 1,
-                CiState::Passed => 2,
-                CiState::Failed => 3,
-                CiState::Cancelled => continue,
-            };
-            if superseded {
-                continue;
-            }
-            let clean = |s: &str| cap(&one_line(s).replace('`', "'"), 60);
-            let branch = if r.branch.is_empty() {
-                String::new()
-            } else {
-                format!("`{}`, ", clean(&r.branch))
-            };
-            let steps = if r.failed_steps.is_empty() {
-                String::new()
-            } else {
-                let steps: Vec<String> = r
-                    .failed_steps
-                    .iter()
-                    .map(|s| format!("`{}`", clean(s)))
-                    .collect();
-                format!(" {} {}", w.ci_at_step, steps.join(", "))
-            };
-            let b = format!(
-                "CI `{}` {}{steps} ({branch}run {})",
-                clean(&r.workflow),
-                w.ci[state],
-                clean(&r.id)
-            );
-            if r.state == CiState::Failed {
-                rec.push(&self.primary, |s| &mut s.problemes, &b);
-            } else {
-                rec.push(&self.primary, |s| &mut s.travail, &b);
-            }
-        }
-    }
-
     /// A ticket opened is work left for later, under the tracker's id; one
     /// closed finishes the to-do that names its id (today's, or one this
     /// job opened), and is said in the work otherwise.
@@ -2580,37 +2527,6 @@ fn is_artifact(path: &str) -> bool {
         || ARTIFACTS.contains(&name)
         || name.ends_with(".egg-info")
         || name.ends_with(".pyc")
-}
-
-/// The turn's actions with the changes made on one host over ssh said
-/// once, in the order they were made: a server fixed over ten calls is one
-/// bullet. One failing is kept apart.
-fn remote_merged(actions: &[Action]) -> Vec<Action> {
-    let mut out: Vec<Action> = Vec::new();
-    for a in actions {
-        if a.kind == ActionKind::Remote
-            && a.ok
-            && let Some((host, what)) = a.detail.split_once(": ")
-            && let Some(m) = out.iter_mut().find(|m| {
-                m.kind == ActionKind::Remote
-                    && m.ok
-                    && m.detail.split_once(": ").is_some_and(|(h, _)| h == host)
-            })
-        {
-            for c in what.split(", ") {
-                if !m
-                    .detail
-                    .split_once(": ")
-                    .is_some_and(|(_, d)| d.split(", ").any(|x| x == c))
-                {
-                    m.detail = format!("{}, {c}", m.detail);
-                }
-            }
-            continue;
-        }
-        out.push(a.clone());
-    }
-    out
 }
 
 /// A command line without what only trims its output (`2>&1 | tail -30`):
@@ -3238,6 +3154,8 @@ fn objective_in(first_par: &str, any_sentence: bool) -> Option<String> {
 }
 
 mod answer;
+mod ci;
 mod details;
+mod remote;
 #[cfg(test)]
 mod tests;
