@@ -362,8 +362,9 @@ impl<'s> Builder<'s> {
         self
     }
 
-    /// [`Builder::finish_carrying`], and the task list for the next pass
-    /// (the newest [`MAX_CARRIED_TASKS`]).
+    /// The turns, the errors they leave unresolved and the task list for
+    /// the next pass (at most [`MAX_CARRIED_TASKS`], completed ones dropped
+    /// first).
     pub fn finish_with_tasks(mut self) -> (Vec<Turn>, Vec<Carried>, Vec<(String, Todo)>) {
         self.close();
         let mut tasks = self.tasks;
