@@ -666,7 +666,14 @@ fn remote(args: &[String]) -> Option<Effect> {
     let mut changes: Vec<String> = Vec::new();
     for segment in segments(&command) {
         let words = words(&segment);
-        let w = unwrap(&words);
+        let mut w = unwrap(&words);
+        // `sudo -u app git …`: sudo's own flags, then the program.
+        if words.first().is_some_and(|f| f == "sudo") {
+            while let Some(f) = w.first().filter(|f| f.starts_with('-')) {
+                let valued = matches!(f.as_str(), "-u" | "-g" | "-C" | "-D" | "-h" | "-p");
+                w = &w[(if valued { 2 } else { 1 }).min(w.len())..];
+            }
+        }
         for c in remote_changes(w) {
             if !changes.contains(&c) {
                 changes.push(c);
@@ -748,8 +755,15 @@ fn remote_changes(w: &[String]) -> Vec<String> {
         "pm2" | "supervisorctl" if matches!(arg(1), "start" | "stop" | "restart" | "reload") => {
             out.push(format!("{prog} {}", args.join(" ")));
         }
-        "git" if matches!(arg(1), "pull" | "checkout" | "reset" | "switch") => {
-            out.push(format!("git {}", args.join(" ")));
+        "git" => {
+            // `git -C /srv pull`: the folder first.
+            let mut i = 1;
+            while matches!(arg(i), "-C" | "-c") {
+                i += 2;
+            }
+            if matches!(arg(i), "pull" | "checkout" | "reset" | "switch") {
+                out.push(format!("git {}", args.join(" ")));
+            }
         }
         "apt" | "apt-get" | "yum" | "dnf" | "pip" | "pip3" | "npm"
             if matches!(arg(1), "install" | "remove" | "upgrade") =>
@@ -1410,6 +1424,10 @@ mod tests {
         assert_eq!(
             kinds("ssh web \"sed -i 's/a/b/' /etc/app.conf; sudo service app restart\""),
             remote("web: sed -i /etc/app.conf, service app restart")
+        );
+        assert_eq!(
+            kinds("ssh -t web sudo -u app git -C /srv/app pull"),
+            remote("web: git -C /srv/app pull")
         );
         for looking in [
             "ssh -i ~/.ssh/k root@10.0.0.1 \"nginx -T 2>/dev/null | grep -A 20 'location'\" 2>&1",
