@@ -1493,16 +1493,7 @@ fn changes_left_uncommitted_are_open_until_a_commit() {
     t.answer = "The fix is not committed yet.".into();
     assert!(!run(vec![t]).a_suivre.is_empty());
     // A later commit finishes it.
-    let mut commit = turn("commit it");
-    commit.first = false;
-    commit.actions = vec![Action {
-        kind: ActionKind::Commit,
-        detail: "Fix the lexer".into(),
-        command: "git commit -m 'Fix the lexer'".into(),
-        ok: true,
-        id: String::new(),
-        skipped_hooks: false,
-    }];
+    let commit = lexer_commit();
     assert_eq!(
         run_with(vec![commit], Lang::Fr, &logs).a_suivre_done,
         ["Modifications non commitées : `src/lexer.rs`"]
@@ -1588,16 +1579,7 @@ fn commits_said_denied_shipping_and_contexts() {
 #[test]
 fn an_earlier_days_uncommitted_changes_are_not_finished_by_a_commit() {
     let projects = projects();
-    let mut commit = turn("commit it");
-    commit.first = false;
-    commit.actions = vec![Action {
-        kind: ActionKind::Commit,
-        detail: "Fix the lexer".into(),
-        command: "git commit -m 'Fix the lexer'".into(),
-        ok: true,
-        id: String::new(),
-        skipped_hooks: false,
-    }];
+    let commit = lexer_commit();
     let digest = Digest {
         turns: vec![commit],
     };
@@ -1623,4 +1605,19 @@ fn an_earlier_days_uncommitted_changes_are_not_finished_by_a_commit() {
             .all(|u| u.sections.finalise_earlier.is_empty()),
         "{x:?}"
     );
+}
+
+/// A later turn that only commits the lexer fix.
+fn lexer_commit() -> Turn {
+    let mut commit = turn("commit it");
+    commit.first = false;
+    commit.actions = vec![Action {
+        kind: ActionKind::Commit,
+        detail: "Fix the lexer".into(),
+        command: "git commit -m 'Fix the lexer'".into(),
+        ok: true,
+        id: String::new(),
+        skipped_hooks: false,
+    }];
+    commit
 }
