@@ -705,6 +705,16 @@ impl<'s> Builder<'s> {
             }
             return;
         }
+        let content = rec.content();
+        // A background agent's end, told to the main thread: its report,
+        // and what its own transcript shows it changed.
+        if let Some(first) = content.texts().next()
+            && first.trim_start().starts_with("<task-notification>")
+        {
+            let text: Vec<&str> = content.texts().collect();
+            self.task_notified(&text.join("\n"));
+            return;
+        }
         if rec.is_meta
             || rec.is_compact_summary
             || rec.is_visible_in_transcript_only
@@ -713,7 +723,6 @@ impl<'s> Builder<'s> {
         {
             return;
         }
-        let content = rec.content();
         let text: Vec<&str> = content.texts().collect();
         let has_image = content.blocks().contains(&Block::Image);
         match clean::classify(&text.join("\n"), has_image) {
@@ -779,6 +788,56 @@ impl<'s> Builder<'s> {
                 }
             }
             UserText::NotHuman => {}
+        }
+    }
+
+    /// `<task-notification>`: a background agent finished. Its work is
+    /// the turn's like a subagent's (its files from its own transcript,
+    /// when the client kept one; the head of its report; what the report
+    /// says it found).
+    fn task_notified(&mut self, text: &str) {
+        let tag = |name: &str| -> Option<&str> {
+            let open = format!("<{name}>");
+            let close = format!("</{name}>");
+            let start = text.find(&open)? + open.len();
+            let end = text[start..].find(&close)? + start;
+            Some(text[start..end].trim())
+        };
+        if tag("status") != Some("completed") {
+            return;
+        }
+        let Some(result) = tag("result").filter(|r| !r.is_empty()) else {
+            return;
+        };
+        let (files, errors) = match tag("task-id").filter(|id| safe_agent_id(id)) {
+            Some(id) => (self.subagents.files(id), self.subagents.errors(id)),
+            None => Default::default(),
+        };
+        // `Agent "Car 31: register CSS fix" finished`.
+        let description = tag("summary")
+            .and_then(|s| s.split('"').nth(1))
+            .unwrap_or("background agent")
+            .to_owned();
+        let report = result
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(12)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let cur = self.cur();
+        for f in clean::findings(result) {
+            if cur.turn.findings.len() < MAX_FINDINGS && !cur.turn.findings.contains(&f) {
+                cur.turn.findings.push(f);
+            }
+        }
+        if cur.turn.subagents.len() < BUILD_CAP {
+            cur.turn.subagents.push(Subagent {
+                description,
+                files,
+                errors,
+                report,
+            });
         }
     }
 

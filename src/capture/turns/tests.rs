@@ -1421,3 +1421,30 @@ fn carried_tasks_keep_the_open_ones() {
         "the completed one went"
     );
 }
+
+/// A background agent's end comes as a `<task-notification>`: its report
+/// is the turn's subagent work, never a request.
+#[test]
+fn a_background_agent_s_notification_is_its_work() {
+    let note = "<task-notification>\n<task-id>addbb80a3b64cbf2e</task-id>\n<status>completed</status>\n<summary>Agent \"Car 31: register CSS fix\" finished</summary>\n<result>## Report\nThe root cause: `.register-nominal` has no color rule.\nLanded 9c4730a on car/31-register-css.</result>\n</task-notification>";
+    let turns = build(&[
+        user("fix issue 31 in the background"),
+        say("Dispatched Car 31."),
+        json!({"type":"user","origin":{"kind":"task-notification"},"message":{"role":"user","content":note}}),
+        say("Car 31 is done."),
+    ]);
+    assert_eq!(turns.len(), 1, "{turns:?}");
+    let t = &turns[0];
+    assert_eq!(t.request, "fix issue 31 in the background");
+    assert_eq!(t.subagents.len(), 1);
+    assert_eq!(t.subagents[0].description, "Car 31: register CSS fix");
+    assert!(t.subagents[0].report.contains("9c4730a"));
+    // A failed or killed one says nothing it did.
+    let killed = note.replace("completed", "killed");
+    let turns = build(&[
+        user("fix issue 31 in the background"),
+        json!({"type":"user","origin":{"kind":"task-notification"},"message":{"role":"user","content":killed}}),
+        say("It was stopped."),
+    ]);
+    assert!(turns[0].subagents.is_empty());
+}
