@@ -131,6 +131,18 @@ const LIST_HEAD: &[(&[&str], Cue)] = &[
             "open questions",
             "open items",
             "still to do",
+            "still open",
+            "still pending",
+            "left to do",
+            "left open",
+            "pending",
+            "outstanding",
+            "not done",
+            "not yet done",
+            "what's left",
+            "what remains",
+            "known issues",
+            "open threads",
             "à suivre",
             "à faire",
             "reste à faire",
@@ -168,6 +180,8 @@ const LIST_HEAD: &[(&[&str], Cue)] = &[
             "note",
             "notes",
             "root cause",
+            "breaking change",
+            "breaking-change",
             "à retenir",
             "à noter",
             "enseignements",
@@ -1651,6 +1665,24 @@ mod tests {
             "Should the job use the token or a GitHub App?",
             "the app, we rotate tokens too often"
         ));
+    }
+
+    /// What is left and what breaks are announced in many words.
+    #[test]
+    fn headings_of_what_is_left_and_what_breaks() {
+        for h in [
+            "Still open",
+            "Pending",
+            "What's left",
+            "Known issues",
+            "Left to do",
+        ] {
+            assert_eq!(heading_cue(h), Some(Cue::FollowUp), "{h}");
+        }
+        assert_eq!(
+            heading_cue("Breaking-change callouts for your release notes"),
+            Some(Cue::Knowledge)
+        );
     }
 
     /// The options an answer ends by offering, and the reply that picks
