@@ -1656,17 +1656,7 @@ fn segments(line: &str) -> Vec<&str> {
 /// Two command lines that differ only in what trims their output
 /// (`2>&1 | tail -20`): run again, not run otherwise.
 fn same_command(a: &str, b: &str) -> bool {
-    fn bare(c: &str) -> &str {
-        let mut c = c.trim();
-        if let Some((head, tail)) = c.rsplit_once(" | ") {
-            let prog = tail.split_whitespace().next().unwrap_or("");
-            if matches!(prog, "tail" | "head") && !tail.contains(['&', ';']) {
-                c = head.trim_end();
-            }
-        }
-        c.strip_suffix("2>&1").map_or(c, str::trim_end)
-    }
-    bare(a) == bare(b)
+    crate::extract::without_output_trim(a) == crate::extract::without_output_trim(b)
 }
 
 /// The line of a failed command that failed: a script of a few lines

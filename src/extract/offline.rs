@@ -691,6 +691,15 @@ fn question_itself(question: &str) -> String {
     }
 }
 
+/// A to-do about a commit still to make: asked for ("Commit à faire")
+/// or changes left uncommitted; a commit finishes it.
+fn leaves_a_commit(todo: &str) -> bool {
+    [FR.to_commit, EN.to_commit]
+        .iter()
+        .chain(UNCOMMITTED)
+        .any(|p| todo.starts_with(p))
+}
+
 /// Whether an answer says a commit was made (by a subagent, a tool cairn
 /// does not read as one): "Committed as `abc123`", not "not committed".
 fn says_committed(answer: &str) -> bool {
@@ -2315,12 +2324,7 @@ impl TurnCtx<'_> {
             .iter()
             .any(|a| a.ok && a.kind == ActionKind::Commit);
         if committed {
-            let is_left = |t: &str| {
-                [FR.to_commit, EN.to_commit]
-                    .iter()
-                    .chain(UNCOMMITTED)
-                    .any(|p| t.starts_with(p))
-            };
+            let is_left = leaves_a_commit;
             // Every commit left to do before this one: what it did not
             // take, the next "ready to commit" says again.
             for open in known.todos_where(&known.todos, &self.primary, is_left) {
@@ -2404,14 +2408,10 @@ impl TurnCtx<'_> {
         if files.is_empty() {
             return;
         }
-        let is_left = |t: &str| {
-            [FR.to_commit, EN.to_commit]
-                .iter()
-                .chain(UNCOMMITTED)
-                .any(|p| t.starts_with(p))
-        };
-        if known.open_todo_where(&self.primary, is_left).is_some()
-            || rec.open(&self.primary).any(is_left)
+        if known
+            .open_todo_where(&self.primary, leaves_a_commit)
+            .is_some()
+            || rec.open(&self.primary).any(leaves_a_commit)
         {
             return;
         }
@@ -2532,15 +2532,22 @@ fn is_artifact(path: &str) -> bool {
 /// A command line without what only trims its output (`2>&1 | tail -30`):
 /// for a cure, whose `cd` or shell setup may be what made it work.
 fn untrimmed_command(command: &str, max: usize) -> String {
-    let mut c = one_line(command);
+    let c = one_line(command);
+    cap(&without_output_trim(&c).replace('`', "'"), max)
+}
+
+/// A command line without what only trims its output (`2>&1 | tail -30`,
+/// `| head`; not `| tailwind`): capture pairs a rerun with the run it
+/// repeats by it, the bullets show commands without it.
+pub(crate) fn without_output_trim(command: &str) -> &str {
+    let mut c = command.trim();
     if let Some((head, tail)) = c.rsplit_once(" | ") {
-        let t = tail.trim();
-        if (t.starts_with("tail") || t.starts_with("head")) && !t.contains(['&', ';']) {
-            c = head.to_owned();
+        let prog = tail.split_whitespace().next().unwrap_or("");
+        if matches!(prog, "tail" | "head") && !tail.contains(['&', ';']) {
+            c = head.trim_end();
         }
     }
-    let c = c.trim_end().trim_end_matches("2>&1").trim_end();
-    cap(&c.replace('`', "'"), max)
+    c.strip_suffix("2>&1").map_or(c, str::trim_end)
 }
 
 /// The program a command line runs, to pair a failing run with a later one.

@@ -709,6 +709,16 @@ mod tests {
         load_project(ctx, store, &store.projects[0], &ctx.today())
     }
 
+    /// The root project loaded from these logs (path, text).
+    fn loaded_from(files: &[(String, String)]) -> Loaded {
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let (_d, store) = store_with(&refs);
+        root_loaded(&ctx(), &store)
+    }
+
     fn todo_texts(l: &Loaded) -> Vec<(&str, &str)> {
         l.open_todos
             .iter()
@@ -1034,12 +1044,7 @@ mod tests {
                 ),
             ),
         ];
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, t)| (p.as_str(), t.as_str()))
-            .collect();
-        let (_d, store) = store_with(&refs);
-        let l = root_loaded(&ctx(), &store);
+        let l = loaded_from(&files);
         assert_eq!(
             todo_texts(&l),
             [

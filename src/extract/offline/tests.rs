@@ -30,6 +30,25 @@ fn run_with(turns: Vec<Turn>, lang: Lang, logs: &[(String, String)]) -> Sections
     x.updates.pop().map(|u| u.sections).unwrap_or_default()
 }
 
+/// The extraction of `turns` when an earlier day left `todo` open.
+fn with_earlier(turns: Vec<Turn>, lang: Lang, todo: &str) -> Extraction {
+    let projects = projects();
+    let digest = Digest { turns };
+    let earlier = vec![("root".to_string(), todo.to_string())];
+    let req = ExtractRequest {
+        digest: &digest,
+        ok_done: false,
+        projects: &projects,
+        default_project: "root",
+        existing_logs: &[],
+        done_candidates: &[],
+        earlier_todos: &earlier,
+        lang,
+        project_root: Path::new(ROOT),
+    };
+    extract(&req)
+}
+
 fn run(turns: Vec<Turn>) -> Sections {
     run_with(turns, Lang::Fr, &[])
 }
@@ -685,26 +704,12 @@ fn gits_own_files_are_not_the_projects_work() {
 
 #[test]
 fn a_to_do_of_an_earlier_day_the_list_completes_is_finished_there() {
-    let projects = projects();
     let mut t = turn("finish the docs");
     t.todos = vec![Todo {
         text: "Write the README".into(),
         status: TodoStatus::Completed,
     }];
-    let digest = Digest { turns: vec![t] };
-    let earlier = vec![("root".to_string(), "Write the README".to_string())];
-    let req = ExtractRequest {
-        digest: &digest,
-        ok_done: false,
-        projects: &projects,
-        default_project: "root",
-        existing_logs: &[],
-        done_candidates: &[],
-        earlier_todos: &earlier,
-        lang: Lang::Fr,
-        project_root: Path::new(ROOT),
-    };
-    let x = extract(&req);
+    let x = with_earlier(vec![t], Lang::Fr, "Write the README");
     let s = &x.updates[0].sections;
     assert_eq!(s.finalise_earlier, ["Write the README"]);
     assert!(s.a_suivre_done.is_empty() && s.travail.is_empty(), "{s:?}");
@@ -1578,27 +1583,11 @@ fn commits_said_denied_shipping_and_contexts() {
 /// not finish them as a task.
 #[test]
 fn an_earlier_days_uncommitted_changes_are_not_finished_by_a_commit() {
-    let projects = projects();
-    let commit = lexer_commit();
-    let digest = Digest {
-        turns: vec![commit],
-    };
-    let earlier = vec![(
-        "root".to_string(),
-        "Uncommitted changes: `src/lexer.rs`".to_string(),
-    )];
-    let req = ExtractRequest {
-        digest: &digest,
-        ok_done: false,
-        projects: &projects,
-        default_project: "root",
-        existing_logs: &[],
-        done_candidates: &[],
-        earlier_todos: &earlier,
-        lang: Lang::En,
-        project_root: Path::new(ROOT),
-    };
-    let x = extract(&req);
+    let x = with_earlier(
+        vec![lexer_commit()],
+        Lang::En,
+        "Uncommitted changes: `src/lexer.rs`",
+    );
     assert!(
         x.updates
             .iter()
