@@ -779,6 +779,18 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
     out
 }
 
+/// What an answer says of a working tree with nothing left to commit
+/// (lower case).
+pub(crate) const TREE_CLEAN: &[&str] = &[
+    "no uncommitted",
+    "nothing to commit",
+    "nothing uncommitted",
+    "tree is clean",
+    "tree clean",
+    "trees are clean",
+    "rien à commiter",
+];
+
 /// Whether the answer leaves the turn's changes to be committed ("Ready to
 /// commit.", "Want me to commit these changes?", "not committed yet"), and
 /// the commit message it proposes, if it names one in backticks. Saying
@@ -811,10 +823,9 @@ pub(crate) fn commit_left(answer: &str) -> Option<Option<String>> {
         "non commitées",
         "que je commite",
     ];
-    const CLEAN: &[&str] = &["no uncommitted", "nothing to commit", "nothing uncommitted"];
     let said = sentences(answer).into_iter().any(|s| {
         let l = lower(&s.text);
-        has_any(&l, LEFT) && !has_any(&l, CLEAN)
+        has_any(&l, LEFT) && !has_any(&l, TREE_CLEAN)
     });
     if !said {
         return None;

@@ -705,18 +705,7 @@ fn leaves_a_commit(todo: &str) -> bool {
 fn says_committed(answer: &str) -> bool {
     let l = answer.to_lowercase();
     // "No uncommitted work", "working tree clean": nothing left either.
-    if [
-        "no uncommitted",
-        "nothing to commit",
-        "nothing uncommitted",
-        "tree is clean",
-        "tree clean",
-        "trees are clean",
-        "rien à commiter",
-    ]
-    .iter()
-    .any(|c| l.contains(c))
-    {
+    if cues::TREE_CLEAN.iter().any(|c| l.contains(c)) {
         return true;
     }
     // The few words before the verb deny or defer it ("haven't been
