@@ -40,6 +40,9 @@ pub struct Cleaned {
     pub ide: Vec<String>,
     /// The telling line of each pasted log or trace.
     pub pasted: Vec<String>,
+    /// A plan handed over as the request ("Implement the following
+    /// plan:"): accepted in plan mode before the context was cleared.
+    pub plan: Option<String>,
 }
 
 /// Sorts out the text of a user record that has no tool result and whose
@@ -124,14 +127,21 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     }
 
     // "Implement the following plan:" and a whole plan (the client's
-    // handoff after plan mode clears the context): the plan's title and
-    // what its context says are the request; its code blocks are no paste.
+    // handoff after plan mode clears the context): the plan's title is the
+    // request, and the plan is one the user accepted; its code blocks are
+    // no paste.
     const HANDOFF: &str = "implement the following plan:";
     if let Some(head) = text.get(..HANDOFF.len())
         && head.eq_ignore_ascii_case(HANDOFF)
-        && let Some(request) = plan_request(&text[HANDOFF.len()..])
+        && let Some(title) = crate::extract::plan_title(&text[HANDOFF.len()..])
     {
-        out.request = request;
+        let plan = text[HANDOFF.len()..].trim();
+        // The client's trailer after the plan points at the old transcript.
+        let plan = plan
+            .rfind("\n\nIf you need specific details from before exiting plan mode")
+            .map_or(plan, |i| plan[..i].trim_end());
+        out.request = title;
+        out.plan = Some(plan.to_owned());
         out.kind = RequestKind::Task;
         return out;
     }
@@ -163,44 +173,6 @@ pub fn clean_prompt(text: &str) -> Cleaned {
         RequestKind::Task
     };
     out
-}
-
-/// A plan handed over as a request: its title (`# Fix: add --trust`,
-/// `# Plan: …`) and the first sentence of its context section.
-fn plan_request(plan: &str) -> Option<String> {
-    let mut lines = plan.lines().map(str::trim).filter(|l| !l.is_empty());
-    let title = lines.next()?.trim_start_matches('#').trim();
-    let title = title
-        .strip_prefix("Plan:")
-        .or_else(|| title.strip_prefix("Plan :"))
-        .unwrap_or(title)
-        .trim();
-    if title.is_empty() {
-        return None;
-    }
-    // The first paragraph of prose after the title (under `## Context`,
-    // or straight after it), to its first sentence.
-    let context = lines
-        .take(6)
-        .find(|l| {
-            !l.starts_with('#')
-                && !l.starts_with("```")
-                && !l.starts_with('-')
-                && !l.starts_with('|')
-        })
-        .map(|l| {
-            let end = l
-                .match_indices(". ")
-                .map(|(i, _)| i + 1)
-                .next()
-                .unwrap_or(l.len());
-            l[..end].trim().to_owned()
-        })
-        .filter(|c| c.split_whitespace().count() >= 4);
-    Some(match context {
-        Some(c) => format!("{title}. {c}"),
-        None => title.to_owned(),
-    })
 }
 
 /// Characters of one text looked at for findings.
@@ -1258,6 +1230,25 @@ mod tests {
             UserText::Request(c) => c,
             other => panic!("{text:?} gave {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_plan_handed_over_is_its_title_as_request_and_an_accepted_plan() {
+        let c = req(
+            "Implement the following plan:\n\n# Fix: Add `--trust` flag\n\n## Context\n\n\
+            The CLI now requires trust.\n\n```ts\nconst args = [\"-p\"];\n```\n\n\
+            If you need specific details from before exiting plan mode (like exact code snippets), \
+            read the full transcript at: /Users/me/.claude/projects/x/1.jsonl",
+        );
+        assert_eq!(c.request, "Fix: Add `--trust` flag");
+        assert_eq!(c.kind, RequestKind::Task);
+        assert!(c.pasted.is_empty(), "{:?}", c.pasted);
+        let plan = c.plan.expect("the plan is kept");
+        assert!(plan.starts_with("# Fix: Add `--trust` flag"), "{plan}");
+        assert!(
+            plan.ends_with("```"),
+            "the client's trailer is not the plan: {plan}"
+        );
     }
 
     #[test]

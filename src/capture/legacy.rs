@@ -45,6 +45,7 @@ pub fn digest_of(ex: &Exchange) -> Digest {
             kind: c.kind,
             ide: c.ide,
             pasted: c.pasted,
+            plan: c.plan,
             files,
             errors,
             answer: ex.assistant.clone(),

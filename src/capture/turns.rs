@@ -772,6 +772,7 @@ impl<'s> Builder<'s> {
                     kind: c.kind,
                     ide: c.ide,
                     pasted: c.pasted,
+                    plan: c.plan,
                     ..Default::default()
                 };
             }

@@ -1124,6 +1124,74 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence> {
     out
 }
 
+/// The first heading or line of a plan (`# Fix: add --trust`, `# Plan: …`),
+/// without its `Plan:` label.
+pub(crate) fn plan_title(plan: &str) -> Option<String> {
+    let line = plan
+        .lines()
+        .map(|l| l.trim().trim_start_matches('#').trim())
+        .find(|l| !l.is_empty())?;
+    let line = line
+        .strip_prefix("Plan:")
+        .or_else(|| line.strip_prefix("Plan :"))
+        .unwrap_or(line)
+        .trim();
+    (!line.is_empty()).then(|| line.to_owned())
+}
+
+/// Why a plan was made, as it says itself: the first sentences of its
+/// `Context` (or `Background`, `Problem`, `Motivation`) section, or of
+/// the prose straight under its title. Its steps, files and code are the
+/// work, told by what the turn did; what it says about itself ("This plan
+/// …") or the user ("The user wants:") is not why.
+pub(crate) fn plan_background(plan: &str) -> Option<String> {
+    const HEADINGS: &[&str] = &[
+        "context",
+        "background",
+        "problem",
+        "the problem",
+        "problem statement",
+        "motivation",
+        "why",
+        "contexte",
+        "problème",
+        "le problème",
+    ];
+    let title = plan_title(plan)?;
+    let mut picked: Vec<String> = Vec::new();
+    for s in sentences(plan) {
+        let Some(section) = s.section.as_deref() else {
+            continue;
+        };
+        let section = section.trim_start_matches("Plan:").trim();
+        let why = HEADINGS.iter().any(|h| section.eq_ignore_ascii_case(h)) || section == title;
+        if !why || s.item || s.question || s.text.ends_with(':') || s.text == title {
+            continue;
+        }
+        let lower = s.text.to_lowercase();
+        if starts_with_any(&lower, &["we need", "i need"])
+            || has_any(
+                &lower,
+                &[
+                    "the user",
+                    "this plan",
+                    "this document",
+                    "change plan",
+                    "the plan",
+                ],
+            )
+        {
+            continue;
+        }
+        picked.push(s.text);
+        if picked.len() == 2 {
+            break;
+        }
+    }
+    let text = picked.join(" ");
+    (text.split_whitespace().count() >= 5).then(|| cap(&text, 280))
+}
+
 /// Removes heading marks, quote marks, list bullets, numbering, checkboxes.
 /// Returns the rest and whether the line was a list item.
 fn strip_markers(line: &str) -> (String, bool) {
@@ -1481,6 +1549,42 @@ mod tests {
 
     fn texts(text: &str) -> Vec<String> {
         sentences(text).into_iter().map(|s| s.text).collect()
+    }
+
+    #[test]
+    fn a_plans_background_is_its_context_not_its_steps_nor_its_talk_of_itself() {
+        let plan = "# Fix: Add `--trust` flag\n\n## Context\n\n\
+            The CLI now requires **explicit** workspace trust. On the server, runs fail with:\n\n\
+            ```\nWorkspace Trust Required\n```\n\n\
+            This blocks every run on headless servers. A third sentence.\n\n\
+            ## Change\n\nAdd `--trust` to the base args.";
+        assert_eq!(
+            plan_background(plan).as_deref(),
+            Some(
+                "The CLI now requires explicit workspace trust. This blocks every run on headless servers."
+            )
+        );
+        // Prose straight under the title counts; a plan's talk of itself and
+        // of what the user asked does not.
+        assert_eq!(
+            plan_background("# Plan: Tar archives\n\nThe manifest skips tar files entirely.\n\n## Steps\n1. parse")
+                .as_deref(),
+            Some("The manifest skips tar files entirely.")
+        );
+        let audit = "# Security audit\n\n## Context\n\nThe user requested an audit of auth. \
+            This document is the report. It is not a change plan.\n\n## Findings\n\nC1 open redirect.";
+        assert_eq!(plan_background(audit), None);
+        // Steps and lists are the work, not why.
+        assert_eq!(
+            plan_background(
+                "# Plan: X\n\n## Overview\n\nAdd tar support to the reader.\n\n## Steps\n- one\n- two"
+            ),
+            None
+        );
+        assert_eq!(
+            plan_title("## Plan: Make it installable\n\nbody").as_deref(),
+            Some("Make it installable")
+        );
     }
 
     #[test]

@@ -26,6 +26,7 @@ use std::path::Path;
 use crate::context::Ctx;
 use crate::memory::config::{BackendKind, MemoryConfig};
 use crate::memory::log::Lang;
+pub(crate) use cues::plan_title;
 use digest::Digest;
 use record::Extraction;
 

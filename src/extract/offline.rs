@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::cues::{self, cap, is_request_sentence};
+use super::cues::{self, cap, is_request_sentence, plan_title};
 use super::digest::{
     Action, ActionKind, Change, Check, Digest, FileChange, RequestKind, TodoStatus, ToolError, Turn,
 };
@@ -769,6 +769,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         ctx.shown = turn.files.iter().map(|f| ctx.shown(&f.path)).collect();
         ctx.details = details::file_details(&turn.answer, &ctx.shown);
         ctx.goal(&mut rec);
+        ctx.plan_context(&mut rec);
         ctx.context(&mut rec, &known);
         ctx.work(&mut rec, &mut known);
         ctx.problems(&mut rec);
@@ -1087,6 +1088,14 @@ impl TurnCtx<'_> {
     /// Where a turn that changed nothing looked: an investigation cut short
     /// or a question about the code is resumed from those files. Only a
     /// few, or the ones the answer names: twenty files skimmed say nothing.
+    /// Why the work of an accepted plan was asked for, as the plan says:
+    /// the goal names what, this the situation it answers.
+    fn plan_context(&self, rec: &mut Record) {
+        if let Some(why) = self.turn.plan.as_deref().and_then(cues::plan_background) {
+            rec.push(&self.primary, |s| &mut s.contexte, &why);
+        }
+    }
+
     fn context(&self, rec: &mut Record, known: &Known) {
         let t = self.turn;
         if t.reads.is_empty()
@@ -1942,8 +1951,10 @@ impl TurnCtx<'_> {
     fn decisions(&self, rec: &mut Record) {
         let t = self.turn;
         let w = self.w;
+        // A plan handed over as the request is already the goal.
         if let Some(plan) = &t.plan
             && let Some(title) = plan_title(plan)
+            && title != t.request
         {
             rec.push(
                 &self.primary,
@@ -2783,20 +2794,6 @@ fn is_complaint(request: &str) -> bool {
         .to_lowercase()
         .replace('’', "'");
     SAYS.iter().any(|s| first.contains(s))
-}
-
-/// The first heading or line of a plan.
-fn plan_title(plan: &str) -> Option<String> {
-    let line = plan
-        .lines()
-        .map(|l| l.trim().trim_start_matches('#').trim())
-        .find(|l| !l.is_empty())?;
-    let line = line
-        .strip_prefix("Plan:")
-        .or_else(|| line.strip_prefix("Plan :"))
-        .unwrap_or(line)
-        .trim();
-    (!line.is_empty()).then(|| line.to_owned())
 }
 
 /// A sentence of the answer that says why something failed, when it says

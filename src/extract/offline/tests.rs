@@ -210,6 +210,32 @@ fn problems_carry_their_fix_or_stay_open() {
 }
 
 #[test]
+fn a_plans_context_says_why_and_a_plan_handed_over_is_the_goal_once() {
+    // Handed over after plan mode: the title is the request.
+    let mut t = turn("Fix: Add `--trust` flag");
+    t.plan = Some(
+        "# Fix: Add `--trust` flag\n\n## Context\n\nThe CLI now requires workspace trust on headless servers.\n\n## Change\n\n1. args"
+            .into(),
+    );
+    let s = run(vec![t]);
+    assert_eq!(s.objectif, ["Fix: Add `--trust` flag"]);
+    assert_eq!(
+        s.contexte,
+        ["The CLI now requires workspace trust on headless servers."]
+    );
+    assert!(s.decisions.is_empty(), "{:?}", s.decisions);
+    // Accepted in the turn (ExitPlanMode): the plan is a decision too.
+    let mut t = turn("the WAL warnings, fix them");
+    t.plan = Some("# Fix: WAL rotation warnings\n\n## Context\n\nAfter every checkpoint all nodes log a skipped rotation.".into());
+    let s = run(vec![t]);
+    assert_eq!(
+        s.contexte,
+        ["After every checkpoint all nodes log a skipped rotation."]
+    );
+    assert_eq!(s.decisions, ["Plan accepté : Fix: WAL rotation warnings"]);
+}
+
+#[test]
 fn decisions_come_from_evidence_only() {
     let mut t = turn("add tar support");
     t.plan = Some("# Plan: Add Tar Archive Support\n\n1. parse".into());
