@@ -1214,11 +1214,15 @@ fn asks(text: &str) -> bool {
     }
     const ASKING: &[&str] = &[
         "what", "why", "how", "where", "when", "which", "who", "whose", "is ", "are ", "does ",
-        "do ", "did ", "was ", "were ", "pourquoi", "comment", "quel", "quelle", "qu'est",
-        "est-ce", "où ", "quand ",
+        "did ", "was ", "were ", "pourquoi", "comment", "quel", "quelle", "qu'est", "est-ce",
+        "où ", "quand ",
     ];
+    // Without a question mark, "Do" asks only of someone ("do you think");
+    // "Do all of them in one batch" is an order.
+    const DO_ASKS: &[&str] = &["do you ", "do we ", "do i ", "do they "];
     let first = text.lines().next().unwrap_or("").trim().to_lowercase();
-    ASKING.iter().any(|w| first.starts_with(w)) && !first.starts_with("how about")
+    (ASKING.iter().any(|w| first.starts_with(w)) || DO_ASKS.iter().any(|w| first.starts_with(w)))
+        && !first.starts_with("how about")
 }
 
 #[cfg(test)]
@@ -1421,6 +1425,12 @@ mod tests {
         assert_eq!(c.ide, ["opened: /p/next.config.js"]);
         assert_eq!(
             req("Why does the build fail on CI?").kind,
+            RequestKind::Question
+        );
+        // "Do" without a question mark is an order unless it asks someone.
+        assert_eq!(req("Do all of them in one batch").kind, RequestKind::Task);
+        assert_eq!(
+            req("do you think the cache is stale").kind,
             RequestKind::Question
         );
 

@@ -347,7 +347,39 @@ pub(crate) fn is_offer(text: &str) -> bool {
     .iter()
     .any(|o| l.contains(o));
     let a_choice = has_any(&l, &["or", "ou"]);
-    about_me
+    // "Want me to do the minimal fix, or the restructure?" offers two ways;
+    // "…, or not?", "…, or leave it?" only asks for a go-ahead.
+    let between_ways = {
+        let after = l
+            .rsplit_once(", or ")
+            .or_else(|| l.rsplit_once(", ou "))
+            .map_or("", |(_, r)| r.trim_end_matches(['?', '.', ' ']));
+        !starts_with_any(
+            after,
+            &[
+                "not",
+                "no",
+                // "…, or would you prefer to test first?": me now or the
+                // user first is a go-ahead, not two ways of the work.
+                "would you",
+                "do you",
+                "you",
+                "should we wait",
+                "préférez-vous",
+                "tu préfères",
+                "leave it",
+                "leave them",
+                "skip",
+                "something else",
+                "anything else",
+                "hold off",
+                "wait",
+                "pas",
+                "non",
+            ],
+        ) && !after.is_empty()
+    };
+    (about_me && !between_ways)
         || (OFFERS.iter().any(|o| l.starts_with(o)) && !a_choice)
         || l.split_whitespace().count() < 4
 }
@@ -368,12 +400,23 @@ pub(crate) fn closing_question(answer: &str) -> Option<String> {
     // "Where would you want it? It could go early or late.": the question
     // may have a sentence of context after it.
     let all = sentences(answer);
-    let text = all
-        .iter()
-        .rev()
-        .take(3)
-        .map(|s| s.text.trim())
-        .find(|t| t.ends_with('?'))?;
+    let last = all.iter().rev().take(3).map(|s| s.text.trim());
+    // "Tell me which findings you'd like fixed": asked without a mark.
+    if let Some(text) = last.clone().find(|t| {
+        !t.ends_with('?')
+            && has_any(
+                &lower(t),
+                &[
+                    "tell me which",
+                    "let me know which",
+                    "dites-moi lequel",
+                    "dis-moi lequel",
+                ],
+            )
+    }) {
+        return (text.chars().count() <= 240).then(|| text.to_owned());
+    }
+    let text = last.clone().find(|t| t.ends_with('?'))?;
     let lower_text = lower(text);
     let asks_to_choose = has_any(&lower_text, &["or", "ou"])
         || starts_with_any(
@@ -517,8 +560,11 @@ fn option_line(line: &str) -> Option<(char, String)> {
         .replace("**", "");
     // Whole: it is redacted before anything cuts it (a cut first could
     // leave part of a secret).
+    // A bold or named option may be one word (`**B. Utility/data-dense**`);
+    // a bare `A.` in prose needs more to be one.
     let words = gist.split_whitespace().count();
-    (words >= 2).then_some((label, gist))
+    let marked = bold || line.contains("ption") || line.contains("pproach");
+    (words >= 2 || (words == 1 && marked)).then_some((label, gist))
 }
 
 /// The option of `offered` a reply picks: "B", "b.", "Option B", "go with
@@ -640,10 +686,13 @@ pub(crate) fn is_a_choice(request: &str) -> bool {
             "plutôt",
         ],
     );
+    // "do the proper fix", "Fix 1-3": a few words ordering one of the ways
+    // asked about ([`answers`] checks they are its words).
+    let terse = t.split_whitespace().count() <= 6;
     !t.is_empty()
         && t.split_whitespace().count() <= 40
         && !t.contains('?')
-        && (picks || !is_request_sentence(&first))
+        && (picks || terse || !is_request_sentence(&first))
 }
 
 /// Whether `reply` answers `question` (the one the previous answer ended
@@ -1307,6 +1356,7 @@ pub(crate) fn cap(s: &str, max: usize) -> String {
 
 /// Verbs and phrases that open a request for work, lower-case.
 const REQUESTING: &[&str] = &[
+    "do",
     "add",
     "create",
     "make",
@@ -1519,6 +1569,7 @@ pub fn is_request_sentence(sentence: &str) -> bool {
         "then ",
         "now ",
         "maybe ",
+        "just ",
         "i think ",
         "i guess ",
         "i feel ",
@@ -1531,7 +1582,11 @@ pub fn is_request_sentence(sentence: &str) -> bool {
             t = r.trim_start();
         }
     }
-    if t.starts_with("do you") || t.starts_with("does ") {
+    // "Do you…", "do all the tests pass?": asked, not ordered.
+    if starts_with_any(t, &["do you", "do i", "do we", "do they"])
+        || t.starts_with("does ")
+        || (t.starts_with("do ") && t.ends_with('?'))
+    {
         return false;
     }
     REQUESTING.iter().any(|v| {
@@ -1732,6 +1787,8 @@ mod tests {
             "Done. Want me to commit?",
             "Ready to commit. Go ahead?",
             "Would you like me to add tests or docs?",
+            "Would you like me to tackle that next, or would you prefer to test the current changes first?",
+            "Want me to push it, or leave it local?",
             "Done. Does that look right?",
             "Done.",
         ] {
@@ -1741,6 +1798,22 @@ mod tests {
             "lets get this in quite early, but not top prio. that still remains to be mfa"
         ));
         assert!(is_a_choice("the second one"));
+        // Two ways the model offers to take, one of them ordered in a few
+        // words; a list to pick from, asked without a question mark.
+        let ways = "Want me to implement the minimal fix (add `name:` frontmatter), or the marketplace restructure?";
+        assert_eq!(
+            closing_question(&format!("Found it.\n\n{ways}")).as_deref(),
+            Some(ways)
+        );
+        assert!(is_a_choice("do the proper fix") && answers(ways, "do the proper fix"));
+        assert_eq!(
+            closing_question(
+                "C1 is critical. Tell me which findings you'd like fixed and I'll implement them."
+            )
+            .as_deref(),
+            Some("Tell me which findings you'd like fixed and I'll implement them.")
+        );
+        assert!(is_a_choice("Fix 1-3"));
         assert!(!is_a_choice(
             "List, in 5 bullet points, what are the strengths"
         ));
@@ -1867,6 +1940,15 @@ mod tests {
             offered_options("Done:\n1. Added the parser\n2. Wrote the tests\n\nAll green.")
                 .is_empty()
         );
+        // A bold title may be one word; a bare label in prose needs two.
+        let cards = offered_options(
+            "Three directions:\n\n- **A. Modern SaaS** (Linear): dark\n- **B. Utility/data-dense** (GitHub): light\n\nClick a card to pick one.",
+        );
+        assert_eq!(
+            picked_option("B", &cards).as_deref(),
+            Some("B — Utility/data-dense")
+        );
+        assert!(offered_options("Notes:\n1. Parser\n2. Tests\n\nWhich one first?").is_empty());
     }
 
     #[test]
@@ -1957,5 +2039,16 @@ mod tests {
         assert!(is_request_sentence(
             "I just added a DB make sure it is exposed in CI"
         ));
+        // "Do" orders unless it asks.
+        assert!(is_request_sentence("Do all of them in one batch"));
+        assert!(is_request_sentence("just do the other changes first"));
+        for asked in [
+            "Do i add it to actions secrets?",
+            "do we still need the cache",
+            "do all the tests pass?",
+            "don't",
+        ] {
+            assert!(!is_request_sentence(asked), "{asked}");
+        }
     }
 }

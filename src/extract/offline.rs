@@ -469,6 +469,12 @@ fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
 fn choice_outcome(answer: &str) -> Option<String> {
     let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
     let line = line.replace("**", "");
+    // "All tests pass. Summary of changes:": the heading after it is not
+    // part of what the choice led to.
+    let line = match line.find(". ") {
+        Some(at) => line[..at].to_owned(),
+        None => line,
+    };
     let text = line.trim_end_matches([':', '.', '!']).trim();
     let lower = text.to_lowercase();
     let words = text.split_whitespace().count();
