@@ -429,6 +429,51 @@ pub(crate) fn closing_question(answer: &str) -> Option<String> {
     (asks_to_choose && text.chars().count() <= 240 && !is_offer(text)).then(|| text.to_owned())
 }
 
+/// The question an answer ends on that waits for the user: a choice, an
+/// offer of more work, a request for something only they can give ("Can
+/// you paste the output of step 2?"). Not the ritual ones ("Anything
+/// else?", "Does that help?"), nor a bare offer to commit or push, which
+/// the log's commit to-dos already say.
+pub(crate) fn pending_question(answer: &str) -> Option<String> {
+    const RITUAL: &[&str] = &[
+        "anything else",
+        "does that help",
+        "does this help",
+        "make sense",
+        "does that make sense",
+        "does this make sense",
+        "sound good",
+        "sounds good",
+        "does that work",
+        "look good",
+        "looks good",
+        "does that look",
+        "does this look",
+        "any questions",
+        "any other",
+        "is there anything",
+        "autre chose",
+        "ça te va",
+        "ça vous va",
+    ];
+    let answer = match answer.char_indices().rev().nth(CLOSING_SCAN) {
+        Some((at, _)) => &answer[at..],
+        None => answer,
+    };
+    let all = sentences(answer);
+    let text = all
+        .iter()
+        .rev()
+        .take(2)
+        .map(|s| s.text.trim())
+        .find(|t| t.ends_with('?'))?;
+    let l = lower(text);
+    let words = text.split_whitespace().count();
+    let ritual = RITUAL.iter().any(|r| has_phrase(&l, r));
+    let ships_only = has_any(&l, &["commit", "push", "merge"]) && !l.contains(", or ");
+    ((5..=60).contains(&words) && !ritual && !ships_only).then(|| text.to_owned())
+}
+
 /// How far back from an answer's end its offered options are looked for.
 const OPTIONS_SCAN: usize = 6000;
 
@@ -1769,6 +1814,32 @@ mod tests {
             None
         );
         assert_eq!(commit_left("Committed as `fix: x`."), None);
+    }
+
+    #[test]
+    fn the_question_an_answer_waits_on_is_kept_and_rituals_are_not() {
+        assert_eq!(
+            pending_question(
+                "Two probes would settle it.\n\nWant me to set up one or both probes?"
+            )
+            .as_deref(),
+            Some("Want me to set up one or both probes?")
+        );
+        assert_eq!(
+            pending_question("Can you paste the output of step 2? That tells us the source.")
+                .as_deref(),
+            Some("Can you paste the output of step 2?")
+        );
+        for ritual in [
+            "Done. Anything else you'd like me to change?",
+            "Fixed. Does that make sense to you now?",
+            "Ready. Want me to commit these changes?",
+            "What do you want?",
+            "Done.",
+            "Is this right? I removed the cache and the tests pass again now.\n\nAll green.",
+        ] {
+            assert_eq!(pending_question(ritual), None, "{ritual}");
+        }
     }
 
     #[test]

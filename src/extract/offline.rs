@@ -18,7 +18,7 @@ use super::digest::{
 use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
 use super::{Answer, Backend, ExtractRequest};
-use crate::memory::log::{Lang, UNCOMMITTED};
+use crate::memory::log::{Lang, PENDING_QUESTION, UNCOMMITTED};
 
 /// Longest bullet the offline backend writes; the merge caps again by config.
 const MAX_BULLET: usize = 240;
@@ -113,6 +113,9 @@ struct Words {
     /// Before the files a turn changed and did not commit: one of
     /// [`UNCOMMITTED`].
     uncommitted: &'static str,
+    /// Before the question the last answer waits on: one of
+    /// [`PENDING_QUESTION`].
+    pending: &'static str,
     /// Around a pull request's number: `PR #12 ouverte`, `Opened PR #12`.
     pr_opened: (&'static str, &'static str),
     colon: &'static str,
@@ -177,6 +180,7 @@ const FR: Words = Words {
     correction: "Consigne de l'utilisateur",
     to_commit: "Commit à faire",
     uncommitted: UNCOMMITTED[0],
+    pending: PENDING_QUESTION[0],
     pr_opened: ("PR ", " ouverte"),
     colon: " :",
 };
@@ -233,6 +237,7 @@ const EN: Words = Words {
     correction: "User's instruction",
     to_commit: "To commit",
     uncommitted: UNCOMMITTED[1],
+    pending: PENDING_QUESTION[1],
     pr_opened: ("Opened PR ", ""),
     colon: ":",
 };
@@ -804,6 +809,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
                 }
             }
         }
+        ctx.pending_question(&mut rec, &known, i + 1 == d.turns.len());
     }
     rec.finish()
 }
@@ -2383,6 +2389,30 @@ impl TurnCtx<'_> {
             |s| &mut s.a_suivre,
             &format!("{}{} {what}", w.to_commit, w.colon),
         );
+    }
+
+    /// Where the work stopped when the last answer waits on the user: its
+    /// question, until the next turn (whatever the user says then answers
+    /// it or moves on). A state, not a task: dropped, not finalised.
+    fn pending_question(&self, rec: &mut Record, known: &Known, last: bool) {
+        let w = self.w;
+        let asked = last
+            .then(|| cues::pending_question(&self.turn.answer))
+            .flatten()
+            .map(|q| format!("{}{} {}", w.pending, w.colon, cap(&one_line(&q), 220)));
+        let is_pending = |t: &str| PENDING_QUESTION.iter().any(|p| t.starts_with(p));
+        for open in known.todos_where(&known.todos, &self.primary, is_pending) {
+            // Asked again, word for word: still the one waiting.
+            if asked.as_deref() != Some(open) {
+                rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+            }
+        }
+        while rec.take_open(&self.primary, is_pending) {}
+        if let Some(q) = asked
+            && known.open_todo(&self.primary, &q).is_none()
+        {
+            rec.push(&self.primary, |s| &mut s.a_suivre, &q);
+        }
     }
 
     /// The turn changed the project's files, made no commit, and its

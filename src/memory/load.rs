@@ -11,7 +11,7 @@
 
 use crate::context::Ctx;
 use crate::memory::config::MemoryConfig;
-use crate::memory::log::{DailyLog, Lang, SectionKey, UNCOMMITTED, bullet_key, clean_bullet};
+use crate::memory::log::{DailyLog, Lang, SectionKey, bullet_key, clean_bullet, is_state};
 use crate::memory::store::{Project, Store};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -182,10 +182,10 @@ pub fn load_project(ctx: &Ctx, store: &Store, project: &Project, today: &str) ->
         }
         let newest = active_days.is_empty();
         for (key, t) in open {
-            // The newest log is shown whole; an older one's uncommitted
-            // changes are stale by now (see `UNCOMMITTED`).
-            let bare = t.trim_start_matches("[ ]").trim_start();
-            let stale = !newest && UNCOMMITTED.iter().any(|p| bare.starts_with(p));
+            // The newest log is shown whole; an older one's states (its
+            // uncommitted changes, its question left unanswered) are stale
+            // by now (see `is_state`).
+            let stale = !newest && is_state(t.trim_start_matches("[ ]"));
             if !stale && !closed.contains(&key) && listed.insert(key) {
                 open_todos.push(OpenTodo {
                     date: date.clone(),
@@ -1024,7 +1024,7 @@ mod tests {
     #[test]
     /// "Uncommitted changes" is true when written: the newest log shows
     /// it, an older one's is not carried (the user may have committed).
-    fn uncommitted_changes_are_not_carried_past_their_log() {
+    fn states_are_not_carried_past_their_log() {
         let files = [
             (
                 log_path("2026-11-10"),
@@ -1032,7 +1032,11 @@ mod tests {
                     "2026-11-10",
                     &[(
                         "À suivre",
-                        &["Modifications non commitées : `a.rs`", "Relire"],
+                        &[
+                            "Modifications non commitées : `a.rs`",
+                            "Question en suspens : Want me to add the probes?",
+                            "Relire",
+                        ],
                     )],
                 ),
             ),

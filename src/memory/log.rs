@@ -136,6 +136,22 @@ impl Sections {
 /// carries it past the log that holds it.
 pub const UNCOMMITTED: &[&str; 2] = &["Modifications non commitées", "Uncommitted changes"];
 
+/// How a to-do saying the last answer waits on the user's reply starts,
+/// in French and English: a state like [`UNCOMMITTED`], gone once the
+/// user says anything next (the reply answers it or moves on).
+pub const PENDING_QUESTION: &[&str; 2] = &["Question en suspens", "Open question"];
+
+/// Whether a to-do (without its checkbox) is a state rather than a task:
+/// true when written, dropped rather than finalised once it stops being
+/// true, never carried past its own log.
+pub fn is_state(todo: &str) -> bool {
+    let bare = todo.trim_start().trim_start_matches('✅').trim_start();
+    UNCOMMITTED
+        .iter()
+        .chain(PENDING_QUESTION)
+        .any(|p| bare.starts_with(p))
+}
+
 /// Language of headings written into a new file. Both are always read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -622,10 +638,10 @@ impl DailyLog {
         let LogLine::Bullet(text) = moved.remove(0) else {
             unreachable!("candidates are bullets")
         };
-        // Changes left uncommitted, then committed: a state that stopped
-        // being true goes, it was no task done.
-        let bare = text.trim_start().trim_start_matches('✅').trim_start();
-        if UNCOMMITTED.iter().any(|p| bare.starts_with(p)) {
+        // Changes left uncommitted, then committed; a question, then
+        // answered: a state that stopped being true goes, it was no task
+        // done.
+        if is_state(&text) {
             outcome.finalized.push(text.trim().to_string());
             return;
         }

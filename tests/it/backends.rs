@@ -211,7 +211,10 @@ Voulez-vous que j'ajoute aussi un cache disque ?",
                 ),
                 (
                     "a_suivre",
-                    &["Ajouter une métrique du taux de succès du cache"]
+                    &[
+                        "Ajouter une métrique du taux de succès du cache",
+                        "Question en suspens : Voulez-vous que j'ajoute aussi un cache disque ?"
+                    ]
                 ),
             ]
         )]

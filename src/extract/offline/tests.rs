@@ -1531,6 +1531,36 @@ fn changes_left_uncommitted_are_open_until_a_commit() {
     );
 }
 
+#[test]
+fn the_question_the_last_answer_waits_on_is_open_until_the_next_turn() {
+    let mut t = turn("why does the plugin not load in Cursor");
+    t.answer = "Cursor does not scan that folder.\n\nWant me to set up one or both probes?".into();
+    assert_eq!(
+        run(vec![t.clone()]).a_suivre,
+        ["Question en suspens : Want me to set up one or both probes?"]
+    );
+    assert_eq!(
+        run_with(vec![t.clone()], Lang::En, &[]).a_suivre,
+        ["Open question: Want me to set up one or both probes?"]
+    );
+    // Only the last turn of the job waits: an earlier one was answered.
+    let mut next = turn("set up both");
+    next.answer = "Both probes are in place.".into();
+    assert!(run(vec![t.clone(), next.clone()]).a_suivre.is_empty());
+    // Whatever the user says next closes an earlier Stop's question.
+    let log = "## À suivre\n- Question en suspens : Want me to set up one or both probes?\n";
+    let logs = vec![("root".to_string(), log.to_string())];
+    let s = run_with(vec![next], Lang::Fr, &logs);
+    assert_eq!(
+        s.a_suivre_done,
+        ["Question en suspens : Want me to set up one or both probes?"]
+    );
+    assert!(s.a_suivre.is_empty());
+    // Asked again word for word: still the one open, neither closed nor doubled.
+    let s = run_with(vec![t], Lang::Fr, &logs);
+    assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
+}
+
 /// One of the ways offered, named by its label or its name, is a pick; a
 /// setting called an option is not.
 #[test]

@@ -383,6 +383,21 @@ fn uncommitted_changes_once_committed_just_go() {
 }
 
 #[test]
+fn a_question_once_answered_just_goes() {
+    let mut log = parse(
+        "# Log session — 2026-11-30\n\n## À suivre\n- Question en suspens : Want me to add the probes?\n- Relire la doc\n",
+    );
+    log.merge(
+        &record(|s| {
+            s.a_suivre_done = strings(&["Question en suspens : Want me to add the probes?"])
+        }),
+        MAX,
+    );
+    assert_eq!(log.open_todos(), ["Relire la doc"]);
+    assert!(!log.render().contains("## Finalisé"), "{}", log.render());
+}
+
+#[test]
 fn done_items_match_by_normalised_substring_either_way() {
     let mut log = parse(FR_SEED);
     let outcome = log.merge(
