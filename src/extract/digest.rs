@@ -327,8 +327,9 @@ fn is_zero(n: &u32) -> bool {
 
 /// Longest request kept, in characters.
 pub const MAX_REQUEST_CHARS: usize = 4000;
-/// Longest answer kept (its end), in characters.
-pub const MAX_ANSWER_CHARS: usize = 6000;
+/// Longest answer kept (its end), in characters: a review's findings
+/// open its answer, and a long review runs to 10 000 characters or more.
+pub const MAX_ANSWER_CHARS: usize = 16_000;
 /// Longest plan or subagent report kept, in characters.
 pub const MAX_PLAN_CHARS: usize = 1500;
 /// Longest other entry (a command, an error line, a to-do), in characters.

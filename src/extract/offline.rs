@@ -69,6 +69,9 @@ struct Words {
     read: &'static str,
     before: &'static str,
     outcome: &'static str,
+    /// Before each finding a review answer reports, and its verdict.
+    finding: &'static str,
+    verdict: &'static str,
     ticket: &'static str,
     commented: &'static str,
     /// Before a host changed over ssh: `Sur` `host` `(ssh)`.
@@ -145,6 +148,8 @@ const FR: Words = Words {
     read: "Consulté",
     before: "avant :",
     outcome: "Résultat",
+    finding: "Constat de revue",
+    verdict: "Verdict de revue",
     ticket: "Ticket",
     commented: "Commentaire publié sur",
     remote: "Sur",
@@ -202,6 +207,8 @@ const EN: Words = Words {
     read: "Read",
     before: "was",
     outcome: "Outcome",
+    finding: "Review finding",
+    verdict: "Review verdict",
     ticket: "Ticket",
     commented: "Commented on",
     remote: "On",
@@ -2173,6 +2180,30 @@ impl TurnCtx<'_> {
                 &format!("{}{} {}", self.w.outcome, self.w.colon, o),
             );
         }
+        // A review's answer is its findings and its verdict, not the few
+        // sentences scoring would keep of it.
+        // Probes in a scratch repository are no change of the project's.
+        let project_changed = t.all_files().any(|f| self.in_project(&f.path));
+        if !project_changed && review::asks_for_review(&t.request) {
+            let r = review::review(&t.answer);
+            if !r.findings.is_empty() {
+                for f in &r.findings {
+                    rec.push(
+                        &self.primary,
+                        |s| &mut s.connaissances,
+                        &format!("{}{} {f}", self.w.finding, self.w.colon),
+                    );
+                }
+                if let Some(v) = r.verdict {
+                    rec.push(
+                        &self.primary,
+                        |s| &mut s.connaissances,
+                        &format!("{}{} {v}", self.w.verdict, self.w.colon),
+                    );
+                }
+                return;
+            }
+        }
         let kind = if changed {
             answer::Kind::Work
         } else {
@@ -3186,5 +3217,6 @@ mod answer;
 mod ci;
 mod details;
 mod remote;
+mod review;
 #[cfg(test)]
 mod tests;
