@@ -938,6 +938,16 @@ fn reports_a_pass(t: &str) -> bool {
         .any(|p| body.starts_with(p))
 }
 
+/// Whether a check's output names a finding of its own (`f.go:12:3: x is
+/// unused (unused)`) or a task runner's failure (`ERROR task failed`): a
+/// check piped into `tail` exits 0 whatever it found.
+pub fn names_a_finding(lines: &[&str]) -> bool {
+    lines.iter().any(|l| {
+        let t = l.trim();
+        is_finding_line(t) || t.starts_with("ERROR task failed") || t.starts_with("FAILED ")
+    })
+}
+
 /// A line a linter, formatter or type checker prints for one finding: a
 /// source location followed by a rule code or "error", or a formatter's
 /// verdict on a file.

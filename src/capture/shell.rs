@@ -261,6 +261,13 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                                 m.lines().next().unwrap_or("").trim().to_owned()
                             }
                         })
+                        // `-F -` reads the message from stdin: the
+                        // here-document's.
+                        .or_else(|| {
+                            (flag_value(&args, &["-F", "--file"]).as_deref() == Some("-"))
+                                .then(|| heredoc.unwrap_or("").lines().next().unwrap_or(""))
+                                .map(|l| l.trim().to_owned())
+                        })
                         .unwrap_or_default();
                     action(ActionKind::Commit, msg)
                 }
@@ -1457,6 +1464,16 @@ mod tests {
                 kind: ActionKind::Commit,
                 detail: "Add tokenizer files and README".into()
             }]
+        );
+        // `-F -`: the message comes on stdin, from the here-document.
+        let stdin = "git add -A && git commit -q -F - <<'EOF' && git push\nAdd AncestryInvalid zero value\n\nbody\nEOF";
+        assert!(
+            kinds(stdin).contains(&Effect::Action {
+                kind: ActionKind::Commit,
+                detail: "Add AncestryInvalid zero value".into()
+            }),
+            "{:?}",
+            kinds(stdin)
         );
         assert_eq!(
             kinds("git -C /p push origin main"),

@@ -1185,6 +1185,9 @@ impl<'s> Builder<'s> {
                     };
                     let coverage = test.then(|| shell::coverage(output)).flatten();
                     let lines: Vec<&str> = output.lines().collect();
+                    // `golangci-lint run | tail -30` exits as `tail` does:
+                    // the findings it printed say it failed.
+                    let ok = ok && !(!*test && cmd.contains('|') && clean::names_a_finding(&lines));
                     let go_ok = (*test && passed.is_none() && failed.is_none())
                         .then(|| shell::go_packages_ok(output))
                         .flatten();
@@ -1634,23 +1637,15 @@ fn command_key(cmd: &str) -> String {
     segment_key(segs.first().copied().unwrap_or(first))
 }
 
-/// The programs a command line runs, in order: `cd`, `source` and empty
-/// pieces of a `&&`, `||` or `;` chain left out.
+/// The programs a command line runs, in order: the pieces of its `&&`,
+/// `||` or `;` chain that run none ([`crate::extract::is_preamble`]) left
+/// out.
 fn segments(line: &str) -> Vec<&str> {
     line.split("&&")
         .flat_map(|s| s.split("||"))
         .flat_map(|s| s.split(';'))
         .map(str::trim)
-        .filter(|s| {
-            !s.is_empty()
-                && *s != "\\"
-                && !s.starts_with("cd ")
-                && !s.starts_with("source ")
-                && !s.starts_with("(source ")
-                // `export PATH=$PATH:/usr/local/go/bin && go build`: the
-                // shell's setup, not the program run.
-                && !crate::extract::is_shell_setup(s)
-        })
+        .filter(|s| !crate::extract::is_preamble(s))
         .collect()
 }
 

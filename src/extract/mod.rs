@@ -40,7 +40,7 @@ pub(crate) use claude_cli::find_program;
 pub(crate) use cues::{answers, closing_question, is_a_choice, offered_options, picked_option};
 pub(crate) use http::{join_url, proxy_for};
 pub use offline::OfflineBackend;
-pub(crate) use offline::{is_shell_setup, without_output_trim};
+pub(crate) use offline::{is_preamble, without_output_trim};
 pub use openai::OpenAiBackend;
 pub use parse::{parse_answer, parse_value};
 pub use prompt::build_prompt;

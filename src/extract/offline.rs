@@ -2622,12 +2622,7 @@ fn program(command: &str) -> String {
     command
         .split("&&")
         .map(str::trim)
-        .find(|s| {
-            !s.starts_with("cd ")
-                && !s.starts_with("source ")
-                && !s.starts_with("(source ")
-                && !is_shell_setup(s)
-        })
+        .find(|s| !is_preamble(s))
         .unwrap_or(command)
         .split_whitespace()
         .filter(|w| !w.contains('='))
@@ -2651,11 +2646,30 @@ fn names_a_location(summary: &str) -> bool {
 /// A piece of a command line that only sets the shell up (`export
 /// PATH=…`, `PATH=$PATH:/usr/local/go/bin`, `set -e`). Capture's command
 /// keys skip it too.
-pub(crate) fn is_shell_setup(segment: &str) -> bool {
+fn is_shell_setup(segment: &str) -> bool {
     let s = segment.trim();
     s.starts_with("export ")
         || s.starts_with("set -")
         || (!s.is_empty() && s.split_whitespace().all(|w| w.contains('=')))
+}
+
+/// A piece of a `&&` chain that is not the program the line is about: a
+/// `cd`, a `source`, the shell's setup, looking the program up (`which
+/// golangci-lint &&`), or setting the turn's changes aside around it
+/// (`git stash && make lint; git stash pop`). Capture's command keys and
+/// the bullets' program names both skip it.
+pub(crate) fn is_preamble(segment: &str) -> bool {
+    let s = segment.trim();
+    s.is_empty()
+        || s == "\\"
+        || s.starts_with("cd ")
+        || s.starts_with("source ")
+        || s.starts_with("(source ")
+        || s.starts_with("which ")
+        || s.starts_with("command -v ")
+        || s == "git stash"
+        || s == "git stash pop"
+        || is_shell_setup(s)
 }
 
 /// `a`, `b` (+3 more): whole paths only, as many as fit in a bullet, so

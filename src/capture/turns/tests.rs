@@ -1153,6 +1153,45 @@ fn a_check_knows_whether_files_changed_after_it_and_what_said_it_was_clean() {
     assert!(!says_clean("3 errors, 0 warnings"));
 }
 
+/// Piped into `tail`, a linter exits 0 whatever it found: its findings say
+/// it failed, and the clean run after the edit is its fix.
+#[test]
+fn a_piped_linter_that_printed_findings_failed() {
+    let turns = build(&[
+        user("fix the lint"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"which golangci-lint && golangci-lint run ./... 2>&1 | tail -30"}),
+        )]),
+        result(
+            "1",
+            "internal/syncer/syncer.go:88:10: error returned from external package is unwrapped (wrapcheck)\n1 issues:\n* wrapcheck: 1",
+            false,
+            json!({}),
+        ),
+        calls(&[(
+            "2",
+            "Edit",
+            json!({"file_path":"/p/internal/syncer/syncer.go"}),
+        )]),
+        result("2", "ok", false, json!({})),
+        calls(&[(
+            "3",
+            "Bash",
+            json!({"command":"golangci-lint run ./... 2>&1 | tail -30"}),
+        )]),
+        result("3", "0 issues.", false, json!({})),
+        say("Lint is clean."),
+    ]);
+    let c = &turns[0].checks;
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert!(!c[0].ok, "{c:?}");
+    assert!(c[0].summary.contains("wrapcheck"), "{c:?}");
+    assert_eq!(c[0].fixed_in, ["/p/internal/syncer/syncer.go"]);
+    assert!(c[1].ok);
+}
+
 /// Piped into `head`, a wrapper refusing its command line exits 0: still
 /// an error, and the program running at all (its tests failing) gets past it.
 #[test]
