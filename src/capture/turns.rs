@@ -508,6 +508,17 @@ impl<'s> Builder<'s> {
         } else if rec.is_user() {
             self.user(rec);
         }
+        // The branch as the turn left it (a `git checkout -b` in the turn
+        // shows in the records after it).
+        if let Some(b) = rec
+            .git_branch
+            .as_deref()
+            .filter(|b| !b.is_empty() && *b != "HEAD")
+            && let Some(c) = self.cur.as_mut()
+            && c.turn.branch.as_deref() != Some(b)
+        {
+            c.turn.branch = Some(b.to_owned());
+        }
     }
 
     /// The turns, the last one included (it may be still running: its

@@ -308,6 +308,9 @@ pub struct Turn {
     /// CI runs the turn looked at, each as last seen.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ci: Vec<CiRun>,
+    /// The git branch the client recorded as the turn ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
     /// The model's last text of the turn.
     #[serde(default)]
     pub answer: String,
@@ -423,6 +426,9 @@ impl Turn {
         }
         if let Some(p) = &mut self.picked {
             f(Entry, p);
+        }
+        if let Some(b) = &mut self.branch {
+            f(Entry, b);
         }
         for s in self.ide.iter_mut().chain(&mut self.pasted) {
             f(Entry, s);

@@ -72,6 +72,9 @@ struct Words {
     /// Before each finding a review answer reports, and its verdict.
     finding: &'static str,
     verdict: &'static str,
+    /// Around a git branch: `(branche `x`)`, `sur `x``.
+    branch: &'static str,
+    on_branch: &'static str,
     ticket: &'static str,
     commented: &'static str,
     /// Before a host changed over ssh: `Sur` `host` `(ssh)`.
@@ -149,6 +152,8 @@ const FR: Words = Words {
     before: "avant :",
     outcome: "Résultat",
     finding: "Constat de revue",
+    branch: "branche",
+    on_branch: "sur",
     verdict: "Verdict de revue",
     ticket: "Ticket",
     commented: "Commentaire publié sur",
@@ -208,6 +213,8 @@ const EN: Words = Words {
     before: "was",
     outcome: "Outcome",
     finding: "Review finding",
+    branch: "branch",
+    on_branch: "on",
     verdict: "Review verdict",
     ticket: "Ticket",
     commented: "Commented on",
@@ -709,6 +716,14 @@ fn question_itself(question: &str) -> String {
     }
 }
 
+/// The branch a turn ended on, unless it is a repository's main line
+/// (the log need not say what every commit is on).
+fn feature_branch(t: &Turn) -> Option<&str> {
+    t.branch
+        .as_deref()
+        .filter(|b| !matches!(*b, "main" | "master" | "trunk" | "develop" | "dev"))
+}
+
 /// A to-do about a commit still to make: asked for ("Commit à faire")
 /// or changes left uncommitted; a commit finishes it.
 fn leaves_a_commit(todo: &str) -> bool {
@@ -1094,6 +1109,13 @@ impl TurnCtx<'_> {
             }
             bullet = format!("{bullet} ({})", self.w.interrupted);
         }
+        // "Review this branch": which one, when the request does not say.
+        if review::asks_for_review(&t.request)
+            && let Some(b) = feature_branch(t)
+            && !bullet.contains(b)
+        {
+            bullet = format!("{bullet} ({} `{b}`)", self.w.branch);
+        }
         rec.push(&self.primary, |s| &mut s.objectif, &bullet);
         if matches!(t.kind, RequestKind::Task | RequestKind::Question) {
             for more in more_objectives(&t.request) {
@@ -1161,6 +1183,8 @@ impl TurnCtx<'_> {
         );
     }
 
+    /// The user saying something does not work: a problem, with what the
+    /// turn changed about it.
     fn complaint(&self, rec: &mut Record) {
         let t = self.turn;
         let Some(said) = objective(&t.request, true) else {
@@ -1494,17 +1518,22 @@ impl TurnCtx<'_> {
                 } else {
                     ""
                 };
+                // Made on a feature branch: where to find it.
+                let on = match feature_branch(self.turn) {
+                    Some(b) if a.ok => format!(" {} `{b}`", w.on_branch),
+                    _ => String::new(),
+                };
                 return Some(if a.ok && is_hash(&a.id) {
                     format!(
-                        "{} « {} » (`{}`{no_verify})",
+                        "{} « {} » (`{}`{no_verify}){on}",
                         w.commit,
                         cap(&detail, 160),
                         short_hash(&a.id)
                     )
                 } else if a.ok && !no_verify.is_empty() {
-                    format!("{} « {} » (`--no-verify`)", w.commit, cap(&detail, 160))
+                    format!("{} « {} » (`--no-verify`){on}", w.commit, cap(&detail, 160))
                 } else if a.ok {
-                    format!("{} « {} »", w.commit, cap(&detail, 160))
+                    format!("{} « {} »{on}", w.commit, cap(&detail, 160))
                 } else {
                     format!("{} « {} » ({})", w.commit, cap(&detail, 160), w.failed)
                 });

@@ -70,6 +70,7 @@ struct Text {
     /// The same, inside a subagent's line.
     changes: [&'static str; 4],
     read: &'static str,
+    branch: &'static str,
     actions: &'static str,
     /// In `ActionKind` order.
     kinds: [&'static str; 12],
@@ -148,6 +149,7 @@ const FR: Text = Text {
     ],
     changes: ["créés", "modifiés", "supprimés", "déplacés"],
     read: "Fichiers lus",
+    branch: "Branche git",
     actions: "Actions",
     kinds: [
         "commit",
@@ -251,6 +253,7 @@ const EN: Text = Text {
     ],
     changes: ["created", "updated", "deleted", "moved"],
     read: "Files read",
+    branch: "Git branch",
     actions: "Actions",
     kinds: [
         "commit",
@@ -790,6 +793,9 @@ impl Render<'_> {
         ev.listed(t.subagents, turn.subagents.iter().map(|s| self.subagent(s)));
         let reads: Vec<String> = turn.reads.iter().map(|r| self.path(r)).collect();
         ev.inline(t.read, &reads);
+        if let Some(b) = &turn.branch {
+            ev.inline(t.branch, &[format!("`{}`", one_line(b, ITEM_MAX))]);
+        }
         ev.out
     }
 
@@ -1008,6 +1014,7 @@ mod tests {
             kind: RequestKind::Task,
             first: true,
             findings: vec!["La cause : le jeton expire après 1 min".into()],
+            branch: Some("fix/login".into()),
             tickets: vec![crate::extract::digest::TicketSeen {
                 id: "#12".into(),
                 title: "Le jeton expire".into(),
@@ -1159,7 +1166,7 @@ mod tests {
             "Liste de tâches (état en fin de tour) :\n- [fait] Écrire le test de régression\n- [à faire] Relire la doc\n- [en cours] Corriger l'expiration\n",
             "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nTickets consultés (identifiant : titre) :\n- #12 : Le jeton expire\nExécutions CI consultées (état vu en dernier) :\n- CI (main, run 77) → en échec — étapes en échec : Test\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
             "Sous-agents :\n- « Explorer l'auth » : modifiés projects/api/src/session.rs — rapport : La session lit le jeton deux fois.\n",
-            "Fichiers lus : projects/api/Cargo.toml\n</cairn-data>",
+            "Fichiers lus : projects/api/Cargo.toml\nBranche git : `fix/login`\n</cairn-data>",
             "Plan accepté par l'utilisateur :\n<cairn-data kind=\"plan\">\n# Plan : jetons\n1. Allonger la durée\n2. Tester\n</cairn-data>",
             "Dernière réponse de Claude dans ce tour :\n<cairn-data kind=\"answer\">\nC'est corrigé : le jeton expirait trop tôt.\n</cairn-data>",
             "- root : racine du dépôt\n- api : projects/api\n",

@@ -1487,3 +1487,14 @@ fn a_background_agent_s_notification_is_its_work() {
     ]);
     assert!(turns[0].subagents.is_empty());
 }
+
+/// The branch a turn ended on is the one its last record names.
+#[test]
+fn a_turn_keeps_the_branch_it_ended_on() {
+    let mut first = user("make a branch and commit");
+    first["gitBranch"] = json!("main");
+    let mut answer = say("Committed on the new branch.");
+    answer["gitBranch"] = json!("fix/lexer");
+    let turns = build(&[first, answer]);
+    assert_eq!(turns[0].branch.as_deref(), Some("fix/lexer"));
+}

@@ -106,10 +106,25 @@ const MARKS: &[char] = &[
 /// Whether a request asks for a review or an audit (`/review`, "review PR
 /// #36", "do a security audit").
 pub(super) fn asks_for_review(request: &str) -> bool {
-    let l = request.to_lowercase();
-    ["review", "audit", "revue", "relis ", "relire"]
-        .iter()
-        .any(|k| l.contains(k))
+    // A word of its own: `ARCHITECTURE_REVIEW.md`, `code-review.md` name a
+    // file, they ask for nothing.
+    request.split_whitespace().any(|w| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '-')
+            .to_lowercase();
+        matches!(
+            w.as_str(),
+            "review"
+                | "reviews"
+                | "audit"
+                | "revue"
+                | "relis"
+                | "relire"
+                | "/review"
+                | "/security-review"
+                | "/code-review"
+        )
+    })
 }
 
 /// The findings and verdict of `answer`, when it reads as a review: two
@@ -373,6 +388,13 @@ mod tests {
         assert!(asks_for_review("/review /security-review"));
         assert!(asks_for_review("Do a security audit of the authentication"));
         assert!(!asks_for_review("analyse this issue and suggest fixes"));
+        assert!(!asks_for_review(
+            "implement Rec 03 in .context/code-review.md"
+        ));
+        assert!(!asks_for_review(
+            "Phase 2 from docs/ARCHITECTURE_REVIEW-2025.md"
+        ));
+        assert!(asks_for_review("Review the branch / PR"));
         // A heading that names a kind of finding is their section.
         let r = review(
             "## Review\n\n### Performance Issues\n\n- **Main thread blocking** freezes the UI\n- **Sequential loading** is slow\n\n### Recommendation\n\nShip it.",

@@ -1666,3 +1666,23 @@ fn lexer_commit() -> Turn {
     }];
     commit
 }
+
+/// A commit on a feature branch says where it is; one on the main line, or
+/// with no branch recorded, does not. A review names the branch it reads.
+#[test]
+fn commits_and_reviews_name_their_feature_branch() {
+    let mut commit = lexer_commit();
+    commit.branch = Some("fix/lexer-tabs".into());
+    assert_eq!(
+        run(vec![commit.clone()]).travail,
+        ["Commit « Fix the lexer » sur `fix/lexer-tabs`"]
+    );
+    commit.branch = Some("main".into());
+    assert_eq!(run(vec![commit]).travail, ["Commit « Fix the lexer »"]);
+    let mut review = turn("Review the branch and tell me what to fix");
+    review.branch = Some("semantic-provider-contract".into());
+    assert_eq!(
+        run(vec![review]).objectif,
+        ["Review the branch and tell me what to fix (branche `semantic-provider-contract`)"]
+    );
+}
