@@ -944,7 +944,11 @@ fn reports_a_pass(t: &str) -> bool {
 pub fn names_a_finding(lines: &[&str]) -> bool {
     lines.iter().any(|l| {
         let t = l.trim();
-        is_finding_line(t) || t.starts_with("ERROR task failed") || t.starts_with("FAILED ")
+        // A warning is no failure: eslint's `[Warning/no-unused-vars]`.
+        let warning = t.to_lowercase().contains("warning");
+        (is_finding_line(t) && !warning)
+            || t.contains("ERROR task failed")
+            || t.starts_with("FAILED ")
     })
 }
 
@@ -1244,6 +1248,18 @@ mod tests {
             UserText::Request(c) => c,
             other => panic!("{text:?} gave {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_finding_or_a_task_runners_failure_names_a_failed_check_and_a_warning_does_not() {
+        assert!(names_a_finding(&[
+            "internal/syncer/syncer.go:88:10: error returned from external package is unwrapped (wrapcheck)"
+        ]));
+        assert!(names_a_finding(&["[lint] ERROR task failed"]));
+        assert!(!names_a_finding(&[
+            "/p/a.js:3:5: 'x' is assigned a value but never used. [Warning/no-unused-vars]"
+        ]));
+        assert!(!names_a_finding(&["0 issues."]));
     }
 
     #[test]

@@ -970,6 +970,23 @@ pub fn pushed_ref(output: &str) -> Option<String> {
     })
 }
 
+/// What `git status` said of the branch against its upstream: ahead by
+/// some commits (`Your branch is ahead of 'origin/main' by 2 commits.`),
+/// or level with it (`up to date with`) as `Some(None)`; `None` when it
+/// said neither.
+pub fn ahead_of_upstream(output: &str) -> Option<Option<(String, u32)>> {
+    output.lines().take(400).find_map(|line| {
+        let t = line.trim();
+        if t.starts_with("Your branch is up to date with") {
+            return Some(None);
+        }
+        let rest = t.strip_prefix("Your branch is ahead of '")?;
+        let (upstream, rest) = rest.split_once("' by ")?;
+        let n: u32 = rest.split_whitespace().next()?.parse().ok()?;
+        Some(Some((upstream.to_owned(), n)))
+    })
+}
+
 /// The number of the pull request a forge printed the address of (`gh pr
 /// create`: `https://github.com/o/r/pull/106`; `glab mr create`:
 /// `…/-/merge_requests/12`), as `#106`.
@@ -1317,6 +1334,24 @@ mod tests {
     }
 
     /// A failed `&&` chain's steps before the one its error names ran.
+    #[test]
+    fn what_git_status_says_of_the_upstream() {
+        assert_eq!(
+            ahead_of_upstream(
+                "On branch main\nYour branch is ahead of 'origin/main' by 2 commits.\n  (use \"git push\")"
+            ),
+            Some(Some(("origin/main".to_owned(), 2)))
+        );
+        assert_eq!(
+            ahead_of_upstream("Your branch is up to date with 'origin/main'."),
+            Some(None)
+        );
+        assert_eq!(
+            ahead_of_upstream("nothing to commit, working tree clean"),
+            None
+        );
+    }
+
     #[test]
     fn what_ran_before_a_chain_failed() {
         let cmd = "git rm -q .github/a.yml .github/b.yml && git mv packages/msi packages/msix \

@@ -1081,6 +1081,15 @@ impl<'s> Builder<'s> {
     /// of this turn that it resolves.
     fn bash_done(&mut self, cmd: &str, ok: bool, output: &str) {
         let first = self.rebased_cd(cmd.lines().next().unwrap_or("").trim());
+        // A push, then `git status` in the same line: the status is the
+        // later word.
+        if ok && cmd.contains("git push") {
+            self.cur().turn.ahead = None;
+        }
+        if let Some(ahead) = shell::ahead_of_upstream(output) {
+            self.cur().turn.ahead = ahead
+                .map(|(upstream, commits)| crate::extract::digest::Ahead { upstream, commits });
+        }
         let effects: Vec<Effect> = shell::effects(cmd)
             .into_iter()
             .map(|e| match e {
@@ -1198,7 +1207,14 @@ impl<'s> Builder<'s> {
                     let lines: Vec<&str> = output.lines().collect();
                     // `golangci-lint run | tail -30` exits as `tail` does:
                     // the findings it printed say it failed.
-                    let ok = ok && !(!*test && cmd.contains('|') && clean::names_a_finding(&lines));
+                    // A real pipe, not `||` nor `grep 'a|b'`.
+                    let piped = cmd
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .replace("||", "")
+                        .contains(" | ");
+                    let ok = ok && !(!*test && piped && clean::names_a_finding(&lines));
                     let go_ok = (*test && passed.is_none() && failed.is_none())
                         .then(|| shell::go_packages_ok(output))
                         .flatten();

@@ -363,6 +363,13 @@ pub(crate) fn is_offer(text: &str) -> bool {
                 // user first is a go-ahead, not two ways of the work.
                 "would you",
                 "do you",
+                "is that",
+                "is there",
+                "is this",
+                "should i leave",
+                "leave it for",
+                "that's it",
+                "that's enough",
                 "you",
                 "should we wait",
                 "préférez-vous",
@@ -470,6 +477,17 @@ pub(crate) fn pending_question(answer: &str) -> Option<String> {
     let l = lower(text);
     let words = text.split_whitespace().count();
     let ritual = RITUAL.iter().any(|r| has_phrase(&l, r));
+    // "Why did the build fail? The lock file was stale.": asked and
+    // answered by the answer itself, not of the user.
+    let to_the_user = has_any(
+        &l,
+        &[
+            "you", "your", "me", "i", "we", "shall", "should", "vous", "tu", "je",
+        ],
+    );
+    if !to_the_user {
+        return None;
+    }
     let ships_only = has_any(&l, &["commit", "push", "merge"]) && !l.contains(", or ");
     ((5..=60).contains(&words) && !ritual && !ships_only).then(|| text.to_owned())
 }
@@ -731,9 +749,11 @@ pub(crate) fn is_a_choice(request: &str) -> bool {
             "plutôt",
         ],
     );
-    // "do the proper fix", "Fix 1-3": a few words ordering one of the ways
-    // asked about ([`answers`] checks they are its words).
-    let terse = t.split_whitespace().count() <= 6;
+    // "do the proper fix": a few words ordering one of the ways asked
+    // about, whose words the reply takes up ([`answers`] checks them);
+    // "Fix 1-3" after "tell me which…". Not any short new request.
+    let terse = t.split_whitespace().count() <= 6
+        && starts_with_any(&lower(&first), &["do", "fix", "just do", "go for"]);
     !t.is_empty()
         && t.split_whitespace().count() <= 40
         && !t.contains('?')
@@ -1263,18 +1283,23 @@ pub(crate) fn plan_background(plan: &str) -> Option<String> {
             continue;
         }
         let lower = s.text.to_lowercase();
-        if starts_with_any(&lower, &["we need", "i need"])
-            || has_any(
-                &lower,
-                &[
-                    "the user",
-                    "this plan",
-                    "this document",
-                    "change plan",
-                    "the plan",
-                ],
-            )
-        {
+        // What the user asked is the goal; a sentence about them ("When
+        // the user runs init twice…") may still be why.
+        if starts_with_any(
+            &lower,
+            &[
+                "we need",
+                "i need",
+                "the user wants",
+                "the user asked",
+                "the user requested",
+                "the user can",
+                "after review",
+            ],
+        ) || has_any(
+            &lower,
+            &["this plan", "this document", "change plan", "the plan"],
+        ) {
             continue;
         }
         picked.push(s.text);
@@ -1837,6 +1862,7 @@ mod tests {
             "What do you want?",
             "Done.",
             "Is this right? I removed the cache and the tests pass again now.\n\nAll green.",
+            "Why did the build fail on CI? The lock file was stale after the rebase.",
         ] {
             assert_eq!(pending_question(ritual), None, "{ritual}");
         }
@@ -1885,6 +1911,14 @@ mod tests {
             Some("Tell me which findings you'd like fixed and I'll implement them.")
         );
         assert!(is_a_choice("Fix 1-3"));
+        // A new request in a few words is no choice.
+        assert!(!is_a_choice("also add a README section"));
+        for go_ahead in [
+            "Done. Want me to fix the lexer lint too, or is that enough?",
+            "Want me to open the PR now, or should I leave it for later?",
+        ] {
+            assert_eq!(closing_question(go_ahead), None, "{go_ahead}");
+        }
         assert!(!is_a_choice(
             "List, in 5 bullet points, what are the strengths"
         ));

@@ -183,6 +183,13 @@ pub struct TicketSeen {
     pub title: String,
 }
 
+/// Commits a branch holds that its upstream does not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ahead {
+    pub upstream: String,
+    pub commits: u32,
+}
+
 /// A CI run the turn looked at (`gh run list`, `gh run view`, `gh run
 /// watch`), as it last saw it: whether what was pushed passes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -308,6 +315,10 @@ pub struct Turn {
     /// CI runs the turn looked at, each as last seen.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ci: Vec<CiRun>,
+    /// Commits not pushed as the turn last saw it (`git status`: ahead of
+    /// `origin/main` by 2), cleared by a push or a status level with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<Ahead>,
     /// The git branch the client recorded as the turn ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
@@ -429,6 +440,9 @@ impl Turn {
         }
         if let Some(b) = &mut self.branch {
             f(Entry, b);
+        }
+        if let Some(a) = &mut self.ahead {
+            f(Entry, &mut a.upstream);
         }
         for s in self.ide.iter_mut().chain(&mut self.pasted) {
             f(Entry, s);

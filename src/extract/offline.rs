@@ -18,7 +18,7 @@ use super::digest::{
 use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
 use super::{Answer, Backend, ExtractRequest};
-use crate::memory::log::{Lang, PENDING_QUESTION, UNCOMMITTED};
+use crate::memory::log::{Lang, PENDING_QUESTION, UNCOMMITTED, UNPUSHED};
 
 /// Longest bullet the offline backend writes; the merge caps again by config.
 const MAX_BULLET: usize = 240;
@@ -122,6 +122,9 @@ struct Words {
     /// Before the question the last answer waits on: one of
     /// [`PENDING_QUESTION`].
     pending: &'static str,
+    /// Before the commits a branch holds that its upstream does not: one
+    /// of [`UNPUSHED`].
+    unpushed: &'static str,
     /// Around a pull request's number: `PR #12 ouverte`, `Opened PR #12`.
     pr_opened: (&'static str, &'static str),
     colon: &'static str,
@@ -191,6 +194,7 @@ const FR: Words = Words {
     to_commit: "Commit à faire",
     uncommitted: UNCOMMITTED[0],
     pending: PENDING_QUESTION[0],
+    unpushed: UNPUSHED[0],
     pr_opened: ("PR ", " ouverte"),
     colon: " :",
 };
@@ -252,6 +256,7 @@ const EN: Words = Words {
     to_commit: "To commit",
     uncommitted: UNCOMMITTED[1],
     pending: PENDING_QUESTION[1],
+    unpushed: UNPUSHED[1],
     pr_opened: ("Opened PR ", ""),
     colon: ":",
 };
@@ -832,6 +837,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
             }
         }
         ctx.pending_question(&mut rec, &known, i + 1 == d.turns.len());
+        ctx.unpushed(&mut rec, &known, i + 1 == d.turns.len());
     }
     rec.finish()
 }
@@ -2449,6 +2455,37 @@ impl TurnCtx<'_> {
             |s| &mut s.a_suivre,
             &format!("{}{} {what}", w.to_commit, w.colon),
         );
+    }
+
+    /// Commits the branch holds that its upstream does not, as the job's
+    /// last `git status` said: a state, replaced by what a later turn saw
+    /// and gone with a push.
+    fn unpushed(&self, rec: &mut Record, known: &Known, last: bool) {
+        let t = self.turn;
+        let pushed = t.actions.iter().any(|a| a.ok && a.kind == ActionKind::Push);
+        let w = self.w;
+        let now = t.ahead.as_ref().filter(|_| last).map(|a| {
+            let s = if a.commits == 1 { "" } else { "s" };
+            format!(
+                "{}{} {} commit{s} (`{}`)",
+                w.unpushed, w.colon, a.commits, a.upstream
+            )
+        });
+        if !pushed && t.ahead.is_none() {
+            return;
+        }
+        let is_unpushed = |t: &str| UNPUSHED.iter().any(|p| t.starts_with(p));
+        for open in known.todos_where(&known.todos, &self.primary, is_unpushed) {
+            if now.as_deref() != Some(open) {
+                rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+            }
+        }
+        while rec.take_open(&self.primary, is_unpushed) {}
+        if let Some(n) = now
+            && known.open_todo(&self.primary, &n).is_none()
+        {
+            rec.push(&self.primary, |s| &mut s.a_suivre, &n);
+        }
     }
 
     /// Where the work stopped when the last answer waits on the user: its

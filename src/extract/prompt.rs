@@ -71,6 +71,7 @@ struct Text {
     changes: [&'static str; 4],
     read: &'static str,
     branch: &'static str,
+    ahead: &'static str,
     actions: &'static str,
     /// In `ActionKind` order.
     kinds: [&'static str; 12],
@@ -150,6 +151,7 @@ const FR: Text = Text {
     changes: ["créés", "modifiés", "supprimés", "déplacés"],
     read: "Fichiers lus",
     branch: "Branche git",
+    ahead: "Commits non poussés (selon git status)",
     actions: "Actions",
     kinds: [
         "commit",
@@ -254,6 +256,7 @@ const EN: Text = Text {
     changes: ["created", "updated", "deleted", "moved"],
     read: "Files read",
     branch: "Git branch",
+    ahead: "Unpushed commits (as git status said)",
     actions: "Actions",
     kinds: [
         "commit",
@@ -796,6 +799,16 @@ impl Render<'_> {
         if let Some(b) = &turn.branch {
             ev.inline(t.branch, &[format!("`{}`", one_line(b, ITEM_MAX))]);
         }
+        if let Some(a) = &turn.ahead {
+            ev.inline(
+                t.ahead,
+                &[format!(
+                    "{} (`{}`)",
+                    a.commits,
+                    one_line(&a.upstream, ITEM_MAX)
+                )],
+            );
+        }
         ev.out
     }
 
@@ -1015,6 +1028,10 @@ mod tests {
             first: true,
             findings: vec!["La cause : le jeton expire après 1 min".into()],
             branch: Some("fix/login".into()),
+            ahead: Some(crate::extract::digest::Ahead {
+                upstream: "origin/main".into(),
+                commits: 2,
+            }),
             tickets: vec![crate::extract::digest::TicketSeen {
                 id: "#12".into(),
                 title: "Le jeton expire".into(),
@@ -1166,7 +1183,7 @@ mod tests {
             "Liste de tâches (état en fin de tour) :\n- [fait] Écrire le test de régression\n- [à faire] Relire la doc\n- [en cours] Corriger l'expiration\n",
             "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nTickets consultés (identifiant : titre) :\n- #12 : Le jeton expire\nExécutions CI consultées (état vu en dernier) :\n- CI (main, run 77) → en échec — étapes en échec : Test\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
             "Sous-agents :\n- « Explorer l'auth » : modifiés projects/api/src/session.rs — rapport : La session lit le jeton deux fois.\n",
-            "Fichiers lus : projects/api/Cargo.toml\nBranche git : `fix/login`\n</cairn-data>",
+            "Fichiers lus : projects/api/Cargo.toml\nBranche git : `fix/login`\nCommits non poussés (selon git status) : 2 (`origin/main`)\n</cairn-data>",
             "Plan accepté par l'utilisateur :\n<cairn-data kind=\"plan\">\n# Plan : jetons\n1. Allonger la durée\n2. Tester\n</cairn-data>",
             "Dernière réponse de Claude dans ce tour :\n<cairn-data kind=\"answer\">\nC'est corrigé : le jeton expirait trop tôt.\n</cairn-data>",
             "- root : racine du dépôt\n- api : projects/api\n",

@@ -141,6 +141,10 @@ pub const UNCOMMITTED: &[&str; 2] = &["Modifications non commitées", "Uncommitt
 /// user says anything next (the reply answers it or moves on).
 pub const PENDING_QUESTION: &[&str; 2] = &["Question en suspens", "Open question"];
 
+/// How a to-do saying commits were left unpushed starts: a state too,
+/// gone with the next push or a status level with the upstream.
+pub const UNPUSHED: &[&str; 2] = &["Commits non poussés", "Unpushed commits"];
+
 /// Whether a to-do (without its checkbox) is a state rather than a task:
 /// true when written, dropped rather than finalised once it stops being
 /// true, never carried past its own log.
@@ -149,6 +153,7 @@ pub fn is_state(todo: &str) -> bool {
     UNCOMMITTED
         .iter()
         .chain(PENDING_QUESTION)
+        .chain(UNPUSHED)
         .any(|p| bare.starts_with(p))
 }
 

@@ -67,6 +67,9 @@ const OTHER_SECTIONS: &[&str] = &[
     "what is good",
     "what works",
     "positive",
+    "highlight",
+    "note",
+    "workflow",
     "good",
     "verification",
     "context",
@@ -98,7 +101,6 @@ const CLEARED: &[&str] = &[
     "nothing to fix",
 ];
 
-const SEVERE: &[char] = &['🔴', '🟠', '❗', '‼'];
 const MARKS: &[char] = &[
     '🔴', '🟠', '🟡', '🟢', '🔵', '⚪', '⚠', '❗', '‼', '\u{fe0f}',
 ];
@@ -130,7 +132,8 @@ pub(super) fn asks_for_review(request: &str) -> bool {
 /// The findings and verdict of `answer`, when it reads as a review: two
 /// findings at least (a heading or a bold lead is no review on its own).
 pub(super) fn review(answer: &str) -> Review {
-    let mut found: Vec<(bool, String)> = Vec::new();
+    // (rank, text): 0 the most severe.
+    let mut found: Vec<(u8, String)> = Vec::new();
     let mut verdict = None;
     let mut section = String::new();
     let mut in_fence = false;
@@ -144,9 +147,8 @@ pub(super) fn review(answer: &str) -> Review {
         if in_fence || line.is_empty() || line.starts_with('|') {
             continue;
         }
-        let lower = line.to_lowercase();
         if verdict.is_none()
-            && let Some(v) = verdict_of(line, &lower)
+            && let Some(v) = verdict_of(line)
         {
             verdict = Some(v);
             continue;
@@ -174,10 +176,7 @@ pub(super) fn review(answer: &str) -> Review {
                 && !recommendation
                 && !names_a_section
             {
-                found.push((
-                    title.starts_with(SEVERE) || coded && plain.starts_with('C'),
-                    plain,
-                ));
+                found.push((rank(title, &plain, &section), plain));
                 continue;
             }
             // A heading above the findings names their section.
@@ -224,7 +223,7 @@ pub(super) fn review(answer: &str) -> Review {
             } else {
                 lead
             };
-            found.push((section_is_severe(&section), strip_marks(&text)));
+            found.push((rank("", "", &section), strip_marks(&text)));
         }
     }
     if found.len() < 2 {
@@ -235,7 +234,7 @@ pub(super) fn review(answer: &str) -> Review {
     }
     // The most severe first when there are too many, then the answer's order.
     let mut order: Vec<usize> = (0..found.len()).collect();
-    order.sort_by_key(|&i| (!found[i].0, i));
+    order.sort_by_key(|&i| (found[i].0, i));
     order.truncate(MAX_FINDINGS);
     order.sort_unstable();
     Review {
@@ -248,21 +247,27 @@ pub(super) fn review(answer: &str) -> Review {
 }
 
 /// `**Verdict: Approve.**`, `Verdict — close to ready`, `Overall verdict: …`.
-fn verdict_of(line: &str, lower: &str) -> Option<String> {
-    let plain = lower.trim_start_matches(['*', '#', ' ', '-']);
-    let plain = plain.strip_prefix("overall ").unwrap_or(plain);
-    let rest = plain
-        .strip_prefix("verdict")
-        .or_else(|| plain.strip_prefix("recommendation"))?;
+fn verdict_of(line: &str) -> Option<String> {
+    // On the line itself, ASCII-case-insensitively: lower-casing may change
+    // byte lengths, so no offset of a lowered copy indexes the line.
+    let plain = line.trim_start_matches(['*', '#', ' ', '-']);
+    let strip = |s: &'_ str, p: &str| -> Option<usize> {
+        s.get(..p.len())
+            .filter(|h| h.eq_ignore_ascii_case(p))
+            .map(|_| p.len())
+    };
+    let plain = strip(plain, "overall ").map_or(plain, |n| &plain[n..]);
+    let rest = strip(plain, "verdict")
+        .or_else(|| strip(plain, "recommendation"))
+        .map(|n| &plain[n..])?;
     if !rest.starts_with([':', ' ', '*', '—', '-']) {
         return None;
     }
-    let at = line.len() - rest.len();
-    let said = line[at..]
+    let said = rest
         .trim_start_matches([':', ' ', '*', '—', '-', '–'])
         .replace("**", "");
     let said = strip_marks(said.trim());
-    (said.split_whitespace().count() >= 1).then(|| cap(&first_sentence(&said), MAX_CHARS))
+    (!said.is_empty()).then(|| cap(&first_sentence(&said), MAX_CHARS))
 }
 
 /// `C1.`, `H2`, `M3.`, `L1:`: a severity-coded finding id.
@@ -273,20 +278,57 @@ fn severity_code(title: &str) -> bool {
         && c.next().is_some_and(|s| matches!(s, '.' | ':' | ' ' | ')'))
 }
 
+/// Whether a section's heading names findings: one of its words starts
+/// with a key ("Bugs", "Minor nits"), or it holds a key of several words
+/// ("Must fix"); "Highlights", "Unit of work" or "Workflow" do not.
 fn is_findings(section: &str) -> bool {
-    FINDING_SECTIONS.iter().any(|k| section.contains(k))
+    let words: Vec<&str> = section
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    FINDING_SECTIONS.iter().any(|k| {
+        if k.contains(' ') {
+            section.contains(k)
+        } else {
+            words.iter().any(|w| w.starts_with(k))
+        }
+    }) && !is_other(section)
 }
 
 fn is_other(section: &str) -> bool {
-    OTHER_SECTIONS.iter().any(|k| section.starts_with(k))
+    let first = section
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    OTHER_SECTIONS.iter().any(|k| first.starts_with(k))
 }
 
-fn section_is_severe(section: &str) -> bool {
-    [
-        "bug", "blocker", "blocking", "critical", "high", "security", "must fix",
-    ]
-    .iter()
-    .any(|k| section.contains(k))
+/// How severe a finding is, 0 the most: by its mark (`🔴`, `🟠`, `🟡`),
+/// its code (`C1`, `H1`, `M1`, `L1`) or its section's name.
+fn rank(title: &str, plain: &str, section: &str) -> u8 {
+    let code = severity_code(plain).then(|| plain.chars().next()).flatten();
+    if title.starts_with(['🔴', '❗', '‼']) || code == Some('C') {
+        return 0;
+    }
+    if title.starts_with('🟠') || code == Some('H') {
+        return 1;
+    }
+    if title.starts_with('🟡') || code == Some('M') {
+        return 2;
+    }
+    if code == Some('L') || title.starts_with(['🟢', '🔵', '⚪']) {
+        return 3;
+    }
+    let words: Vec<&str> = section.split(|c: char| !c.is_alphanumeric()).collect();
+    let has = |k: &str| words.iter().any(|w| w.starts_with(k));
+    if has("critical") || has("blocker") || has("blocking") || section.contains("must fix") {
+        0
+    } else if has("bug") || has("security") || has("high") {
+        1
+    } else if has("medium") || has("correctness") {
+        2
+    } else {
+        3
+    }
 }
 
 fn list_item(line: &str) -> Option<&str> {
@@ -417,6 +459,33 @@ mod tests {
                 "`--repo` accepts any path — including `/`."
             ]
         );
+    }
+
+    #[test]
+    fn severity_is_graded_praise_is_no_finding_and_odd_text_does_not_panic() {
+        let mut many = String::from("## Findings\n\n");
+        for i in 1..=5 {
+            many.push_str(&format!("#### L{i}. Low thing number {i}\n\n"));
+        }
+        many.push_str("#### C1. Open redirect\n\n#### H1. CORS with credentials\n");
+        let r = review(&many);
+        assert!(
+            r.findings.iter().any(|f| f.starts_with("H1.")),
+            "{:?}",
+            r.findings
+        );
+        assert!(
+            !r.findings.iter().any(|f| f.starts_with("L5.")),
+            "{:?}",
+            r.findings
+        );
+        let praise = "## Highlights\n\n- **Clean API** — easy to follow.\n- **Good tests** cover the edges.\n\n## Unit of work\n\n- **One** — two.\n- **Three** — four.";
+        assert_eq!(review(praise), Review::default());
+        // Lower-casing changes byte lengths: nothing indexes a lowered copy.
+        let r = review(
+            "Verdict:é 5\u{212A} fine\nVerdict: İİ Approve with nits.\n## Bugs\n- **a b** c\n- **d e** f",
+        );
+        assert_eq!(r.verdict.as_deref(), Some("é 5\u{212A} fine"));
     }
 
     #[test]

@@ -1686,3 +1686,38 @@ fn commits_and_reviews_name_their_feature_branch() {
         ["Review the branch and tell me what to fix (branche `semantic-provider-contract`)"]
     );
 }
+
+/// Commits left unpushed, as the last `git status` said, are open until a
+/// push; a later status replaces the count.
+#[test]
+fn unpushed_commits_are_open_until_a_push() {
+    use crate::extract::digest::Ahead;
+    let mut t = turn("what is left?");
+    t.ahead = Some(Ahead {
+        upstream: "origin/main".into(),
+        commits: 2,
+    });
+    assert_eq!(
+        run(vec![t.clone()]).a_suivre,
+        ["Commits non poussés : 2 commits (`origin/main`)"]
+    );
+    let log = "## À suivre\n- Commits non poussés : 2 commits (`origin/main`)\n";
+    let logs = vec![("root".to_string(), log.to_string())];
+    let mut push = turn("push it");
+    push.actions = vec![Action {
+        kind: ActionKind::Push,
+        detail: "git push".into(),
+        command: "git push".into(),
+        ok: true,
+        id: String::new(),
+        skipped_hooks: false,
+    }];
+    let s = run_with(vec![push], Lang::Fr, &logs);
+    assert_eq!(
+        s.a_suivre_done,
+        ["Commits non poussés : 2 commits (`origin/main`)"]
+    );
+    // Seen again unchanged: still the one open.
+    let s = run_with(vec![t], Lang::Fr, &logs);
+    assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
+}
