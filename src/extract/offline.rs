@@ -2474,13 +2474,26 @@ impl TurnCtx<'_> {
         if !pushed && t.ahead.is_none() {
             return;
         }
-        let is_unpushed = |t: &str| UNPUSHED.iter().any(|p| t.starts_with(p));
-        for open in known.todos_where(&known.todos, &self.primary, is_unpushed) {
+        self.replace_state(rec, known, UNPUSHED, now);
+    }
+
+    /// A state to-do (one of `prefixes`) as this turn leaves it: the open
+    /// one goes, unless `now` says it again word for word, and `now`, if
+    /// any, is open instead.
+    fn replace_state(
+        &self,
+        rec: &mut Record,
+        known: &Known,
+        prefixes: &[&str; 2],
+        now: Option<String>,
+    ) {
+        let is_it = |t: &str| prefixes.iter().any(|p| t.starts_with(p));
+        for open in known.todos_where(&known.todos, &self.primary, is_it) {
             if now.as_deref() != Some(open) {
                 rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
             }
         }
-        while rec.take_open(&self.primary, is_unpushed) {}
+        while rec.take_open(&self.primary, is_it) {}
         if let Some(n) = now
             && known.open_todo(&self.primary, &n).is_none()
         {
@@ -2497,19 +2510,8 @@ impl TurnCtx<'_> {
             .then(|| cues::pending_question(&self.turn.answer))
             .flatten()
             .map(|q| format!("{}{} {}", w.pending, w.colon, cap(&one_line(&q), 220)));
-        let is_pending = |t: &str| PENDING_QUESTION.iter().any(|p| t.starts_with(p));
-        for open in known.todos_where(&known.todos, &self.primary, is_pending) {
-            // Asked again, word for word: still the one waiting.
-            if asked.as_deref() != Some(open) {
-                rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
-            }
-        }
-        while rec.take_open(&self.primary, is_pending) {}
-        if let Some(q) = asked
-            && known.open_todo(&self.primary, &q).is_none()
-        {
-            rec.push(&self.primary, |s| &mut s.a_suivre, &q);
-        }
+        // Asked again, word for word: still the one waiting.
+        self.replace_state(rec, known, PENDING_QUESTION, asked);
     }
 
     /// The turn changed the project's files, made no commit, and its
