@@ -493,17 +493,16 @@ fn one_file_bullet(bullet: &str, w: &Words) -> Option<(&'static str, String)> {
 fn choice_outcome(answer: &str) -> Option<String> {
     let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
     let line = line.replace("**", "");
-    // "All tests pass. Summary of changes:": the heading after it is not
-    // part of what the choice led to.
-    let line = match line.find(". ") {
-        Some(at) => line[..at].to_owned(),
-        None => line,
-    };
-    let text = line.trim_end_matches([':', '.', '!']).trim();
-    let lower = text.to_lowercase();
-    let words = text.split_whitespace().count();
-    ((3..=14).contains(&words) && !text.contains('?') && !answer::opens_as_filler(&lower))
-        .then(|| text.to_owned())
+    // "All tests pass. Summary of changes:": one statement of the line, not
+    // the heading after it; "Done. Phase 12.1 inserted after Phase 12:" the
+    // one after its "Done".
+    cues::sentences(&line).into_iter().find_map(|s| {
+        let text = s.text.trim_end_matches([':', '.', '!']).trim().to_owned();
+        let lower = text.to_lowercase();
+        let words = text.split_whitespace().count();
+        ((3..=14).contains(&words) && !text.contains('?') && !answer::opens_as_filler(&lower))
+            .then_some(text)
+    })
 }
 
 /// The question a request asks, short enough for a bullet: the whole

@@ -1721,3 +1721,17 @@ fn unpushed_commits_are_open_until_a_push() {
     let s = run_with(vec![t], Lang::Fr, &logs);
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
+
+/// What a choice led to is one statement of the answer's first line.
+#[test]
+fn a_choices_outcome_is_one_statement_of_the_answers_opening() {
+    assert_eq!(
+        choice_outcome("Done. Phase 12.1 inserted after Phase 12:\n\n- a").as_deref(),
+        Some("Phase 12.1 inserted after Phase 12")
+    );
+    assert_eq!(
+        choice_outcome("All tests pass. Summary of changes:\n\n| a |").as_deref(),
+        Some("All tests pass")
+    );
+    assert_eq!(choice_outcome("Done."), None);
+}
