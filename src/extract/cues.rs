@@ -1277,7 +1277,11 @@ pub(crate) fn plan_background(plan: &str) -> Option<String> {
         let Some(section) = s.section.as_deref() else {
             continue;
         };
-        let section = section.trim_start_matches("Plan:").trim();
+        let section = section
+            .strip_prefix("Plan:")
+            .or_else(|| section.strip_prefix("Plan :"))
+            .unwrap_or(section)
+            .trim();
         let why = HEADINGS.iter().any(|h| section.eq_ignore_ascii_case(h)) || section == title;
         if !why || s.item || s.question || s.text.ends_with(':') || s.text == title {
             continue;
@@ -1709,6 +1713,11 @@ mod tests {
         assert_eq!(
             plan_title("## Plan: Make it installable\n\nbody").as_deref(),
             Some("Make it installable")
+        );
+        assert_eq!(
+            plan_background("# Plan : Tar archives\n\nThe manifest skips tar files entirely.\n")
+                .as_deref(),
+            Some("The manifest skips tar files entirely.")
         );
     }
 
