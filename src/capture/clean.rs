@@ -945,8 +945,7 @@ pub fn names_a_finding(lines: &[&str]) -> bool {
     lines.iter().any(|l| {
         let t = l.trim();
         // A warning is no failure: eslint's `[Warning/no-unused-vars]`.
-        let warning = t.to_lowercase().contains("warning");
-        (is_finding_line(t) && !warning)
+        (is_finding_line(t) && !t.to_lowercase().contains("warning"))
             || t.contains("ERROR task failed")
             || t.starts_with("FAILED ")
     })

@@ -720,12 +720,24 @@ fn question_itself(question: &str) -> String {
     }
 }
 
+/// The first three files, then how many more: a to-do names the work,
+/// the work bullets list it whole.
+fn first_files(files: &[&str], w: &Words) -> String {
+    let mut list: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
+    if files.len() > 3 {
+        list.push(format!("+{} {}", files.len() - 3, w.and_more));
+    }
+    list.join(", ")
+}
+
 /// The branch a turn ended on, unless it is a repository's main line
-/// (the log need not say what every commit is on).
-fn feature_branch(t: &Turn) -> Option<&str> {
+/// (the log need not say what every commit is on), ready to show in
+/// backticks (git allows one in a branch name; it would end the code span).
+fn feature_branch(t: &Turn) -> Option<String> {
     t.branch
         .as_deref()
         .filter(|b| !matches!(*b, "main" | "master" | "trunk" | "develop" | "dev"))
+        .map(|b| b.replace('`', "'"))
 }
 
 /// A to-do about a commit still to make: asked for ("Commit à faire")
@@ -1117,7 +1129,7 @@ impl TurnCtx<'_> {
         // "Review this branch": which one, when the request does not say.
         if review::asks_for_review(&t.request)
             && let Some(b) = feature_branch(t)
-            && !bullet.contains(b)
+            && !bullet.contains(b.as_str())
         {
             bullet = format!("{bullet} ({} `{b}`)", self.w.branch);
         }
@@ -2423,14 +2435,7 @@ impl TurnCtx<'_> {
             self.left_uncommitted(rec, known);
             return;
         };
-        let files: Vec<&str> = self
-            .turn
-            .files
-            .iter()
-            .zip(&self.shown)
-            .filter(|(f, _)| self.worth_listing(&f.path))
-            .map(|(_, shown)| shown.as_str())
-            .collect();
+        let files = self.listed_files(false);
         // The changes may be earlier turns' of the day (the last turn only
         // checked them): the log's work bullets say there are some.
         let earlier_work = known.files.iter().any(|(p, _)| *p == self.primary);
@@ -2440,20 +2445,27 @@ impl TurnCtx<'_> {
         let w = self.w;
         let what = match message {
             Some(m) => format!("« {} »", cap(&one_line(&m).replace('`', "'"), 160)),
-            None => {
-                let mut list: Vec<String> =
-                    files.iter().take(3).map(|f| format!("`{f}`")).collect();
-                if files.len() > 3 {
-                    list.push(format!("+{} {}", files.len() - 3, w.and_more));
-                }
-                list.join(", ")
-            }
+            None => first_files(&files, w),
         };
         rec.push(
             &self.primary,
             |s| &mut s.a_suivre,
             &format!("{}{} {what}", w.to_commit, w.colon),
         );
+    }
+
+    /// The turn's changed files worth listing, as shown; only the project's
+    /// own when `in_project`.
+    fn listed_files(&self, in_project: bool) -> Vec<&str> {
+        self.turn
+            .files
+            .iter()
+            .zip(&self.shown)
+            .filter(|(f, _)| {
+                (!in_project || self.in_project(&f.path)) && self.worth_listing(&f.path)
+            })
+            .map(|(_, shown)| shown.as_str())
+            .collect()
     }
 
     /// Commits the branch holds that its upstream does not, as the job's
@@ -2467,7 +2479,10 @@ impl TurnCtx<'_> {
             let s = if a.commits == 1 { "" } else { "s" };
             format!(
                 "{}{} {} commit{s} (`{}`)",
-                w.unpushed, w.colon, a.commits, a.upstream
+                w.unpushed,
+                w.colon,
+                a.commits,
+                a.upstream.replace('`', "'")
             )
         });
         if !pushed && t.ahead.is_none() {
@@ -2531,14 +2546,7 @@ impl TurnCtx<'_> {
         if listed_open || says_committed(&self.turn.answer) {
             return;
         }
-        let files: Vec<&str> = self
-            .turn
-            .files
-            .iter()
-            .zip(&self.shown)
-            .filter(|(f, _)| self.in_project(&f.path) && self.worth_listing(&f.path))
-            .map(|(_, shown)| shown.as_str())
-            .collect();
+        let files = self.listed_files(true);
         if files.is_empty() {
             return;
         }
@@ -2550,14 +2558,10 @@ impl TurnCtx<'_> {
             return;
         }
         let w = self.w;
-        let mut list: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
-        if files.len() > 3 {
-            list.push(format!("+{} {}", files.len() - 3, w.and_more));
-        }
         rec.push(
             &self.primary,
             |s| &mut s.a_suivre,
-            &format!("{}{} {}", w.uncommitted, w.colon, list.join(", ")),
+            &format!("{}{} {}", w.uncommitted, w.colon, first_files(&files, w)),
         );
     }
 

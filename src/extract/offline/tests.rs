@@ -1677,6 +1677,12 @@ fn commits_and_reviews_name_their_feature_branch() {
         run(vec![commit.clone()]).travail,
         ["Commit « Fix the lexer » sur `fix/lexer-tabs`"]
     );
+    // A backtick in a branch name would end the code span.
+    commit.branch = Some("fix/`x".into());
+    assert_eq!(
+        run(vec![commit.clone()]).travail,
+        ["Commit « Fix the lexer » sur `fix/'x`"]
+    );
     commit.branch = Some("main".into());
     assert_eq!(run(vec![commit]).travail, ["Commit « Fix the lexer »"]);
     let mut review = turn("Review the branch and tell me what to fix");
