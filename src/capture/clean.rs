@@ -964,8 +964,12 @@ fn is_finding_line(t: &str) -> bool {
     if words.next().is_some_and(is_rule_code) && words.count() >= 2 {
         return true;
     }
-    // `path:line:col` then the finding; a runner's prefix (`[CI/test] |`)
-    // may come first.
+    // `path:line:col` then the finding; a runner's prefix (`[CI/test] |`,
+    // mise's `[lint:go]`, whose colon is no location's) may come first.
+    let t = match t.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+        Some((tag, rest)) if !tag.contains(' ') => rest.trim_start_matches(['|', ' ']),
+        _ => t,
+    };
     let Some(at) = t.find(|c: char| c == '/' || c.is_alphanumeric()) else {
         return false;
     };

@@ -1226,13 +1226,18 @@ impl<'s> Builder<'s> {
                         clean::failure_line(&lines).unwrap_or_default()
                     };
                     let passed_now = ok && failed.unwrap_or(0) == 0;
-                    let key = command_key(cmd);
                     // A pass closes the failing runs of the same program:
-                    // what changed since each is its fix.
+                    // what changed since each is its fix. Every piece of
+                    // an `&&` chain that passed has passed (`go vet ./...
+                    // && mise run lint` closes a failed `mise run lint`).
+                    let keys = passing_keys(cmd);
                     if passed_now {
                         for at in 0..cur.turn.checks.len() {
                             let c = &cur.turn.checks[at];
-                            if !c.ok && c.fixed_in.is_empty() && command_key(&c.command) == key {
+                            if !c.ok
+                                && c.fixed_in.is_empty()
+                                && keys.contains(&command_key(&c.command))
+                            {
                                 let since = cur.check_marks.get(at).copied().unwrap_or(0);
                                 let mut files: Vec<String> = Vec::new();
                                 for p in &cur.change_log[since.min(cur.change_log.len())..] {
@@ -1777,6 +1782,18 @@ fn command_keys(cmd: &str) -> Vec<String> {
     keys
 }
 
+/// The programs a command line that exited 0 ran to success: each piece
+/// of an `&&` chain. With `;` or `||` in it, which pieces passed is not
+/// known: the line keeps its first program's key, as every check does.
+fn passing_keys(cmd: &str) -> Vec<String> {
+    let first = cmd.lines().next().unwrap_or("");
+    if first.contains(';') || first.contains("||") {
+        vec![command_key(cmd)]
+    } else {
+        command_keys(cmd)
+    }
+}
+
 fn segment_key(seg: &str) -> String {
     let words: Vec<&str> = seg
         .trim_start_matches('(')
@@ -1797,7 +1814,9 @@ fn segment_key(seg: &str) -> String {
     // `bun run lint` is not `bun run test`: a script runner's key holds
     // the script.
     let take = match words {
-        [prog, "run", ..] if matches!(*prog, "npm" | "pnpm" | "yarn" | "bun" | "deno") => 3,
+        [prog, "run", ..] if matches!(*prog, "npm" | "pnpm" | "yarn" | "bun" | "deno" | "mise") => {
+            3
+        }
         _ => 2,
     };
     words

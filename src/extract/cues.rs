@@ -423,7 +423,11 @@ pub(crate) fn closing_question(answer: &str) -> Option<String> {
     }) {
         return (text.chars().count() <= 240).then(|| text.to_owned());
     }
-    let text = last.clone().find(|t| t.ends_with('?'))?;
+    let Some(text) = last.clone().find(|t| t.ends_with('?')) else {
+        // No question, but a way recommended ("My take: fall back on any
+        // error"): the user's "let's do that fallback" settles it.
+        return recommendation(&all);
+    };
     let lower_text = lower(text);
     let asks_to_choose = has_any(&lower_text, &["or", "ou"])
         || starts_with_any(
@@ -434,6 +438,47 @@ pub(crate) fn closing_question(answer: &str) -> Option<String> {
             ],
         );
     (asks_to_choose && text.chars().count() <= 240 && !is_offer(text)).then(|| text.to_owned())
+}
+
+/// How an answer opens the way it recommends, the user still to decide.
+const RECOMMENDS: &[&str] = &[
+    "my take:",
+    "my take is",
+    "my recommendation",
+    "recommendation:",
+    "i'd recommend",
+    "i would recommend",
+    "i recommend",
+    "i'd suggest",
+    "i would suggest",
+    "my suggestion",
+    "i'd go with",
+    "i would go with",
+    "my vote",
+    "je recommande",
+    "je suggère",
+    "ma recommandation",
+    "mon avis :",
+];
+
+/// Whether a sentence recommends a way ("My take: …", "I'd recommend …").
+pub(crate) fn is_recommendation(sentence: &str) -> bool {
+    let t = lower(sentence.trim().trim_start_matches(['*', '-', ' ', '>']))
+        .replace("**", "")
+        .replace('’', "'");
+    starts_with_any(&t, RECOMMENDS)
+}
+
+/// The last sentence of an answer's end that recommends a way, for the
+/// user's reply to settle: a statement, not a question nor an offer.
+fn recommendation(all: &[Sentence]) -> Option<String> {
+    all.iter()
+        .rev()
+        .take(12)
+        .map(|s| s.text.trim())
+        .find(|t| is_recommendation(t) && !t.ends_with('?') && t.split_whitespace().count() >= 5)
+        .filter(|t| t.chars().count() <= 240)
+        .map(|t| t.replace("**", ""))
 }
 
 /// The question an answer ends on that waits for the user: a choice, an
@@ -796,8 +841,12 @@ pub(crate) fn answers(question: &str, reply: &str) -> bool {
     // An open question ("What should it say?") is answered by whatever
     // the user says next; only one between ways ("X, or Y?") asks for one
     // of them.
+    // A recommendation is settled only by a reply taking up its words
+    // ("let's do the auto fallback" after "My take: fall back on any
+    // error"), or by a short yes.
+    let recommends = is_recommendation(question);
     let q = format!(" {} ", lower(question));
-    if !q.contains(" or ") && !q.contains(" ou ") {
+    if !recommends && !q.contains(" or ") && !q.contains(" ou ") {
         return true;
     }
     let said = words(reply);
@@ -1875,6 +1924,29 @@ mod tests {
         ] {
             assert_eq!(pending_question(ritual), None, "{ritual}");
         }
+    }
+
+    #[test]
+    fn a_recommendation_is_settled_by_a_reply_taking_up_its_words() {
+        let answer = "Other SSH servers won't trip this path.\n\nMy take: in `auto` mode over \
+            SSH, drop the string match and fall back to v1 on **any** v2 probe error, joining \
+            both errors if v1 also fails. The worst case is one wasted attempt.\n\nIf you want \
+            a guardrail, scope it to SSH only.";
+        let q = closing_question(answer).expect("the recommendation");
+        assert!(q.starts_with("My take: in `auto` mode"), "{q}");
+        assert!(!q.contains("**"), "{q}");
+        let reply = "let's do the auto fallback with error join";
+        assert!(is_a_choice(reply) && answers(&q, reply));
+        assert!(answers(&q, "yes, do it"));
+        // The next request, not a word of the recommendation's.
+        assert!(!answers(&q, "let's look at the CLI flags next"));
+        // An answer that recommends nothing asks nothing.
+        assert_eq!(closing_question("Done: the fallback is in."), None);
+        // A question at the end is the one asked.
+        assert_eq!(
+            closing_question("I'd recommend the second. Which do you want, A or B?").as_deref(),
+            Some("Which do you want, A or B?")
+        );
     }
 
     #[test]

@@ -1748,7 +1748,7 @@ impl TurnCtx<'_> {
                 .unwrap_or(builds[at]);
             let passed = builds[at + 1..]
                 .iter()
-                .find(|x| x.ok && program(&x.command) == prog);
+                .find(|x| x.ok && programs_passed(&x.command).contains(&prog));
             let later_ok = passed.is_some();
             // Passed once the shell was set up (`PATH=$PATH:/usr/local/go/bin
             // && …`): that setup is the cure.
@@ -2690,16 +2690,45 @@ pub(crate) fn without_output_trim(command: &str) -> &str {
 
 /// The program a command line runs, to pair a failing run with a later one.
 fn program(command: &str) -> String {
-    command
-        .split("&&")
-        .map(str::trim)
-        .find(|s| !is_preamble(s))
-        .unwrap_or(command)
+    segment_program(
+        command
+            .split("&&")
+            .map(str::trim)
+            .find(|s| !is_preamble(s))
+            .unwrap_or(command),
+    )
+}
+
+/// A piece of a command line's program: two words, three for a script
+/// runner (`mise run lint` is not `mise run test`).
+fn segment_program(segment: &str) -> String {
+    let words: Vec<&str> = segment
         .split_whitespace()
         .filter(|w| !w.contains('='))
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect();
+    let take = match words.as_slice() {
+        [prog, "run", ..] if matches!(*prog, "npm" | "pnpm" | "yarn" | "bun" | "deno" | "mise") => {
+            3
+        }
+        _ => 2,
+    };
+    words[..take.min(words.len())].join(" ")
+}
+
+/// The programs a command line that passed ran to success: each piece of
+/// an `&&` chain (`go vet ./... && mise run lint`); with `;` or `||` in it,
+/// only its program as [`program`] names it.
+fn programs_passed(command: &str) -> Vec<String> {
+    let first = command.lines().next().unwrap_or("");
+    if first.contains(';') || first.contains("||") {
+        return vec![program(command)];
+    }
+    first
+        .split("&&")
+        .map(str::trim)
+        .filter(|s| !is_preamble(s))
+        .map(segment_program)
+        .collect()
 }
 
 /// Whether a summary points at a place in a file (`a_test.go:35:3`).

@@ -1192,6 +1192,52 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// mise prefixes each task's lines (`[lint:go] f.go:58:52: … (goconst)`):
+/// the finding is the failure's line, not its `ERROR task failed` banner,
+/// and a passing `go vet ./... && mise run lint` closes the failed
+/// `mise run lint`, while `mise run test` passing would not.
+#[test]
+fn a_task_runner_finding_is_the_failure_and_a_chain_that_passes_closes_it() {
+    let lint_output = "[lint:go] $ ~/p/mise-tasks/lint/go\n\
+        [lint:go] internal/refs_test.go:58:52: string `refs/heads/main` has 3 occurrences, but such constant `refsHeadsMain` already exists (goconst)\n\
+        [lint:go] 1 issues:\n[lint:go] * goconst: 1\nFinished in 906.6ms\n[lint:go] ERROR task failed";
+    let run = |later: &str| {
+        build(&[
+            user("fix the lint"),
+            calls(&[(
+                "1",
+                "Bash",
+                json!({"command":"mise run lint 2>&1 | tail -80"}),
+            )]),
+            result("1", lint_output, false, json!({})),
+            calls(&[("2", "Edit", json!({"file_path":"/p/internal/refs_test.go"}))]),
+            result("2", "ok", false, json!({})),
+            calls(&[("3", "Bash", json!({"command": later}))]),
+            result("3", "ok\nFinished in 1.93s", false, json!({})),
+            say("Lint passes."),
+        ])
+    };
+    let turns = run("go vet ./internal/... 2>&1 && mise run lint 2>&1 | tail -30");
+    let c = &turns[0].checks;
+    assert!(!c[0].ok, "{c:?}");
+    assert!(c[0].summary.contains("goconst"), "{c:?}");
+    assert_eq!(c[0].fixed_in, ["/p/internal/refs_test.go"]);
+    let turns = run("mise run test 2>&1 | tail -30");
+    assert!(
+        turns[0].checks[0].fixed_in.is_empty(),
+        "{:?}",
+        turns[0].checks
+    );
+    // After `;`, a piece's own outcome is unknown: only the line's first
+    // program counts.
+    let turns = run("go vet ./... ; mise run lint 2>&1 | tail -30");
+    assert!(
+        turns[0].checks[0].fixed_in.is_empty(),
+        "{:?}",
+        turns[0].checks
+    );
+}
+
 /// Piped into `head`, a wrapper refusing its command line exits 0: still
 /// an error, and the program running at all (its tests failing) gets past it.
 #[test]

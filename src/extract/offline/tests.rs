@@ -997,6 +997,27 @@ fn the_user_s_answer_to_a_closing_question_is_a_choice_not_a_goal() {
 }
 
 #[test]
+fn taking_up_a_recommended_way_is_the_user_s_choice() {
+    let mut t = turn("let's do the auto fallback with error join");
+    t.first = false;
+    t.replies_to = Some(
+        "My take: in `auto` mode over SSH, fall back to v1 on any v2 probe error, joining both \
+         errors if v1 also fails."
+            .into(),
+    );
+    t.answer = "Summary of changes:\n- refs.go: auto mode falls back to v1.".into();
+    let s = run(vec![t]);
+    assert!(s.objectif.is_empty(), "{:?}", s.objectif);
+    assert_eq!(s.decisions.len(), 1, "{:?}", s.decisions);
+    assert!(
+        s.decisions[0].contains("My take: in `auto` mode")
+            && s.decisions[0].contains("« Let's do the auto fallback with error join »"),
+        "{:?}",
+        s.decisions
+    );
+}
+
+#[test]
 fn a_request_ending_on_this_carries_the_sentence_it_points_back_to() {
     let s = run(vec![turn(
         "The todo mentions a clean break. I feel that this change is exactly the kind of task \
@@ -1298,6 +1319,44 @@ fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
         "{:?}",
         s.problemes
     );
+}
+
+/// A lint passing as one piece of an `&&` chain fixed the failing run;
+/// `mise run test` passing says nothing of `mise run lint`.
+#[test]
+fn a_lint_passing_inside_a_chain_is_the_fix() {
+    let run_with = |later: &str| {
+        let mut t = turn("fix the linting error");
+        t.files = vec![file("internal/refs_test.go", Change::Updated)];
+        let check = |command: &str, summary: &str, ok: bool, fixed: &[&str]| Check {
+            command: command.into(),
+            test: false,
+            ok,
+            passed: None,
+            failed: None,
+            coverage: None,
+            summary: summary.into(),
+            fixed_in: fixed.iter().map(|f| format!("{ROOT}/{f}")).collect(),
+            changed_after: false,
+        };
+        t.checks = vec![
+            check(
+                "mise run lint 2>&1 | tail -80",
+                "[lint:go] internal/refs_test.go:58:52: string `refs/heads/main` has 3 occurrences (goconst)",
+                false,
+                &["internal/refs_test.go"],
+            ),
+            check(later, "Finished in 1.93s", true, &[]),
+        ];
+        run(vec![t]).problemes
+    };
+    let p = run_with("go vet ./internal/... 2>&1 && mise run lint 2>&1 | tail -30");
+    assert!(
+        p[0].contains("goconst") && p[0].contains("corrigé") && !p[0].contains("non résolu"),
+        "{p:?}"
+    );
+    let p = run_with("mise run test 2>&1 | tail -30");
+    assert!(p[0].contains("non résolu"), "{p:?}");
 }
 
 #[test]
