@@ -1912,6 +1912,7 @@ fn is_model_slip(text: &str) -> bool {
         "Modifications to files",
         "old_string and new_string",
         "File has been modified since read",
+        "File has been unexpectedly modified",
         "Sibling tool call errored",
     ];
     SLIPS.iter().any(|s| text.contains(s))

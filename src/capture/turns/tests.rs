@@ -223,6 +223,15 @@ fn the_client_s_refusals_are_not_the_user_s() {
             true,
             json!("Sibling tool call errored"),
         ),
+        // 2.1.4x: no `<tool_use_error>` wrapper, and prose a user could
+        // have typed.
+        calls(&[("4", "Edit", json!({"file_path":"/p/CLAUDE.md"}))]),
+        result(
+            "4",
+            "File has been unexpectedly modified. Read it again before attempting to write it.",
+            true,
+            json!("Error: File has been unexpectedly modified."),
+        ),
         calls(&[("3", "Bash", json!({"command":"mix compile"}))]),
         result(
             "3",
