@@ -1197,6 +1197,11 @@ impl<'s> Builder<'s> {
                 }),
                 // The runner never ran: its command line was refused.
                 Effect::Check { .. } if !ok && refused_command_line(output) => {}
+                // Run on a tree changed for the occasion and put back after
+                // (`perl -pi … && go test …; git checkout f`, `git stash;
+                // …; git stash pop`): the old code failing proves a test,
+                // it is no problem of the work, nor its fix.
+                Effect::Check { .. } if restores_after(cmd) => {}
                 Effect::Check { test } if cur.turn.checks.len() < BUILD_CAP => {
                     let (passed, failed) = if *test {
                         shell::test_counts(output)
@@ -1780,6 +1785,38 @@ fn command_keys(cmd: &str) -> Vec<String> {
     let mut keys: Vec<String> = segments(first).into_iter().map(segment_key).collect();
     keys.push(command_key(cmd));
     keys
+}
+
+/// Whether a command line ends by putting the tree back (`git checkout
+/// f`, `git restore f`, `git stash pop`): what ran before it saw a tree
+/// that is gone.
+fn restores_after(cmd: &str) -> bool {
+    let pieces: Vec<&str> = cmd
+        .lines()
+        .flat_map(|l| l.split("&&"))
+        .flat_map(|l| l.split(';'))
+        .map(|p| p.trim().trim_end_matches('\\').trim())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Some(last) = pieces.last() else {
+        return false;
+    };
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let restores = match words.as_slice() {
+        ["git", "stash", "pop" | "apply", ..] => true,
+        ["git", "restore", rest @ ..] => !rest.is_empty(),
+        // `git checkout f` (or `-- f`), not `git checkout main`: a path.
+        ["git", "checkout", rest @ ..] => {
+            !rest
+                .iter()
+                .any(|w| w.starts_with("-b") || w.starts_with("-B"))
+                && rest
+                    .iter()
+                    .any(|w| *w == "--" || w.contains('.') || w.contains('/'))
+        }
+        _ => false,
+    };
+    restores && pieces.len() > 1
 }
 
 /// The programs a command line that exited 0 ran to success: each piece

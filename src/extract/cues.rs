@@ -912,7 +912,9 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
             Some(Cue::FollowUp) => Some(s.text.clone()),
             _ if left_to_user => Some(s.text.clone()),
             _ => s.text.split_once(':').and_then(|(label, rest)| {
-                let label = label.trim();
+                // "Remaining for you (per CLAUDE.md):" is labelled by its
+                // words before the aside.
+                let label = label.split_once(" (").map_or(label, |(l, _)| l).trim();
                 let is_label = label.chars().count() <= 30
                     && heading_cue(label) == Some(Cue::FollowUp)
                     && label.split_whitespace().count() <= 4;
@@ -920,6 +922,7 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
             }),
         };
         let Some(text) = text else { continue };
+        let text = with_block_after(answer, text);
         let lower = text.to_lowercase();
         if s.question || text.ends_with('?') || OFFERS.iter().any(|o| lower.starts_with(o)) {
             continue;
@@ -940,6 +943,67 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
     }
     out.truncate(3);
     out
+}
+
+/// Whether the answer says its commits are not pushed yet ("Not pushed —
+/// commits only", "Say the word to push"): the branch is ahead of its
+/// upstream though no `git status` said so. "Nothing to push" is not it.
+pub(crate) fn says_unpushed(answer: &str) -> bool {
+    const SAYS: &[&str] = &[
+        "not pushed",
+        "not yet pushed",
+        "haven't pushed",
+        "have not pushed",
+        "not been pushed",
+        "nothing has been pushed",
+        "nothing pushed",
+        "word to push",
+        "ready to push",
+        "want me to push",
+        "like me to push",
+        "shall i push",
+        "should i push",
+        "pas encore poussé",
+        "pas encore poussés",
+        "non poussé",
+        "non poussés",
+        "rien n'est poussé",
+    ];
+    sentences(answer).into_iter().any(|s| {
+        let l = lower(&s.text).replace('’', "'");
+        has_any(&l, SAYS) && !l.contains("nothing to push") && !l.contains("already pushed")
+    })
+}
+
+/// A step that ends on a colon before a fenced command ("tag the merge
+/// commit:" then ```git tag -a v0.5.0```) says what with the command's
+/// first line.
+fn with_block_after(answer: &str, text: String) -> String {
+    if !text.ends_with(':') {
+        return text;
+    }
+    let tail: String = {
+        let chars: Vec<char> = text.chars().collect();
+        chars[chars.len().saturating_sub(24)..].iter().collect()
+    };
+    let Some(at) = answer.find(&tail) else {
+        return text;
+    };
+    let mut lines = answer[at + tail.len()..]
+        .lines()
+        .skip(1)
+        .skip_while(|l| l.trim().is_empty());
+    let opens = lines
+        .next()
+        .is_some_and(|l| l.trim_start().starts_with("```"));
+    match lines
+        .next()
+        .map(str::trim)
+        .filter(|l| opens && !l.is_empty() && !l.starts_with("```"))
+    {
+        Some(cmd) => format!("{} `{}`", text, cap(&cmd.replace('`', "'"), 120)),
+        None => text,
+    }
 }
 
 /// What an answer says of a working tree with nothing left to commit
@@ -1924,6 +1988,19 @@ mod tests {
         ] {
             assert_eq!(pending_question(ritual), None, "{ritual}");
         }
+    }
+
+    #[test]
+    fn a_next_step_labelled_with_an_aside_and_its_command() {
+        let answer = "CHANGELOG promoted and committed.\n\n**Remaining for you (per CLAUDE.md):** \
+            after this branch merges to main, tag the merge commit:\n```\ngit tag -a v0.5.0 -m \"...\" \
+            && git push --tags\n```\n\nNot pushed — commit only.";
+        let steps = next_steps(answer);
+        assert!(
+            steps.iter().any(|s| s
+                == "after this branch merges to main, tag the merge commit: `git tag -a v0.5.0 -m \"...\" && git push --tags`"),
+            "{steps:?}"
+        );
     }
 
     #[test]

@@ -2485,10 +2485,23 @@ impl TurnCtx<'_> {
                 a.upstream.replace('`', "'")
             )
         });
-        if !pushed && t.ahead.is_none() {
+        // No status seen, but the answer says the commits it just made
+        // wait ("Not pushed — commits only").
+        let committed = t
+            .actions
+            .iter()
+            .any(|a| a.ok && a.kind == ActionKind::Commit);
+        let said =
+            (now.is_none() && !pushed && committed && cues::says_unpushed(&t.answer)).then(|| {
+                match t.branch.as_deref() {
+                    Some(b) => format!("{} {} `{}`", w.unpushed, w.on_branch, b.replace('`', "'")),
+                    None => w.unpushed.to_owned(),
+                }
+            });
+        if !pushed && t.ahead.is_none() && said.is_none() {
             return;
         }
-        self.replace_state(rec, known, UNPUSHED, now);
+        self.replace_state(rec, known, UNPUSHED, now.or(said));
     }
 
     /// A state to-do (one of `prefixes`) as this turn leaves it: the open
@@ -2625,13 +2638,16 @@ fn covers(later: &str, earlier: &str) -> bool {
     lw == ew && (lp.is_empty() || lp == ep)
 }
 
-/// The turn's last counted test run, when it passed.
+/// The turn's last counted test run, when it passed and no later run
+/// passed that says only what it covered (`go test ./...`: `9 packages
+/// ok` after `go test -run TestX -v` counted 8).
 fn passing_tests(t: &Turn) -> Option<&Check> {
-    t.checks
-        .iter()
-        .rev()
-        .find(|c| c.passed.is_some())
-        .filter(|c| c.ok)
+    let at = t.checks.iter().rposition(|c| c.passed.is_some())?;
+    let c = &t.checks[at];
+    let told_after = t.checks[at + 1..].iter().any(|x| {
+        x.test && x.ok && x.passed.is_none() && x.failed.is_none() && !x.summary.is_empty()
+    });
+    (c.ok && !told_after).then_some(c)
 }
 
 /// What a build or a tool made and a clean removes (`rm -rf .venv dist

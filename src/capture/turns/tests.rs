@@ -1201,6 +1201,40 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// A test run on the old code put back right after (`perl -pi … && go
+/// test …; git checkout f`) proves the new test: it is no check of the
+/// work. A run that then switches branch is one.
+#[test]
+fn a_check_on_a_tree_put_back_after_is_not_the_work_s() {
+    let run = |command: &str| {
+        build(&[
+            user("address the findings"),
+            calls(&[("1", "Bash", json!({ "command": command }))]),
+            result(
+                "1",
+                "--- FAIL: TestSignal (0.00s)\nFAIL\nFAIL\tx/authcode\t0.1s",
+                false,
+                json!({}),
+            ),
+            say("The new test fails on the old ordering."),
+        ])
+    };
+    let reverted = "git stash list >/dev/null; \\\nperl -0pi -e 's/a/b/' authcode/authcode.go && \\\n\
+        go test ./authcode/ -run TestSignal -count=1 2>&1 | tail -8; \\\ngit checkout authcode/authcode.go";
+    assert!(
+        run(reverted)[0].checks.is_empty(),
+        "{:?}",
+        run(reverted)[0].checks
+    );
+    assert!(
+        run("git stash && go test ./... ; git stash pop")[0]
+            .checks
+            .is_empty()
+    );
+    let kept = run("go test ./... ; git checkout -b fix/x");
+    assert_eq!(kept[0].checks.len(), 1, "{:?}", kept[0].checks);
+}
+
 /// mise prefixes each task's lines (`[lint:go] f.go:58:52: … (goconst)`):
 /// the finding is the failure's line, not its `ERROR task failed` banner,
 /// and a passing `go vet ./... && mise run lint` closes the failed

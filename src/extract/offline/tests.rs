@@ -1787,6 +1787,35 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// With no `git status` seen, an answer saying its new commits wait
+/// ("Not pushed — commits only") leaves them open; saying it with no
+/// commit made, or "nothing to push", does not.
+#[test]
+fn commits_the_answer_says_are_not_pushed_are_open() {
+    let commit = Action {
+        kind: ActionKind::Commit,
+        detail: "changelog: promote Unreleased to v0.5.0".into(),
+        command: "git commit -m x".into(),
+        ok: true,
+        id: "87a27bd".into(),
+        skipped_hooks: false,
+    };
+    let mut t = turn("update the CHANGELOG for 0.5.0");
+    t.actions = vec![commit.clone()];
+    t.branch = Some("authcode-loopback-flow".into());
+    t.answer = "CHANGELOG promoted and committed.\n\nNot pushed — commit only.".into();
+    assert_eq!(
+        run(vec![t.clone()]).a_suivre,
+        ["Commits non poussés sur `authcode-loopback-flow`"]
+    );
+    let mut no_commit = t.clone();
+    no_commit.actions.clear();
+    assert!(run(vec![no_commit]).a_suivre.is_empty());
+    let mut clean = t;
+    clean.answer = "Committed. Nothing to push: the branch was already pushed.".into();
+    assert!(run(vec![clean]).a_suivre.is_empty());
+}
+
 /// What a choice led to is one statement of the answer's first line.
 #[test]
 fn a_choices_outcome_is_one_statement_of_the_answers_opening() {
