@@ -930,6 +930,22 @@ pub fn commit_hash(output: &str) -> Option<String> {
     })
 }
 
+/// The branch git printed for the commit it made: `[main a1f2839] docs`
+/// is on `main`; a detached HEAD (`[detached HEAD 0c1d2e3]`) is on none.
+pub fn commit_branch(output: &str) -> Option<String> {
+    let hash = commit_hash(output)?;
+    output.lines().take(400).find_map(|line| {
+        let inner = line.trim().strip_prefix('[')?.split_once(']')?.0;
+        let branch = inner.strip_suffix(hash.as_str())?.trim();
+        let branch = branch
+            .strip_suffix("(root-commit)")
+            .unwrap_or(branch)
+            .trim();
+        (!branch.is_empty() && !branch.contains(' ') && branch.len() <= 200)
+            .then(|| branch.to_owned())
+    })
+}
+
 /// The files a commit added to the repository, as git listed them
 /// (` create mode 100644 .entire/settings.json`), relative to its root.
 pub fn committed_new_files(output: &str) -> Vec<String> {
@@ -1334,6 +1350,20 @@ mod tests {
     }
 
     /// A failed `&&` chain's steps before the one its error names ran.
+    #[test]
+    fn the_branch_a_commit_went_on() {
+        assert_eq!(
+            commit_branch("[develop a4253d1] merge: resolve conflicts").as_deref(),
+            Some("develop")
+        );
+        assert_eq!(
+            commit_branch("[feat/x (root-commit) 0c1d2e3] init").as_deref(),
+            Some("feat/x")
+        );
+        assert_eq!(commit_branch("[detached HEAD 0c1d2e3] x"), None);
+        assert_eq!(commit_branch("nothing to commit, working tree clean"), None);
+    }
+
     #[test]
     fn what_git_status_says_of_the_upstream() {
         assert_eq!(

@@ -1194,6 +1194,9 @@ impl<'s> Builder<'s> {
                             .split_whitespace()
                             .skip_while(|w| *w != "commit")
                             .any(|w| w == "--no-verify" || w == "-n"),
+                    branch: (*kind == ActionKind::Commit && ok)
+                        .then(|| shell::commit_branch(output))
+                        .flatten(),
                 }),
                 // The runner never ran: its command line was refused.
                 Effect::Check { .. } if !ok && refused_command_line(output) => {}
@@ -1366,10 +1369,29 @@ impl<'s> Builder<'s> {
         });
         let cur = self.cur();
         cur.turn.resolved_earlier.extend(earlier);
+        // A merge, rebase or pick that stopped on conflicts is done once
+        // its commit (or `--continue`) goes through: the files changed in
+        // between are its resolution.
+        let settles = keys.iter().any(|k| k == "git commit") || first.contains(" --continue");
+        let errors = &cur.turn.errors;
+        let hit = |o: &OpenError| {
+            keys.contains(&o.key) || (settles && stopped_on_conflicts(&errors[o.at].message))
+        };
+        let hits: Vec<bool> = cur.open_errors.iter().map(hit).collect();
+        if settles && hits.iter().any(|h| *h) {
+            for a in cur.turn.actions.iter_mut().rev() {
+                if a.kind == ActionKind::Merge && !a.ok {
+                    a.ok = true;
+                    break;
+                }
+            }
+        }
         let changed_since: Vec<(usize, Vec<String>, Option<String>)> = cur
             .open_errors
             .iter()
-            .filter(|o| keys.contains(&o.key))
+            .zip(&hits)
+            .filter(|(_, h)| **h)
+            .map(|(o, _)| o)
             .map(|o| {
                 let mut files: Vec<String> = Vec::new();
                 for p in &cur.change_log[o.files_then.min(changes_before)..changes_before] {
@@ -1391,7 +1413,8 @@ impl<'s> Builder<'s> {
             }
             e.fixed_in = files;
         }
-        cur.open_errors.retain(|o| !keys.contains(&o.key));
+        let mut hits = hits.into_iter();
+        cur.open_errors.retain(|_| !hits.next().unwrap_or(false));
     }
 
     fn failed(&mut self, call: &Call, text: &str, tur: Option<&ToolUseResult>) {
@@ -1785,6 +1808,18 @@ fn command_keys(cmd: &str) -> Vec<String> {
     let mut keys: Vec<String> = segments(first).into_iter().map(segment_key).collect();
     keys.push(command_key(cmd));
     keys
+}
+
+/// Whether a failed git command's line says it stopped on conflicts.
+fn stopped_on_conflicts(message: &str) -> bool {
+    [
+        "Automatic merge failed",
+        "CONFLICT (",
+        "Merge conflict in",
+        "could not apply",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
 }
 
 /// Whether a command line ends by putting the tree back (`git checkout

@@ -91,6 +91,10 @@ pub struct Action {
     /// run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped_hooks: bool,
+    /// The branch a commit went on, as git printed it (`[develop a4253d1]
+    /// …`): the turn may have switched branch since, or before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// A test or build run and what it reported.
@@ -463,6 +467,9 @@ impl Turn {
             f(Entry, &mut a.detail);
             f(Entry, &mut a.command);
             f(Entry, &mut a.id);
+            if let Some(b) = &mut a.branch {
+                f(Entry, b);
+            }
         }
         for c in &mut self.checks {
             f(Entry, &mut c.command);
@@ -602,6 +609,7 @@ mod tests {
                 ok: true,
                 id: "#SECRET".into(),
                 skipped_hooks: false,
+                branch: None,
             }],
             ..Default::default()
         };

@@ -734,8 +734,12 @@ fn first_files(files: &[&str], w: &Words) -> String {
 /// (the log need not say what every commit is on), ready to show in
 /// backticks (git allows one in a branch name; it would end the code span).
 fn feature_branch(t: &Turn) -> Option<String> {
-    t.branch
-        .as_deref()
+    named_feature_branch(t.branch.as_deref())
+}
+
+/// A branch worth naming: not the trunk, which goes without saying.
+fn named_feature_branch(branch: Option<&str>) -> Option<String> {
+    branch
         .filter(|b| !matches!(*b, "main" | "master" | "trunk" | "develop" | "dev"))
         .map(|b| b.replace('`', "'"))
 }
@@ -1536,7 +1540,9 @@ impl TurnCtx<'_> {
                     ""
                 };
                 // Made on a feature branch: where to find it.
-                let on = match feature_branch(self.turn) {
+                // Where git said it went, else where the turn ended.
+                let branch = a.branch.as_deref().or(self.turn.branch.as_deref());
+                let on = match named_feature_branch(branch) {
                     Some(b) if a.ok => format!(" {} `{b}`", w.on_branch),
                     _ => String::new(),
                 };

@@ -1069,6 +1069,7 @@ mod tests {
                     ok: true,
                     id: String::new(),
                     skipped_hooks: false,
+                    branch: None,
                 },
                 Action {
                     kind: ActionKind::Push,
@@ -1077,6 +1078,7 @@ mod tests {
                     ok: false,
                     id: String::new(),
                     skipped_hooks: false,
+                    branch: None,
                 },
             ],
             checks: vec![Check {

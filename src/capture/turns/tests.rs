@@ -1201,6 +1201,50 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// A merge stopped on conflicts is done once its commit goes through:
+/// the files edited in between resolved it, and the merge happened.
+#[test]
+fn a_merge_stopped_on_conflicts_is_settled_by_its_commit() {
+    let turns = build(&[
+        user("make main and develop match"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git merge origin/main --no-edit"}),
+        )]),
+        result(
+            "1",
+            "Auto-merging CLAUDE.md\nCONFLICT (content): Merge conflict in CLAUDE.md\nAutomatic merge failed; fix conflicts and then commit the result.",
+            true,
+            json!({}),
+        ),
+        calls(&[("2", "Edit", json!({"file_path":"/p/CLAUDE.md"}))]),
+        result("2", "ok", false, json!({})),
+        calls(&[(
+            "3",
+            "Bash",
+            json!({"command":"git add CLAUDE.md && git commit -m 'chore: sync main into develop'"}),
+        )]),
+        result(
+            "3",
+            "[sync 96d71ea] chore: sync main into develop",
+            false,
+            json!({}),
+        ),
+        say("Merged."),
+    ]);
+    let t = &turns[0];
+    assert_eq!(t.errors.len(), 1, "{:?}", t.errors);
+    assert!(t.errors[0].resolved, "{:?}", t.errors);
+    assert_eq!(t.errors[0].fixed_in, ["/p/CLAUDE.md"]);
+    let merge = t
+        .actions
+        .iter()
+        .find(|a| a.kind == ActionKind::Merge)
+        .expect("the merge");
+    assert!(merge.ok, "{:?}", t.actions);
+}
+
 /// A test run on the old code put back right after (`perl -pi … && go
 /// test …; git checkout f`) proves the new test: it is no check of the
 /// work. A run that then switches branch is one.

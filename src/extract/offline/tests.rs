@@ -85,6 +85,7 @@ fn goal_work_and_commit_in_french() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     }];
     t.checks = vec![Check {
         command: "uv run pytest".into(),
@@ -492,6 +493,7 @@ fn ticket(kind: ActionKind, detail: &str, id: &str) -> Action {
         ok: true,
         id: id.into(),
         skipped_hooks: false,
+        branch: None,
     }
 }
 
@@ -863,6 +865,7 @@ fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     }];
     let s = run_with(vec![commit.clone()], Lang::Fr, &logs);
     assert_eq!(
@@ -891,6 +894,7 @@ fn a_commit_refused_earlier_and_made_now_is_one_bullet() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     }];
     let s = run_with(vec![t.clone()], Lang::Fr, &logs);
     assert!(s.travail.is_empty(), "{:?}", s.travail);
@@ -931,6 +935,7 @@ fn a_commit_a_hook_refused_twice_then_made_is_one_problem_that_names_the_commit(
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     }];
     let s = run(vec![t]);
     assert_eq!(
@@ -953,6 +958,7 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
             ok: true,
             id: "c076c55a9f".into(),
             skipped_hooks: false,
+            branch: None,
         },
         Action {
             kind: ActionKind::Push,
@@ -961,6 +967,7 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
             ok: true,
             id: "#180".into(),
             skipped_hooks: false,
+            branch: None,
         },
     ];
     assert_eq!(
@@ -1086,6 +1093,7 @@ fn a_commit_that_skipped_the_hooks_says_so_and_leftovers_are_context() {
         ok: true,
         id: "19729ce".into(),
         skipped_hooks: true,
+        branch: None,
     }];
     t.answer =
         "Committed the changelog with the hooks skipped, since the failing tests are unrelated \
@@ -1125,6 +1133,7 @@ fn a_bare_push_names_the_branch_it_updated() {
         ok: true,
         id: "dipree/entire-wingman".into(),
         skipped_hooks: false,
+        branch: None,
     }];
     assert_eq!(
         run(vec![t]).travail,
@@ -1414,6 +1423,7 @@ fn changes_made_over_ssh_are_one_bullet_per_host() {
         ok,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     };
     t.actions = vec![
         remote("root@10.0.0.1: > /etc/nginx/sites-enabled/origin", true),
@@ -1722,6 +1732,7 @@ fn lexer_commit() -> Turn {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     }];
     commit
 }
@@ -1776,6 +1787,7 @@ fn unpushed_commits_are_open_until_a_push() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        branch: None,
     }];
     let s = run_with(vec![push], Lang::Fr, &logs);
     assert_eq!(
@@ -1799,6 +1811,7 @@ fn commits_the_answer_says_are_not_pushed_are_open() {
         ok: true,
         id: "87a27bd".into(),
         skipped_hooks: false,
+        branch: None,
     };
     let mut t = turn("update the CHANGELOG for 0.5.0");
     t.actions = vec![commit.clone()];
@@ -1814,6 +1827,44 @@ fn commits_the_answer_says_are_not_pushed_are_open() {
     let mut clean = t;
     clean.answer = "Committed. Nothing to push: the branch was already pushed.".into();
     assert!(run(vec![clean]).a_suivre.is_empty());
+}
+
+/// A commit is on the branch git printed, not the one the turn ended on.
+#[test]
+fn a_commit_is_on_the_branch_git_printed() {
+    let mut t = turn("fix the merge conflicts");
+    t.branch = Some("feat/teamcharter".into());
+    let commit = |branch: Option<&str>| Action {
+        kind: ActionKind::Commit,
+        detail: "merge: resolve conflicts".into(),
+        command: "git commit -m x".into(),
+        ok: true,
+        id: "a4253d1".into(),
+        skipped_hooks: false,
+        branch: branch.map(str::to_owned),
+    };
+    t.actions = vec![
+        commit(Some("develop")),
+        commit(Some("merge/main-to-develop")),
+    ];
+    let s = run(vec![t]);
+    assert!(
+        s.travail.iter().any(|b| b.ends_with("(`a4253d1`)")),
+        "{:?}",
+        s.travail
+    );
+    assert!(
+        s.travail
+            .iter()
+            .any(|b| b.ends_with("sur `merge/main-to-develop`")),
+        "{:?}",
+        s.travail
+    );
+    assert!(
+        !s.travail.iter().any(|b| b.contains("feat/teamcharter")),
+        "{:?}",
+        s.travail
+    );
 }
 
 /// What a choice led to is one statement of the answer's first line.
