@@ -178,6 +178,74 @@ pub fn clean_prompt(text: &str) -> Cleaned {
 /// Characters of one text looked at for findings.
 const FINDINGS_SCAN: usize = 16 * 1024;
 
+/// Characters of a text after a failure looked at for its cause.
+const CAUSE_SCAN: usize = 1200;
+
+/// What the model says of a failure it just saw, when it says why: one
+/// sentence among the first three of its next text that gives a cause
+/// ("The test still expects schema_version 1.0, but main is on 1.1."),
+/// not narration ("Let me check the config.") nor a bare verdict ("The
+/// build failed.").
+pub fn failure_cause(text: &str) -> Option<String> {
+    const CAUSAL: &[&str] = &[
+        " because ",
+        " since ",
+        " expects ",
+        " expected ",
+        " instead of ",
+        " mismatch",
+        " missing",
+        " doesn't exist",
+        " does not exist",
+        " not defined",
+        " undefined",
+        " not found",
+        " requires ",
+        " caused by ",
+        " due to ",
+        " stale",
+        " outdated",
+        " pre-existing",
+        " preexisting",
+        " unrelated to ",
+        " was renamed",
+        " still expect",
+        " uses tabs",
+        " wrong ",
+        " parce que ",
+        " car ",
+        " à cause ",
+        " attend ",
+        " manque",
+    ];
+    const NARRATION: &[&str] = &[
+        "let me", "let's", "now ", "i'll", "i will", "i need", "i should", "next", "first", "ok",
+        "okay", "good", "great", "perfect", "je vais", "voyons",
+    ];
+    let text = match text.char_indices().nth(CAUSE_SCAN) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    };
+    // Cheap refusal first: most texts between calls are one short line.
+    let lower_all = format!(" {}", text.to_lowercase());
+    if !CAUSAL.iter().any(|c| lower_all.contains(c)) {
+        return None;
+    }
+    crate::extract::sentences(text)
+        .into_iter()
+        .take(3)
+        .map(|s| s.text.replace("**", "").trim().to_owned())
+        .find(|t| {
+            let l = format!(" {} ", t.to_lowercase());
+            let words = t.split_whitespace().count();
+            (6..=60).contains(&words)
+                && !t.ends_with('?')
+                && !t.ends_with(':')
+                && !NARRATION.iter().any(|n| l[1..].starts_with(n))
+                && CAUSAL.iter().any(|c| l.contains(c))
+        })
+}
+
 /// What a text of the model between two tool calls says it found: a
 /// line opening with a finding's cue ("Key findings:" and its list, "The
 /// root cause is …", "Found it — …"), cut to one entry. Narration ("Let
@@ -1250,6 +1318,26 @@ mod tests {
         match classify(text, false) {
             UserText::Request(c) => c,
             other => panic!("{text:?} gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_failure_s_cause_is_a_sentence_that_says_why() {
+        assert_eq!(
+            failure_cause(
+                "The two failing tests are assertion mismatches because main's schema is newer. \
+                 Let me update them."
+            )
+            .as_deref(),
+            Some("The two failing tests are assertion mismatches because main's schema is newer.")
+        );
+        for narration in [
+            "Let me check why the test expects the old value in this case.",
+            "The build failed.",
+            "Why does it expect a string instead of a list here?",
+            "Only one test is still failing after the change.",
+        ] {
+            assert_eq!(failure_cause(narration), None, "{narration}");
         }
     }
 

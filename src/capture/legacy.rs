@@ -35,6 +35,7 @@ pub fn digest_of(ex: &Exchange) -> Digest {
                 resolved: false,
                 fixed_in: Vec::new(),
                 resolved_by: None,
+                cause: None,
             }
         })
         .collect();

@@ -95,6 +95,15 @@ struct Current {
     check_marks: Vec<usize>,
     /// The turn created or updated a task (newer clients' to-do list).
     tasks_touched: bool,
+    /// The last call failed: the model's next words may say why.
+    awaiting_cause: Option<Failure>,
+}
+
+/// A failure of the turn, by where it is kept.
+#[derive(Debug, Clone, Copy)]
+enum Failure {
+    Error(usize),
+    Check(usize),
 }
 
 /// Entries a turn keeps while it is built, per list: bounds the work of a
@@ -202,6 +211,7 @@ pub fn subagent_work(turns: Vec<Turn>) -> (Vec<FileChange>, Vec<ToolError>) {
                 resolved: false,
                 fixed_in: Vec::new(),
                 resolved_by: None,
+                cause: None,
             });
         }
         let unresolved = t.errors.into_iter().filter(|e| !e.resolved);
@@ -629,6 +639,22 @@ impl<'s> Builder<'s> {
             .filter(|p| !p.is_empty())
             .map(|p| self.path(p));
         let cur = self.cur();
+        // Right after a failure, the model often says why ("The test still
+        // expects schema_version 1.0; main is on 1.1.").
+        if let Some(failure) = cur.awaiting_cause.take()
+            && let Some(cause) = cur
+                .texts_since_tool
+                .iter()
+                .find_map(|t| clean::failure_cause(t))
+        {
+            let slot = match failure {
+                Failure::Error(at) => cur.turn.errors.get_mut(at).map(|e| &mut e.cause),
+                Failure::Check(at) => cur.turn.checks.get_mut(at).map(|c| &mut c.cause),
+            };
+            if let Some(slot) = slot {
+                *slot = Some(cause);
+            }
+        }
         // Texts before a call are the model thinking aloud: what it says
         // it found is kept; the rest is narration.
         for t in cur.texts_since_tool.drain(..) {
@@ -1260,9 +1286,13 @@ impl<'s> Builder<'s> {
                         }
                     }
                     cur.check_marks.push(cur.change_log.len());
+                    if !(ok && failed.unwrap_or(0) == 0) {
+                        cur.awaiting_cause = Some(Failure::Check(cur.turn.checks.len()));
+                    }
                     cur.turn.checks.push(Check {
                         fixed_in: Vec::new(),
                         changed_after: false,
+                        cause: None,
                         command: first.clone(),
                         test: *test,
                         ok: ok && failed.unwrap_or(0) == 0,
@@ -1538,6 +1568,7 @@ impl<'s> Builder<'s> {
             cured_by: None,
             refused: false,
         });
+        cur.awaiting_cause = Some(Failure::Error(cur.turn.errors.len()));
         cur.turn.errors.push(ToolError {
             tool: call.name.clone(),
             target,
@@ -1545,6 +1576,7 @@ impl<'s> Builder<'s> {
             resolved: false,
             fixed_in: Vec::new(),
             resolved_by: None,
+            cause: None,
         });
     }
 }

@@ -703,6 +703,7 @@ mod tests {
                     resolved: true,
                     fixed_in: vec!["/repo/projects/api/src/token.rs".into()],
                     resolved_by: None,
+                    cause: None,
                 }],
                 answer: "I also looked at `src/secret_plan.rs`.".into(),
                 ..Default::default()

@@ -124,6 +124,10 @@ pub struct Check {
     /// for the work the turn left.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub changed_after: bool,
+    /// What the model said of the failure right after it, when it says
+    /// why ("the test still expects schema_version 1.0").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
 }
 
 /// A failed tool call, paired with what resolved it later in the turn.
@@ -143,6 +147,10 @@ pub struct ToolError {
     /// The command that then worked, when it was not the same one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolved_by: Option<String>,
+    /// What the model said of the failure right after it, when it says
+    /// why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
 }
 
 /// An error of an earlier turn (its Stop already wrote it as unresolved)
@@ -477,6 +485,9 @@ impl Turn {
             for p in &mut c.fixed_in {
                 f(Path, p);
             }
+            if let Some(x) = &mut c.cause {
+                f(Entry, x);
+            }
         }
         for e in &mut self.errors {
             f(Entry, &mut e.tool);
@@ -487,6 +498,9 @@ impl Turn {
             }
             if let Some(r) = &mut e.resolved_by {
                 f(Entry, r);
+            }
+            if let Some(x) = &mut e.cause {
+                f(Entry, x);
             }
         }
         for d in &mut self.declined {
@@ -525,10 +539,17 @@ impl Turn {
             for c in &mut s.files {
                 file(f, c);
             }
+            // Every text of a subagent's errors, as of the turn's own.
             for e in &mut s.errors {
                 f(Entry, &mut e.tool);
                 f(Entry, &mut e.target);
                 f(Entry, &mut e.message);
+                for p in &mut e.fixed_in {
+                    f(Path, p);
+                }
+                for x in e.resolved_by.iter_mut().chain(&mut e.cause) {
+                    f(Entry, x);
+                }
             }
         }
     }
@@ -590,6 +611,7 @@ mod tests {
             resolved: false,
             fixed_in: Vec::new(),
             resolved_by: None,
+            cause: None,
         });
         let d = Digest { turns: vec![t] }.sanitized(&|s| s.replace("SECRET", "[x]"));
         let t = &d.turns[0];

@@ -37,7 +37,9 @@ pub use http::Retry;
 // What `cairn doctor` needs to check a backend without calling it.
 pub(crate) use anthropic::API_VERSION as ANTHROPIC_API_VERSION;
 pub(crate) use claude_cli::find_program;
-pub(crate) use cues::{answers, closing_question, is_a_choice, offered_options, picked_option};
+pub(crate) use cues::{
+    answers, closing_question, is_a_choice, offered_options, picked_option, sentences,
+};
 pub(crate) use http::{join_url, proxy_for};
 pub use offline::OfflineBackend;
 pub(crate) use offline::{is_preamble, without_output_trim};

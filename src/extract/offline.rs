@@ -1677,6 +1677,8 @@ impl TurnCtx<'_> {
                     && let Some(c) = cause_for_fix.take()
                 {
                     b = format!("{b} — {}{} {}", w.cause, w.colon, cap(&c, 120));
+                } else {
+                    b = self.with_cause(b, e.cause.as_deref());
                 }
                 rec.push(&self.primary, |s| &mut s.problemes, &b);
             }
@@ -1736,6 +1738,7 @@ impl TurnCtx<'_> {
                 (false, _) => Some(format!("{what}{summary} ({})", w.unresolved)),
             };
             if let Some(b) = b {
+                let b = self.with_cause(b, f.cause.as_deref());
                 rec.push(&self.primary, |s| &mut s.problemes, &b);
             }
         }
@@ -1790,6 +1793,11 @@ impl TurnCtx<'_> {
                 self.shown_command(&c.command, 60),
                 w.failed
             );
+            let head = if how.is_empty() {
+                self.with_cause(head, c.cause.as_deref())
+            } else {
+                head
+            };
             match (later_ok, fixed.is_empty()) {
                 (true, false) => rec.push(
                     &self.primary,
@@ -1939,6 +1947,30 @@ impl TurnCtx<'_> {
 
     /// Problems earlier turns left unresolved that this turn got past: the
     /// bullet written then gets what worked.
+    /// A problem's bullet with the cause the model gave right after the
+    /// failure, unless the bullet already says it. Before the unresolved
+    /// mark, which a later turn's fix rewrites only at the bullet's end.
+    fn with_cause(&self, bullet: String, cause: Option<&str>) -> String {
+        let w = self.w;
+        let Some(c) = cause.map(one_line).filter(|c| !bullet.contains(c.as_str())) else {
+            return bullet;
+        };
+        let mark = format!(" ({})", w.unresolved);
+        let (head, mark) = match bullet.strip_suffix(mark.as_str()) {
+            Some(head) => (head, mark.as_str()),
+            None => (bullet.as_str(), ""),
+        };
+        // Within the bullet's cap, the mark kept whole; a cause with no
+        // room to say anything is left out.
+        let lead = format!(" — {}{} ", w.cause, w.colon);
+        let used = head.chars().count() + lead.chars().count() + mark.chars().count();
+        let room = MAX_BULLET.saturating_sub(used).min(120);
+        if room < 40 {
+            return bullet;
+        }
+        format!("{head}{lead}{}{mark}", cap(&c, room))
+    }
+
     fn resolved_earlier(&self, rec: &mut Record) {
         let w = self.w;
         for f in &self.turn.resolved_earlier {

@@ -85,6 +85,8 @@ struct Text {
     errors: &'static str,
     fixed_in: &'static str,
     resolved_by: &'static str,
+    /// What the model said right after a failure of why it happened.
+    said_cause: &'static str,
     resolved_on_retry: &'static str,
     unresolved: &'static str,
     declined: &'static str,
@@ -176,6 +178,7 @@ const FR: Text = Text {
     errors: "Erreurs d'outils",
     fixed_in: "résolu en modifiant",
     resolved_by: "résolu par",
+    said_cause: "cause donnée",
     resolved_on_retry: "résolu en réessayant",
     unresolved: "non résolu",
     declined: "Refusé par l'utilisateur",
@@ -281,6 +284,7 @@ const EN: Text = Text {
     errors: "Tool errors",
     fixed_in: "resolved by changing",
     resolved_by: "resolved with",
+    said_cause: "cause given",
     resolved_on_retry: "resolved on retry",
     unresolved: "unresolved",
     declined: "Declined by the user",
@@ -598,6 +602,15 @@ impl Render<'_> {
         if c.changed_after {
             let _ = write!(s, " ({})", t.changed_after);
         }
+        if let Some(cause) = &c.cause {
+            let _ = write!(
+                s,
+                " — {}{} {}",
+                t.said_cause,
+                t.colon,
+                one_line(cause, ERROR_MAX)
+            );
+        }
         s
     }
 
@@ -623,7 +636,15 @@ impl Render<'_> {
         } else {
             t.resolved_on_retry.to_string()
         };
-        format!("{s} → {resolution}")
+        match &e.cause {
+            Some(cause) => format!(
+                "{s} → {resolution} — {}{} {}",
+                t.said_cause,
+                t.colon,
+                one_line(cause, ERROR_MAX)
+            ),
+            None => format!("{s} → {resolution}"),
+        }
     }
 
     fn declined(&self, d: &Declined) -> String {
@@ -1091,6 +1112,7 @@ mod tests {
                 summary: "test result: FAILED".into(),
                 fixed_in: Vec::new(),
                 changed_after: false,
+                cause: None,
             }],
             errors: vec![
                 ToolError {
@@ -1100,6 +1122,7 @@ mod tests {
                     resolved: true,
                     fixed_in: vec!["/repo/projects/api/src/auth.rs".into()],
                     resolved_by: None,
+                    cause: Some("`ttl` was renamed to `expiry` in the config".into()),
                 },
                 ToolError {
                     tool: "Bash".into(),
@@ -1108,6 +1131,7 @@ mod tests {
                     resolved: true,
                     fixed_in: vec![],
                     resolved_by: Some("make fmt lint".into()),
+                    cause: None,
                 },
                 ToolError {
                     tool: "Read".into(),
@@ -1116,6 +1140,7 @@ mod tests {
                     resolved: false,
                     fixed_in: vec![],
                     resolved_by: None,
+                    cause: None,
                 },
             ],
             resolved_earlier: vec![EarlierFix {
@@ -1177,7 +1202,7 @@ mod tests {
             "Fichiers déplacés (nouveau ← ancien) : docs/new.md ← docs/old.md\n",
             "Actions :\n- commit « Fix login token expiry » (`git commit -m \"Fix login token expiry\"`) → réussi\n- push (`git push origin main`) → échoué\n",
             "Tests et builds :\n- `cargo test -p api` → échoué, 41 réussis, 1 en échec — test result: FAILED\n",
-            "- Bash `cargo build` : error[E0425]: cannot find value `ttl` → résolu en modifiant projects/api/src/auth.rs\n",
+            "- Bash `cargo build` : error[E0425]: cannot find value `ttl` → résolu en modifiant projects/api/src/auth.rs — cause donnée : `ttl` was renamed to `expiry` in the config\n",
             "- Bash `./gradlew lint` : lint failed → résolu par `make fmt lint`\n",
             "- Read `missing.rs` : File does not exist. → non résolu\n",
             "Refusé par l'utilisateur :\n- Bash `rm -rf target` → raison : « garde le cache de build »\n",
@@ -1230,7 +1255,7 @@ mod tests {
             "Files moved (new ← old): docs/new.md ← docs/old.md\n",
             "- push (`git push origin main`) → failed\n",
             "- `cargo test -p api` → failed, 41 passed, 1 failed — test result: FAILED\n",
-            "→ resolved by changing projects/api/src/auth.rs\n",
+            "→ resolved by changing projects/api/src/auth.rs — cause given: `ttl` was renamed to `expiry` in the config\n",
             "→ resolved with `make fmt lint`\n",
             "→ unresolved\n",
             "Declined by the user:\n- Bash `rm -rf target` → reason: « garde le cache de build »\n",
@@ -1411,6 +1436,7 @@ mod tests {
                     resolved: false,
                     fixed_in: vec![],
                     resolved_by: None,
+                    cause: None,
                 })
                 .collect(),
             todos: (0..60)

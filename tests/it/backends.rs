@@ -69,6 +69,7 @@ fn check(command: &str, ok: bool, passed: u64, failed: u64) -> Check {
         summary: String::new(),
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     }
 }
 
@@ -234,6 +235,7 @@ fn offline_english_debugging_session() {
                 Check {
                     fixed_in: strings(&["jobs/export.py", "tests/test_export.py"]),
                     changed_after: false,
+                    cause: None,
                     ..check("pytest tests/test_export.py", false, 2, 1)
                 },
                 check("pytest tests/test_export.py", true, 3, 0),
@@ -245,6 +247,7 @@ fn offline_english_debugging_session() {
                 resolved: true,
                 fixed_in: strings(&["jobs/export.py"]),
                 resolved_by: None,
+                cause: None,
             }],
             ..turn(
                 RequestKind::Task,
@@ -396,6 +399,7 @@ fn offline_english_work_across_projects_with_a_tool_error() {
                 resolved: true,
                 fixed_in: strings(&["/home/dev/shop/src/lib.rs"]),
                 resolved_by: None,
+                cause: None,
             }],
             todos: vec![todo(
                 "Delete the old helper once the mobile app stops importing it",
@@ -1441,6 +1445,7 @@ fn payment_case() -> Case {
                 resolved: true,
                 fixed_in: strings(&["/home/dev/shop/src/payment.rs"]),
                 resolved_by: None,
+                cause: None,
             }],
             todos: vec![todo(
                 "Documenter la validation des montants",

@@ -1201,6 +1201,54 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// What the model says right after a failure, when it says why, is the
+/// failure's cause; a later text after other calls is not.
+#[test]
+fn the_model_s_next_words_after_a_failure_give_its_cause() {
+    let turns = build(&[
+        user("rebase on main"),
+        calls(&[("1", "Bash", json!({"command":"go test ./internal/..."}))]),
+        result(
+            "1",
+            "--- FAIL: TestSchema (0.00s)\nFAIL\tx/internal/cli\t0.1s",
+            false,
+            json!({}),
+        ),
+        say("The test still expects schema_version 1.0 because main moved to 1.1."),
+        calls(&[(
+            "2",
+            "Edit",
+            json!({"file_path":"/p/internal/cli/root_test.go"}),
+        )]),
+        result("2", "ok", false, json!({})),
+        calls(&[("3", "Bash", json!({"command":"npm run build"}))]),
+        result(
+            "3",
+            "error TS2322: Type 'boolean' is not assignable to type 'void'.",
+            true,
+            json!({}),
+        ),
+        calls(&[("4", "Bash", json!({"command":"ls"}))]),
+        result("4", "a b", false, json!({})),
+        say("That failed because of something said too late to count here."),
+        calls(&[("5", "Bash", json!({"command":"go test ./internal/..."}))]),
+        result("5", "ok\tx/internal/cli\t0.1s", false, json!({})),
+        say("Done."),
+    ]);
+    let t = &turns[0];
+    assert_eq!(
+        t.checks[0].cause.as_deref(),
+        Some("The test still expects schema_version 1.0 because main moved to 1.1."),
+        "{:?}",
+        t.checks
+    );
+    assert!(
+        t.checks.iter().skip(1).all(|c| c.cause.is_none()),
+        "{:?}",
+        t.checks
+    );
+}
+
 /// A merge stopped on conflicts is done once its commit goes through:
 /// the files edited in between resolved it, and the merge happened.
 #[test]

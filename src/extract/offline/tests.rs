@@ -97,6 +97,7 @@ fn goal_work_and_commit_in_french() {
         summary: String::new(),
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     }];
     let s = run(vec![t]);
     assert_eq!(
@@ -157,6 +158,7 @@ fn problems_carry_their_fix_or_stay_open() {
             resolved: true,
             fixed_in: vec![format!("{ROOT}/src/main.rs")],
             resolved_by: None,
+            cause: None,
         },
         ToolError {
             tool: "Bash".into(),
@@ -165,6 +167,7 @@ fn problems_carry_their_fix_or_stay_open() {
             resolved: false,
             fixed_in: vec![],
             resolved_by: None,
+            cause: None,
         },
         ToolError {
             tool: "Bash".into(),
@@ -173,6 +176,7 @@ fn problems_carry_their_fix_or_stay_open() {
             resolved: true,
             fixed_in: vec![],
             resolved_by: None,
+            cause: None,
         },
     ];
     t.checks = vec![
@@ -186,6 +190,7 @@ fn problems_carry_their_fix_or_stay_open() {
             summary: "test_a.py::test_x".into(),
             fixed_in: vec![format!("{ROOT}/src/main.rs")],
             changed_after: false,
+            cause: None,
         },
         Check {
             command: "uv run pytest".into(),
@@ -197,6 +202,7 @@ fn problems_carry_their_fix_or_stay_open() {
             summary: String::new(),
             fixed_in: Vec::new(),
             changed_after: false,
+            cause: None,
         },
     ];
     let s = run(vec![t]);
@@ -358,6 +364,7 @@ fn files_outside_the_project_and_subagents() {
             resolved: false,
             fixed_in: vec![],
             resolved_by: None,
+            cause: None,
         }],
     }];
     let s = run(vec![t]);
@@ -456,6 +463,7 @@ fn answers_teach_and_cleanups_are_not_work() {
         resolved: false,
         fixed_in: vec![],
         resolved_by: None,
+        cause: None,
     }];
     r.answer = "I've created a basic CLAUDE.md file. Since there are no files to analyze, the file is a foundation that should be updated as the project develops.".into();
     let s = run(vec![r]);
@@ -591,6 +599,7 @@ fn a_narrower_run_passing_does_not_fix_the_suite() {
         },
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     };
     let mut t = turn("unify the splitter");
     t.checks = vec![
@@ -636,6 +645,7 @@ fn a_fixed_check_says_what_fixed_it_when_the_answer_names_the_error() {
             summary: "error[call-non-callable]: Object is not callable".into(),
             fixed_in: vec![format!("{ROOT}/test/test_cache.py")],
             changed_after: false,
+            cause: None,
         },
         Check {
             command: "uv run ty check".into(),
@@ -647,6 +657,7 @@ fn a_fixed_check_says_what_fixed_it_when_the_answer_names_the_error() {
             summary: "All checks passed!".into(),
             fixed_in: Vec::new(),
             changed_after: false,
+            cause: None,
         },
     ];
     t.answer = "Both issues are resolved:\n\n\
@@ -678,6 +689,7 @@ fn passing_tests_say_the_count_the_turn_started_from() {
         summary: String::new(),
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     };
     let mut t = turn("add the tracing tests");
     t.checks = vec![
@@ -804,6 +816,7 @@ fn a_fixed_test_run_says_what_fixed_it_when_the_answer_names_the_test() {
         },
         fixed_in,
         changed_after: false,
+        cause: None,
     };
     let mut t = turn("make the tests pass");
     t.files = vec![file("tests/test_unit.py", Change::Updated)];
@@ -923,6 +936,7 @@ fn a_commit_a_hook_refused_twice_then_made_is_one_problem_that_names_the_commit(
         resolved: true,
         fixed_in: Vec::new(),
         resolved_by: Some("git add a.ex && git commit -m \"feat: spans\"".into()),
+        cause: None,
     };
     t.errors = vec![
         refused("[CREDO] too complex"),
@@ -1155,6 +1169,7 @@ fn a_passing_run_that_says_no_count_is_said_after_changes() {
         summary: String::new(),
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     };
     t.checks = vec![run_of("go test ./cmd/...")];
     assert!(
@@ -1192,6 +1207,7 @@ fn a_build_that_passed_once_the_shell_was_set_up_names_the_setup() {
         summary: String::new(),
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     };
     t.checks = vec![
         build("cd go && go build ./cmd/mcp-server/", false),
@@ -1223,6 +1239,7 @@ fn the_checks_a_turn_leaves_passing_are_its_state() {
         summary: summary.into(),
         fixed_in: Vec::new(),
         changed_after: false,
+        cause: None,
     };
     t.checks = vec![
         build("mise run lint 2>&1 | tail -30", true, "0 issues."),
@@ -1259,6 +1276,7 @@ fn the_checks_a_turn_leaves_passing_are_its_state() {
     // Files changed after it: it says nothing of the work left.
     t.checks = vec![Check {
         changed_after: true,
+        cause: None,
         ..build("go vet ./...", true, "")
     }];
     assert_eq!(run(vec![t.clone()]).travail, ["Modifié `src/a.go`"]);
@@ -1312,6 +1330,7 @@ fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
         summary: summary.into(),
         fixed_in: fixed.iter().map(|f| format!("{ROOT}/{f}")).collect(),
         changed_after: false,
+        cause: None,
     };
     t.checks = vec![
         lint("[lint] ERROR task failed", false, &["cmd/settings_test.go"]),
@@ -1347,6 +1366,7 @@ fn a_lint_passing_inside_a_chain_is_the_fix() {
             summary: summary.into(),
             fixed_in: fixed.iter().map(|f| format!("{ROOT}/{f}")).collect(),
             changed_after: false,
+            cause: None,
         };
         t.checks = vec![
             check(
@@ -1506,6 +1526,7 @@ fn a_hook_refusing_a_first_attempt_is_said_with_its_retry() {
         resolved: true,
         fixed_in: Vec::new(),
         resolved_by: None,
+        cause: None,
     };
     t.errors = vec![error(
         "PreToolUse:Write hook error: [python3 hook.py]: You are editing a workflow file",
@@ -1827,6 +1848,35 @@ fn commits_the_answer_says_are_not_pushed_are_open() {
     let mut clean = t;
     clean.answer = "Committed. Nothing to push: the branch was already pushed.".into();
     assert!(run(vec![clean]).a_suivre.is_empty());
+}
+
+/// The cause the model gave right after a failure goes with its problem,
+/// before the unresolved mark a later fix rewrites.
+#[test]
+fn a_failure_s_cause_goes_before_its_unresolved_mark() {
+    let mut t = turn("run the tests");
+    t.checks = vec![Check {
+        command: "pytest".into(),
+        test: true,
+        ok: false,
+        passed: Some(1083),
+        failed: Some(11),
+        coverage: None,
+        summary: "E 110 | EOF".into(),
+        fixed_in: Vec::new(),
+        changed_after: false,
+        cause: Some(
+            "The 11 errors are pre-existing Docker-in-Docker issues, not regressions.".into(),
+        ),
+    }];
+    let p = run(vec![t]).problemes;
+    assert_eq!(
+        p,
+        [
+            "Tests : 11 en échec (E 110 | EOF) — cause : The 11 errors are pre-existing \
+          Docker-in-Docker issues, not regressions. (non résolu)"
+        ]
+    );
 }
 
 /// A commit is on the branch git printed, not the one the turn ended on.
