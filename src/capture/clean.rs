@@ -801,8 +801,13 @@ pub fn is_log_line(line: &str) -> bool {
 /// `TypeError: …`, `ImportError: …`, `java.lang.NullPointerException`.
 pub fn is_exception_line(t: &str) -> bool {
     // Next.js prints `[TypeError: generate is not a function]`.
-    let t = t.trim_start_matches(['[', '(']);
-    let first = t.split([':', ' ']).next().unwrap_or("");
+    // Elixir prints `** (CompileError) f.exs: …`.
+    let t = t.trim_start_matches(['[', '(', '*', ' ']);
+    let first = t
+        .split([':', ' '])
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(')');
     let name = first.rsplit('.').next().unwrap_or(first);
     (name.ends_with("Error") || name.ends_with("Exception"))
         && name.len() > 5
@@ -956,12 +961,23 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
     {
         return Some(clean(l.trim_start().trim_start_matches("FAILED ")));
     }
-    if let Some(l) = lines
-        .iter()
-        .filter(real)
-        .rev()
-        .find(|l| is_exception_line(l.trim()))
-    {
+    // A timestamped log line naming an exception (`16:43:44.048 [error]
+    // … ** (Exqlite.Error) database is locked`) is the app talking while
+    // the run fails for its own reason: one only if nothing else is.
+    let exception = |logged: bool| {
+        lines
+            .iter()
+            .filter(real)
+            .rev()
+            // Elixir's `** (CompileError) …: cannot compile module X
+            // (errors have been logged)`: the errors above say what.
+            .find(|l| {
+                is_exception_line(l.trim())
+                    && timestamped(l) == logged
+                    && !l.contains("errors have been logged")
+            })
+    };
+    if let Some(l) = exception(false).or_else(|| exception(true)) {
         return Some(clean(l));
     }
     // A CI runner names the step that failed (act: `❌  Failure - Main
@@ -982,14 +998,27 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
     {
         return Some(clean(l.trim_end_matches(['━', '─', ' '])));
     }
+    let names_error = |l: &&&str| {
+        let t = l.trim_start().to_lowercase();
+        t.starts_with("error") || t.starts_with("e   ") || has_word(&t, "error")
+    };
     lines
         .iter()
         .filter(real)
-        .find(|l| {
-            let t = l.trim_start().to_lowercase();
-            t.starts_with("error") || t.starts_with("e   ") || has_word(&t, "error")
-        })
+        .filter(|l| !timestamped(l))
+        .find(names_error)
+        .or_else(|| lines.iter().filter(real).find(names_error))
         .map(|l| clean(l))
+}
+
+/// A log line that opens on its time (`16:43:44.048 [error] …`): the
+/// program's own talk, not a runner's verdict.
+fn timestamped(line: &str) -> bool {
+    line.trim_start()
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_digit)
+        && is_log_line(line)
 }
 
 /// A runner's line for a test that passed (bun's `(pass) name`, jest's
@@ -1448,6 +1477,31 @@ mod tests {
             telling_line(&["build failed:"]).as_deref(),
             Some("build failed:")
         );
+    }
+
+    #[test]
+    fn the_app_s_logged_errors_are_not_the_run_s_failure() {
+        let mix = [
+            "16:43:44.048 [error] Exqlite.Connection failed to connect: database is locked",
+            "     error: undefined variable \"payload\"",
+            "== Compilation error in file test/reviews_channel_test.exs ==",
+            "** (CompileError) test/reviews_channel_test.exs: cannot compile module ReviewsChannelTest",
+        ];
+        assert_eq!(failure_line(&mix).unwrap(), mix[3].trim());
+        // Which errors, when the exception only says they were logged.
+        let logged_above = [
+            "16:43:44.048 [error] Exqlite.Connection failed to connect: database is locked",
+            "     error: undefined function assert_broadcast/2",
+            "** (CompileError) test/x_test.exs: cannot compile module XTest (errors have been logged)",
+        ];
+        assert_eq!(
+            failure_line(&logged_above).unwrap(),
+            "error: undefined function assert_broadcast/2"
+        );
+        let logged_only = ["12:01:33.100 [error] worker crashed", "done"];
+        assert_eq!(failure_line(&logged_only).unwrap(), logged_only[0]);
+        assert!(is_exception_line("** (RuntimeError) boom"));
+        assert!(!is_exception_line("** (nothing here)"));
     }
 
     #[test]
