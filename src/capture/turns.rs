@@ -1664,18 +1664,24 @@ pub fn note_change(files: &mut Vec<FileChange>, path: &str, change: Change, from
 
 /// What a Bash call printed: the structured account when there is one.
 fn bash_output(text: &str, tur: Option<&ToolUseResult>) -> String {
-    if let Some(t) = tur {
-        let out = [t.stdout.as_deref(), t.stderr.as_deref()]
-            .into_iter()
-            .flatten()
-            .filter(|s| !s.trim().is_empty())
-            .collect::<Vec<_>>()
-            .join("\n");
-        if !out.is_empty() {
-            return out;
-        }
+    let out = tur
+        .map(|t| {
+            [t.stdout.as_deref(), t.stderr.as_deref()]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .filter(|out| !out.is_empty())
+        .unwrap_or_else(|| text.to_owned());
+    // Coloured output (vitest, jest under FORCE_COLOR): `Tests  14 passed`
+    // is read without its escape codes.
+    if out.contains('\x1b') {
+        crate::format::strip_ansi(&out)
+    } else {
+        out
     }
-    text.to_owned()
 }
 
 fn is_exit_code(line: &str) -> bool {

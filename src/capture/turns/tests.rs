@@ -1201,6 +1201,28 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// Coloured runner output is read without its escape codes.
+#[test]
+fn coloured_test_output_is_counted() {
+    let turns = build(&[
+        user("add the tests"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"npx vitest run tests/agent_logs.test.ts"}),
+        )]),
+        result(
+            "1",
+            "\u{1b}[2m Test Files \u{1b}[22m \u{1b}[1m\u{1b}[32m1 passed\u{1b}[39m\u{1b}[22m\u{1b}[90m (1)\u{1b}[39m\n\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[32m14 passed\u{1b}[39m\u{1b}[22m\u{1b}[90m (14)\u{1b}[39m",
+            false,
+            json!({}),
+        ),
+        say("Done."),
+    ]);
+    let c = &turns[0].checks;
+    assert_eq!(c[0].passed, Some(14), "{c:?}");
+}
+
 /// What the model says right after a failure, when it says why, is the
 /// failure's cause; a later text after other calls is not.
 #[test]
