@@ -109,6 +109,11 @@ fn segments(command: &str) -> Vec<String> {
                 chars.next();
                 out.push(std::mem::take(&mut cur));
             }
+            // `\` at a line's end continues the command on the next.
+            '\\' if chars.peek() == Some(&'\n') => {
+                chars.next();
+                cur.push(' ');
+            }
             ';' | '|' | '\n' => out.push(std::mem::take(&mut cur)),
             _ => cur.push(c),
         }
@@ -272,11 +277,13 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                     action(ActionKind::Commit, msg)
                 }
                 "push" => {
-                    // A forced push rewrote the remote's history: said.
+                    // A forced push rewrote the remote's history, a
+                    // `--delete` removed branches: said.
                     let force = args
                         .iter()
                         .find(|a| {
-                            matches!(**a, "-f" | "--force") || a.starts_with("--force-with-lease")
+                            matches!(**a, "-f" | "--force" | "-d" | "--delete")
+                                || a.starts_with("--force-with-lease")
                         })
                         .map(|f| format!("{f} "))
                         .unwrap_or_default();

@@ -1106,7 +1106,7 @@ impl<'s> Builder<'s> {
     /// A Bash call's outcome: file effects, actions, checks, and the errors
     /// of this turn that it resolves.
     fn bash_done(&mut self, cmd: &str, ok: bool, output: &str) {
-        let first = self.rebased_cd(cmd.lines().next().unwrap_or("").trim());
+        let first = self.rebased_cd(&logical_first_line(cmd));
         // A push, then `git status` in the same line: the status is the
         // later word.
         if ok && cmd.contains("git push") {
@@ -1846,6 +1846,32 @@ fn command_keys(cmd: &str) -> Vec<String> {
     let mut keys: Vec<String> = segments(first).into_iter().map(segment_key).collect();
     keys.push(command_key(cmd));
     keys
+}
+
+/// A command's first line (past leading comments) with the lines a
+/// trailing `\\` continues it
+/// onto (`git push origin --delete \\` then the branches): the command as
+/// it runs, not its first fragment.
+fn logical_first_line(cmd: &str) -> String {
+    let mut out = String::new();
+    // A leading comment (`# Delete the merged branches`) runs nothing.
+    let lines = cmd
+        .lines()
+        .skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    for line in lines.take(12) {
+        let line = line.trim();
+        match line.strip_suffix('\\') {
+            Some(head) => {
+                out.push_str(head.trim_end());
+                out.push(' ');
+            }
+            None => {
+                out.push_str(line);
+                return out;
+            }
+        }
+    }
+    out.trim_end().to_owned()
 }
 
 /// Whether a failed git command's line says it stopped on conflicts.

@@ -1201,6 +1201,30 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// A command continued over lines by `\\` is known by all of it.
+#[test]
+fn a_continued_command_line_is_one_command() {
+    let turns = build(&[
+        user("delete the merged branches"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"# Delete the merged branches\ngit push origin --delete \\\n  fix/a \\\n  fix/b"}),
+        )]),
+        result(
+            "1",
+            "To github.com:o/r.git\n - [deleted]         fix/a\n - [deleted]         fix/b",
+            false,
+            json!({}),
+        ),
+        say("Deleted."),
+    ]);
+    let a = &turns[0].actions;
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert_eq!(a[0].command, "git push origin --delete fix/a fix/b");
+    assert_eq!(a[0].detail, "git push --delete origin fix/a fix/b", "{a:?}");
+}
+
 /// Coloured runner output is read without its escape codes.
 #[test]
 fn coloured_test_output_is_counted() {
