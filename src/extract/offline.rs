@@ -593,6 +593,92 @@ fn is_shipping(request: &str) -> bool {
 /// A request that only moves the working copy around ("ok lets get back
 /// to main", "pull in the latest", "switch to develop"): no goal, and its
 /// answer ("On `main`, up to date.") no lesson.
+/// A command whose own name says it commits, pushes or sets a tool up
+/// (`/commit-commands:commit`, `/codex:setup`): the commit's or push's
+/// bullet says what it did; a setup is no goal of the project.
+fn ships_or_sets_up(request: &str) -> bool {
+    let name = request
+        .trim()
+        .trim_start_matches('/')
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let last = name.rsplit([':', '/']).next().unwrap_or(name);
+    last.split(['-', '_']).any(|w| {
+        matches!(
+            w,
+            "commit" | "push" | "setup" | "install" | "login" | "config"
+        )
+    })
+}
+
+/// The client's own commands that set the session up (`/model`, `/mcp`,
+/// `/clear`…): no goal of the project, whatever they print.
+fn is_client_command(request: &str) -> bool {
+    const CLIENT: &[&str] = &[
+        "clear",
+        "compact",
+        "exit",
+        "quit",
+        "model",
+        "mcp",
+        "rename",
+        "copy",
+        "login",
+        "logout",
+        "cost",
+        "help",
+        "config",
+        "settings",
+        "resume",
+        "status",
+        "doctor",
+        "permissions",
+        "hooks",
+        "agents",
+        "ide",
+        "memory",
+        "context",
+        "export",
+        "add-dir",
+        "bug",
+        "vim",
+        "terminal-setup",
+        "upgrade",
+        "usage",
+        "plugin",
+        "plugins",
+        "statusline",
+        "output-style",
+        "todos",
+        "release-notes",
+        "privacy-settings",
+        "install-github-app",
+        "fast",
+        "theme",
+        "sandbox",
+        "rewind",
+        "feedback",
+        "skills",
+        "tasks",
+        "bashes",
+        "allowed-tools",
+        "migrate-installer",
+        "extra-usage",
+        "remote-env",
+        "stats",
+        "effort",
+        "init",
+    ];
+    let name = request
+        .trim()
+        .trim_start_matches('/')
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    CLIENT.contains(&name)
+}
+
 fn is_housekeeping(request: &str) -> bool {
     let l = request.trim().to_lowercase();
     let l = l.trim_end_matches(['.', '!', ' ']);
@@ -994,6 +1080,15 @@ impl TurnCtx<'_> {
                 }
                 // The client's own command whose meaning is fixed.
                 None if t.request == "/init" => self.w.init.to_owned(),
+                // A skill or plugin command that did the work
+                // (`/codex:adversarial-review`, `/wfc-housekeeping`): its
+                // name is what was asked.
+                _ if t.tool_calls > 0
+                    && !is_client_command(&t.request)
+                    && !ships_or_sets_up(&t.request) =>
+                {
+                    format!("`{}`", cap(&one_line(&t.request), 120).replace('`', "'"))
+                }
                 _ => return,
             },
             // Later in a session, a complaint is a problem, not a goal, and

@@ -383,6 +383,27 @@ fn files_outside_the_project_and_subagents() {
     );
 }
 
+/// A skill's command that did work is the goal; the client's own commands,
+/// and those that only commit or set a tool up, are not, nor one that did
+/// nothing.
+#[test]
+fn a_skill_command_that_did_work_is_the_goal() {
+    let command = |text: &str, calls: u32| {
+        let mut t = turn(text);
+        t.kind = RequestKind::Command;
+        t.tool_calls = calls;
+        t
+    };
+    let s = run(vec![
+        command("/codex:adversarial-review", 4),
+        command("/model", 2),
+        command("/commit-commands:commit", 3),
+        command("/codex:setup", 1),
+        command("/wfc-housekeeping", 0),
+    ]);
+    assert_eq!(s.objectif, ["`/codex:adversarial-review`"]);
+}
+
 #[test]
 fn slash_commands_and_short_pointing_requests() {
     let mut init = turn("/init");
