@@ -97,6 +97,9 @@ struct Current {
     tasks_touched: bool,
     /// The last call failed: the model's next words may say why.
     awaiting_cause: Option<Failure>,
+    /// The last `git checkout --ours|--theirs …` that went through: how
+    /// the conflicts a later commit settles were resolved.
+    conflict_side: Option<String>,
 }
 
 /// A failure of the turn, by where it is kept.
@@ -1356,6 +1359,9 @@ impl<'s> Builder<'s> {
         }
         let cur = self.cur();
         let keys = command_keys(cmd);
+        if ok && (first.contains(" --ours") || first.contains(" --theirs")) {
+            cur.conflict_side = Some(first.clone());
+        }
         // The program ran this time (its tests may fail): the wrapper that
         // refused its command line before is got past.
         if !refused_command_line(output) {
@@ -1432,10 +1438,19 @@ impl<'s> Builder<'s> {
                 (o.at, files, o.cured_by.clone())
             })
             .collect();
+        let side = if settles {
+            cur.conflict_side.take()
+        } else {
+            None
+        };
         for (at, files, cured_by) in changed_since {
             let e = &mut cur.turn.errors[at];
             e.resolved = true;
-            if !same_command(&e.target, &first) {
+            // Conflicts settled by taking one side (`git checkout --theirs
+            // CLAUDE.md`): that is how.
+            if let Some(side) = side.as_ref().filter(|_| stopped_on_conflicts(&e.message)) {
+                e.resolved_by = Some(side.clone());
+            } else if !same_command(&e.target, &first) {
                 e.resolved_by = Some(first.clone());
             } else if files.is_empty() {
                 // The same command again, after a step that made it work.

@@ -1339,6 +1339,36 @@ fn a_merge_stopped_on_conflicts_is_settled_by_its_commit() {
     assert!(merge.ok, "{:?}", t.actions);
 }
 
+/// Conflicts settled by taking one side are told by that command.
+#[test]
+fn conflicts_settled_by_taking_a_side_say_which() {
+    let turns = build(&[
+        user("sync develop into main"),
+        calls(&[("1", "Bash", json!({"command":"git merge origin/develop"}))]),
+        result(
+            "1",
+            "CONFLICT (content): Merge conflict in CLAUDE.md\nAutomatic merge failed; fix conflicts and then commit the result.",
+            true,
+            json!({}),
+        ),
+        calls(&[(
+            "2",
+            "Bash",
+            json!({"command":"git checkout --theirs CLAUDE.md && git add CLAUDE.md"}),
+        )]),
+        result("2", "", false, json!({})),
+        calls(&[("3", "Bash", json!({"command":"git commit --no-edit"}))]),
+        result("3", "[sync 0baf708] Merge origin/develop", false, json!({})),
+        say("Merged."),
+    ]);
+    let e = &turns[0].errors[0];
+    assert!(e.resolved, "{e:?}");
+    assert_eq!(
+        e.resolved_by.as_deref(),
+        Some("git checkout --theirs CLAUDE.md && git add CLAUDE.md")
+    );
+}
+
 /// A test run on the old code put back right after (`perl -pi … && go
 /// test …; git checkout f`) proves the new test: it is no check of the
 /// work. A run that then switches branch is one.
