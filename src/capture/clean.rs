@@ -213,7 +213,6 @@ pub fn failure_cause(text: &str) -> Option<String> {
         " uses tabs",
         " wrong ",
         " parce que ",
-        " car ",
         " à cause ",
         " attend ",
         " manque",
@@ -241,7 +240,12 @@ pub fn failure_cause(text: &str) -> Option<String> {
             (6..=60).contains(&words)
                 && !t.ends_with('?')
                 && !t.ends_with(':')
-                && !NARRATION.iter().any(|n| l[1..].starts_with(n))
+                && !NARRATION.iter().any(|n| {
+                    // A whole word: "Next.js requires …" is no "next".
+                    l[1..].strip_prefix(n.trim_end()).is_some_and(|r| {
+                        !r.starts_with(|c: char| c.is_alphanumeric() || c == '.' || c == '\'')
+                    })
+                })
                 && CAUSAL.iter().any(|c| l.contains(c))
         })
 }
@@ -802,7 +806,8 @@ pub fn is_log_line(line: &str) -> bool {
 pub fn is_exception_line(t: &str) -> bool {
     // Next.js prints `[TypeError: generate is not a function]`.
     // Elixir prints `** (CompileError) f.exs: …`.
-    let t = t.trim_start_matches(['[', '(', '*', ' ']);
+    let t = t.strip_prefix("** ").unwrap_or(t);
+    let t = t.trim_start_matches(['[', '(']);
     let first = t
         .split([':', ' '])
         .next()
@@ -1014,11 +1019,12 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
 /// A log line that opens on its time (`16:43:44.048 [error] …`): the
 /// program's own talk, not a runner's verdict.
 fn timestamped(line: &str) -> bool {
-    line.trim_start()
-        .as_bytes()
-        .first()
-        .is_some_and(u8::is_ascii_digit)
-        && is_log_line(line)
+    // `HH:MM:SS` or `YYYY-MM-DD`: eslint's `12:5  error …` is a place.
+    let b = line.trim_start().as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    (digits(0..2) && b.get(2) == Some(&b':') && digits(3..5) && b.get(5) == Some(&b':'))
+        || (digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7) && b.get(7) == Some(&b'-'))
 }
 
 /// A runner's line for a test that passed (bun's `(pass) name`, jest's
@@ -1351,6 +1357,13 @@ mod tests {
     }
 
     #[test]
+    fn a_cause_may_open_on_a_word_narration_starts_with() {
+        assert!(
+            failure_cause("Next.js requires the env var because the build reads it.").is_some()
+        );
+    }
+
+    #[test]
     fn a_failure_s_cause_is_a_sentence_that_says_why() {
         assert_eq!(
             failure_cause(
@@ -1365,6 +1378,7 @@ mod tests {
             "The build failed.",
             "Why does it expect a string instead of a list here?",
             "Only one test is still failing after the change.",
+            "The car rental test fails on the date parsing here.",
         ] {
             assert_eq!(failure_cause(narration), None, "{narration}");
         }
@@ -1502,6 +1516,16 @@ mod tests {
         assert_eq!(failure_line(&logged_only).unwrap(), logged_only[0]);
         assert!(is_exception_line("** (RuntimeError) boom"));
         assert!(!is_exception_line("** (nothing here)"));
+        assert!(!is_exception_line(
+            "* ValidationError messages are localized"
+        ));
+        // eslint's `line:col  error` is a place, not a time.
+        let eslint = [
+            "/p/src/a.ts",
+            "  12:5  error  'foo' is assigned a value but never used  no-unused-vars",
+            "✖ 1 problem (1 error, 0 warnings)",
+        ];
+        assert_eq!(failure_line(&eslint).unwrap(), eslint[1].trim());
     }
 
     #[test]

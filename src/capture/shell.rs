@@ -279,7 +279,7 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                 "push" => {
                     // A forced push rewrote the remote's history, a
                     // `--delete` removed branches: said.
-                    let force = args
+                    let rewrites = args
                         .iter()
                         .find(|a| {
                             matches!(**a, "-f" | "--force" | "-d" | "--delete")
@@ -289,7 +289,7 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                         .unwrap_or_default();
                     action(
                         ActionKind::Push,
-                        format!("git push {force}{}", non_flags(&args).join(" "))
+                        format!("git push {rewrites}{}", non_flags(&args).join(" "))
                             .trim()
                             .to_owned(),
                     )
@@ -1356,7 +1356,6 @@ mod tests {
         effects(cmd)
     }
 
-    /// A failed `&&` chain's steps before the one its error names ran.
     #[test]
     fn the_branch_a_commit_went_on() {
         assert_eq!(
@@ -1371,6 +1370,7 @@ mod tests {
         assert_eq!(commit_branch("nothing to commit, working tree clean"), None);
     }
 
+    /// A failed `&&` chain's steps before the one its error names ran.
     #[test]
     fn what_git_status_says_of_the_upstream() {
         assert_eq!(

@@ -1245,12 +1245,7 @@ impl<'s> Builder<'s> {
                     // `golangci-lint run | tail -30` exits as `tail` does:
                     // the findings it printed say it failed.
                     // A real pipe, not `||` nor `grep 'a|b'`.
-                    let piped = cmd
-                        .lines()
-                        .next()
-                        .unwrap_or("")
-                        .replace("||", "")
-                        .contains(" | ");
+                    let piped = first.replace("||", "").contains(" | ");
                     let ok = ok && !(!*test && piped && clean::names_a_finding(&lines));
                     let go_ok = (*test && passed.is_none() && failed.is_none())
                         .then(|| shell::go_packages_ok(output))
@@ -1408,13 +1403,17 @@ impl<'s> Builder<'s> {
         // A merge, rebase or pick that stopped on conflicts is done once
         // its commit (or `--continue`) goes through: the files changed in
         // between are its resolution.
-        let settles = keys.iter().any(|k| k == "git commit") || first.contains(" --continue");
+        let settles = keys.iter().any(|k| k == "git commit")
+            || (first.starts_with("git ") && first.contains(" --continue"));
         let errors = &cur.turn.errors;
-        let hit = |o: &OpenError| {
-            keys.contains(&o.key) || (settles && stopped_on_conflicts(&errors[o.at].message))
-        };
-        let hits: Vec<bool> = cur.open_errors.iter().map(hit).collect();
-        if settles && hits.iter().any(|h| *h) {
+        let conflict = |o: &OpenError| settles && stopped_on_conflicts(&errors[o.at]);
+        let hits: Vec<bool> = cur
+            .open_errors
+            .iter()
+            .map(|o| keys.contains(&o.key) || conflict(o))
+            .collect();
+        // The merge happened only if what this settles is its conflicts.
+        if cur.open_errors.iter().any(conflict) {
             for a in cur.turn.actions.iter_mut().rev() {
                 if a.kind == ActionKind::Merge && !a.ok {
                     a.ok = true;
@@ -1448,7 +1447,7 @@ impl<'s> Builder<'s> {
             e.resolved = true;
             // Conflicts settled by taking one side (`git checkout --theirs
             // CLAUDE.md`): that is how.
-            if let Some(side) = side.as_ref().filter(|_| stopped_on_conflicts(&e.message)) {
+            if let Some(side) = side.as_ref().filter(|_| stopped_on_conflicts(e)) {
                 e.resolved_by = Some(side.clone());
             } else if !same_command(&e.target, &first) {
                 e.resolved_by = Some(first.clone());
@@ -1745,9 +1744,9 @@ fn says_clean(l: &str) -> bool {
 /// Which program a command runs, to pair a failure with a later success:
 /// the first segment that does something, by its first two words.
 fn command_key(cmd: &str) -> String {
-    let first = cmd.lines().next().unwrap_or("");
-    let segs = segments(first);
-    segment_key(segs.first().copied().unwrap_or(first))
+    let first = logical_first_line(cmd);
+    let segs = segments(&first);
+    segment_key(segs.first().copied().unwrap_or(&first))
 }
 
 /// The programs a command line runs, in order: the pieces of its `&&`,
@@ -1857,8 +1856,8 @@ fn changes_state(first_line: &str) -> bool {
 }
 
 fn command_keys(cmd: &str) -> Vec<String> {
-    let first = cmd.lines().next().unwrap_or("");
-    let mut keys: Vec<String> = segments(first).into_iter().map(segment_key).collect();
+    let first = logical_first_line(cmd);
+    let mut keys: Vec<String> = segments(&first).into_iter().map(segment_key).collect();
     keys.push(command_key(cmd));
     keys
 }
@@ -1889,34 +1888,65 @@ fn logical_first_line(cmd: &str) -> String {
     out.trim_end().to_owned()
 }
 
-/// Whether a failed git command's line says it stopped on conflicts.
-fn stopped_on_conflicts(message: &str) -> bool {
-    [
+/// Whether a failed git merge, rebase, pick or pull stopped on conflicts
+/// (not another tool's "could not apply").
+fn stopped_on_conflicts(e: &ToolError) -> bool {
+    const GIT: &[&str] = &[
+        "git merge",
+        "git rebase",
+        "git cherry-pick",
+        "git pull",
+        "git stash",
+        "git revert",
+    ];
+    const SAYS: &[&str] = &[
         "Automatic merge failed",
         "CONFLICT (",
         "Merge conflict in",
         "could not apply",
-    ]
-    .iter()
-    .any(|m| message.contains(m))
+    ];
+    e.tool == "Bash"
+        && GIT.iter().any(|c| e.target.contains(c))
+        && SAYS.iter().any(|m| e.message.contains(m))
 }
 
 /// Whether a command line ends by putting the tree back (`git checkout
 /// f`, `git restore f`, `git stash pop`): what ran before it saw a tree
 /// that is gone.
 fn restores_after(cmd: &str) -> bool {
-    let pieces: Vec<&str> = cmd
+    // After `;` (or on a line of its own), the restore runs whatever the
+    // run did; after `&&` it runs only if the run passed.
+    let steps: Vec<&str> = cmd
         .lines()
-        .flat_map(|l| l.split("&&"))
         .flat_map(|l| l.split(';'))
         .map(|p| p.trim().trim_end_matches('\\').trim())
         .filter(|p| !p.is_empty())
         .collect();
-    let Some(last) = pieces.last() else {
+    let Some((last, before)) = steps.split_last() else {
         return false;
     };
+    // Something changed the tree for the run: an in-place edit, a stash, a
+    // patch, a file written from another revision.
+    let mutated = before.iter().flat_map(|s| s.split("&&")).any(|p| {
+        let p = p.trim();
+        let w: Vec<&str> = p.split_whitespace().collect();
+        match w.as_slice() {
+            ["sed", rest @ ..] => rest.iter().any(|a| a.starts_with("-i")),
+            ["perl", rest @ ..] => rest.iter().any(|a| a.starts_with('-') && a.contains('i')),
+            ["git", "stash", rest @ ..] => {
+                !matches!(rest.first(), Some(&"list" | &"pop" | &"apply" | &"show"))
+            }
+            ["git", "apply" | "revert", ..] | ["patch", ..] => true,
+            ["git", "show", ..] => p.contains('>'),
+            ["git", "checkout", rev, "--", ..] => !rev.starts_with('-'),
+            _ => false,
+        }
+    });
+    if !mutated {
+        return false;
+    }
     let words: Vec<&str> = last.split_whitespace().collect();
-    let restores = match words.as_slice() {
+    match words.as_slice() {
         ["git", "stash", "pop" | "apply", ..] => true,
         ["git", "restore", rest @ ..] => !rest.is_empty(),
         // `git checkout f` (or `-- f`), not `git checkout main`: a path.
@@ -1929,15 +1959,14 @@ fn restores_after(cmd: &str) -> bool {
                     .any(|w| *w == "--" || w.contains('.') || w.contains('/'))
         }
         _ => false,
-    };
-    restores && pieces.len() > 1
+    }
 }
 
 /// The programs a command line that exited 0 ran to success: each piece
 /// of an `&&` chain. With `;` or `||` in it, which pieces passed is not
 /// known: the line keeps its first program's key, as every check does.
 fn passing_keys(cmd: &str) -> Vec<String> {
-    let first = cmd.lines().next().unwrap_or("");
+    let first = logical_first_line(cmd);
     if first.contains(';') || first.contains("||") {
         vec![command_key(cmd)]
     } else {

@@ -863,6 +863,24 @@ pub(crate) fn answers(question: &str, reply: &str) -> bool {
         .filter(|w| w.chars().count() >= 3 && !common.contains(w.as_str()))
         .map(|w| stem(&w))
         .collect();
+    // A recommendation: taken up by a pick ("let's", "go with") saying two
+    // of its words; "fix the login tests" after "I'd recommend rate
+    // limiting the login endpoint" is the next request.
+    if recommends {
+        let picks = starts_with_any(
+            &lower(reply).replace('’', "'"),
+            &[
+                "let's", "lets", "let us", "go with", "go for", "yes", "yeah", "ok", "okay", "sure",
+            ],
+        );
+        let shared = said
+            .iter()
+            .map(|w| stem(w))
+            .filter(|w| asked.contains(w))
+            .collect::<HashSet<_>>()
+            .len();
+        return picks && shared >= 2;
+    }
     said.iter().any(|w| asked.contains(&stem(w)))
 }
 
@@ -969,9 +987,15 @@ pub(crate) fn says_unpushed(answer: &str) -> bool {
         "non poussés",
         "rien n'est poussé",
     ];
+    // "Not pushed — commits only", "Committed locally, not pushed": the
+    // phrase opens the sentence, or the sentence speaks of commits ("the
+    // pre-push hook keeps secrets from being not pushed" does neither).
     sentences(answer).into_iter().any(|s| {
-        let l = lower(&s.text).replace('’', "'");
-        has_any(&l, SAYS) && !l.contains("nothing to push") && !l.contains("already pushed")
+        let l = lower(s.text.trim_start_matches(['*', '-', ' '])).replace('’', "'");
+        let about_commits = l.contains("commit") || l.starts_with("say the word");
+        (starts_with_any(&l, SAYS) || (about_commits && has_any(&l, SAYS)))
+            && !l.contains("nothing to push")
+            && !l.contains("already pushed")
     })
 }
 
@@ -2017,6 +2041,8 @@ mod tests {
         assert!(answers(&q, "yes, do it"));
         // The next request, not a word of the recommendation's.
         assert!(!answers(&q, "let's look at the CLI flags next"));
+        let advice = "I'd recommend adding rate limiting to the login endpoint later.";
+        assert!(!answers(advice, "fix the login endpoint tests"));
         // An answer that recommends nothing asks nothing.
         assert_eq!(closing_question("Done: the fallback is in."), None);
         // A question at the end is the one asked.

@@ -1888,33 +1888,26 @@ impl TurnCtx<'_> {
                 self.shown_command(&c.command, 60),
                 w.failed
             );
-            let head = if how.is_empty() {
-                self.with_cause(head, c.cause.as_deref())
-            } else {
-                head
-            };
-            match (later_ok, fixed.is_empty()) {
-                (true, false) => rec.push(
-                    &self.primary,
-                    |s| &mut s.problemes,
-                    &format!("{head} → {} {}{how}", w.fixed_by, list(&fixed, w)),
-                ),
-                (true, true) if !setup.is_empty() => rec.push(
-                    &self.primary,
-                    |s| &mut s.problemes,
-                    &format!(
-                        "{head} → {} `{}`",
-                        w.works_with,
-                        cap(&setup.join(" && ").replace('`', "'"), 70)
-                    ),
-                ),
+            let bullet = match (later_ok, fixed.is_empty()) {
+                (true, false) => Some(format!("{head} → {} {}{how}", w.fixed_by, list(&fixed, w))),
+                (true, true) if !setup.is_empty() => Some(format!(
+                    "{head} → {} `{}`",
+                    w.works_with,
+                    cap(&setup.join(" && ").replace('`', "'"), 70)
+                )),
                 // Passed on a plain rerun: nothing to learn.
-                (true, true) => {}
-                (false, _) => rec.push(
-                    &self.primary,
-                    |s| &mut s.problemes,
-                    &format!("{head} ({})", w.unresolved),
-                ),
+                (true, true) => None,
+                (false, _) => Some(format!("{head} ({})", w.unresolved)),
+            };
+            if let Some(b) = bullet {
+                // The cause, unless the answer's own telling of the fix
+                // already says why; sized on the whole bullet.
+                let b = if how.is_empty() {
+                    self.with_cause(b, c.cause.as_deref())
+                } else {
+                    b
+                };
+                rec.push(&self.primary, |s| &mut s.problemes, &b);
             }
         }
         // What a subagent could not get past.
@@ -2040,8 +2033,6 @@ impl TurnCtx<'_> {
         self.shown_command(&target, 70)
     }
 
-    /// Problems earlier turns left unresolved that this turn got past: the
-    /// bullet written then gets what worked.
     /// A problem's bullet with the cause the model gave right after the
     /// failure, unless the bullet already says it. Before the unresolved
     /// mark, which a later turn's fix rewrites only at the bullet's end.
@@ -2066,6 +2057,8 @@ impl TurnCtx<'_> {
         format!("{head}{lead}{}{mark}", cap(&c, room))
     }
 
+    /// Problems earlier turns left unresolved that this turn got past: the
+    /// bullet written then gets what worked.
     fn resolved_earlier(&self, rec: &mut Record) {
         let w = self.w;
         for f in &self.turn.resolved_earlier {
@@ -2626,7 +2619,15 @@ impl TurnCtx<'_> {
             .any(|a| a.ok && a.kind == ActionKind::Commit);
         let said =
             (now.is_none() && !pushed && committed && cues::says_unpushed(&t.answer)).then(|| {
-                match t.branch.as_deref() {
+                // The branch git printed for the last commit, else the turn's.
+                let branch = t
+                    .actions
+                    .iter()
+                    .rev()
+                    .find(|a| a.ok && a.kind == ActionKind::Commit)
+                    .and_then(|a| a.branch.as_deref())
+                    .or(t.branch.as_deref());
+                match branch {
                     Some(b) => format!("{} {} `{}`", w.unpushed, w.on_branch, b.replace('`', "'")),
                     None => w.unpushed.to_owned(),
                 }
@@ -2771,16 +2772,31 @@ fn covers(later: &str, earlier: &str) -> bool {
     lw == ew && (lp.is_empty() || lp == ep)
 }
 
-/// The turn's last counted test run, when it passed and no later run
-/// passed that says only what it covered (`go test ./...`: `9 packages
-/// ok` after `go test -run TestX -v` counted 8).
+/// The turn's last counted test run, when it passed and no later run of
+/// the same runner without its filter passed, saying only what it covered
+/// (`go test ./...`: `9 packages ok` after `go test -run TestX -v`
+/// counted 8).
 fn passing_tests(t: &Turn) -> Option<&Check> {
     let at = t.checks.iter().rposition(|c| c.passed.is_some())?;
     let c = &t.checks[at];
     let told_after = t.checks[at + 1..].iter().any(|x| {
-        x.test && x.ok && x.passed.is_none() && x.failed.is_none() && !x.summary.is_empty()
+        x.test
+            && x.ok
+            && x.passed.is_none()
+            && x.failed.is_none()
+            && !x.summary.is_empty()
+            && filtered(&c.command)
+            && !filtered(&x.command)
+            && program(&x.command) == program(&c.command)
     });
     (c.ok && !told_after).then_some(c)
+}
+
+/// A test run narrowed to some tests (`-run X`, `-k x`, `file::test`).
+fn filtered(command: &str) -> bool {
+    command.split_whitespace().any(|w| {
+        matches!(w, "-run" | "-k" | "--filter" | "-t" | "--testNamePattern") || w.contains("::")
+    })
 }
 
 /// What a build or a tool made and a clean removes (`rm -rf .venv dist

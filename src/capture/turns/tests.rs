@@ -1337,6 +1337,28 @@ fn a_merge_stopped_on_conflicts_is_settled_by_its_commit() {
         .find(|a| a.kind == ActionKind::Merge)
         .expect("the merge");
     assert!(merge.ok, "{:?}", t.actions);
+    // A merge refused for another reason is not settled by a commit.
+    let turns = build(&[
+        user("merge main"),
+        calls(&[("1", "Bash", json!({"command":"git merge origin/main"}))]),
+        result(
+            "1",
+            "error: Your local changes to the following files would be overwritten by merge:\n\tmain.py",
+            true,
+            json!({}),
+        ),
+        calls(&[("2", "Bash", json!({"command":"git commit -am wip"}))]),
+        result("2", "[main 1a2b3c4] wip", false, json!({})),
+        say("Committed."),
+    ]);
+    let t = &turns[0];
+    assert!(!t.errors[0].resolved, "{:?}", t.errors);
+    let merge = t
+        .actions
+        .iter()
+        .find(|a| a.kind == ActionKind::Merge)
+        .expect("the merge");
+    assert!(!merge.ok, "{:?}", t.actions);
 }
 
 /// Conflicts settled by taking one side are told by that command.
@@ -1399,8 +1421,16 @@ fn a_check_on_a_tree_put_back_after_is_not_the_work_s() {
             .checks
             .is_empty()
     );
-    let kept = run("go test ./... ; git checkout -b fix/x");
-    assert_eq!(kept[0].checks.len(), 1, "{:?}", kept[0].checks);
+    // Nothing changed the tree for the run, or the restore ran only after
+    // a pass: the run is the work's.
+    for kept in [
+        "go test ./... ; git checkout -b fix/x",
+        "npm run build && git checkout dist/",
+        "cargo test ; git checkout release/1.4",
+    ] {
+        let turns = run(kept);
+        assert_eq!(turns[0].checks.len(), 1, "{kept}: {:?}", turns[0].checks);
+    }
 }
 
 /// mise prefixes each task's lines (`[lint:go] f.go:58:52: … (goconst)`):

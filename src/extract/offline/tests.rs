@@ -1372,6 +1372,44 @@ fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
 
 /// A lint passing as one piece of an `&&` chain fixed the failing run;
 /// `mise run test` passing says nothing of `mise run lint`.
+/// A counted run is the one told, unless the same runner then passed
+/// without its filter (the wider run says more).
+#[test]
+fn a_wider_run_after_a_filtered_count_is_the_one_told() {
+    let check = |command: &str, passed: Option<u64>, summary: &str| Check {
+        command: command.into(),
+        test: true,
+        ok: true,
+        passed,
+        failed: None,
+        coverage: None,
+        summary: summary.into(),
+        fixed_in: Vec::new(),
+        changed_after: false,
+        cause: None,
+    };
+    let told = |checks: Vec<Check>| {
+        let mut t = turn("fix the tests");
+        t.files = vec![file("x_test.go", Change::Updated)];
+        t.checks = checks;
+        run(vec![t])
+            .travail
+            .into_iter()
+            .filter(|b| b.starts_with("Tests"))
+            .collect::<Vec<_>>()
+    };
+    let b = told(vec![
+        check("go test ./authcode/ -run TestSignal -v", Some(8), ""),
+        check("go test ./...", None, "9 packages ok"),
+    ]);
+    assert!(b.iter().any(|b| b.contains("9 packages ok")), "{b:?}");
+    let b = told(vec![
+        check("go test ./... -v", Some(120), ""),
+        check("go test ./internal/foo", None, "ok x/internal/foo"),
+    ]);
+    assert!(b.iter().any(|b| b.contains("120")), "{b:?}");
+}
+
 #[test]
 fn a_lint_passing_inside_a_chain_is_the_fix() {
     let run_with = |later: &str| {
@@ -1866,9 +1904,16 @@ fn commits_the_answer_says_are_not_pushed_are_open() {
     let mut no_commit = t.clone();
     no_commit.actions.clear();
     assert!(run(vec![no_commit]).a_suivre.is_empty());
-    let mut clean = t;
-    clean.answer = "Committed. Nothing to push: the branch was already pushed.".into();
-    assert!(run(vec![clean]).a_suivre.is_empty());
+    for said in [
+        // Says a phrase of the list, but of nothing left to push.
+        "Committed and already pushed: not pushed twice.",
+        // Of something else than the commits.
+        "Committed. The pre-push hook checks that secrets are not pushed.",
+    ] {
+        let mut other = t.clone();
+        other.answer = said.into();
+        assert!(run(vec![other]).a_suivre.is_empty(), "{said}");
+    }
 }
 
 /// The cause the model gave right after a failure goes with its problem,
