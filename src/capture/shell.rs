@@ -937,6 +937,17 @@ pub fn commit_hash(output: &str) -> Option<String> {
     })
 }
 
+/// The subject git printed for the commit it made (`[main a1f2839] docs:
+/// add FAQ`): the message of a commit made from a file.
+pub fn commit_subject(output: &str) -> Option<String> {
+    let hash = commit_hash(output)?;
+    output.lines().take(400).find_map(|line| {
+        let (inner, subject) = line.trim().strip_prefix('[')?.split_once("] ")?;
+        (inner.ends_with(hash.as_str()) && !subject.trim().is_empty())
+            .then(|| subject.trim().to_owned())
+    })
+}
+
 /// The branch git printed for the commit it made: `[main a1f2839] docs`
 /// is on `main`; a detached HEAD (`[detached HEAD 0c1d2e3]`) is on none.
 pub fn commit_branch(output: &str) -> Option<String> {
@@ -1367,6 +1378,11 @@ mod tests {
             Some("feat/x")
         );
         assert_eq!(commit_branch("[detached HEAD 0c1d2e3] x"), None);
+        assert_eq!(
+            commit_subject("[main a1f2839] docs: add FAQ\n 1 file changed").as_deref(),
+            Some("docs: add FAQ")
+        );
+        assert_eq!(commit_subject("nothing to commit"), None);
         assert_eq!(commit_branch("nothing to commit, working tree clean"), None);
     }
 

@@ -1199,7 +1199,13 @@ impl<'s> Builder<'s> {
             match e {
                 Effect::Action { kind, detail } => cur.turn.actions.push(Action {
                     kind: *kind,
-                    detail: detail.clone(),
+                    // `git commit -F msg.txt`: the subject git printed.
+                    detail: match kind {
+                        ActionKind::Commit if ok && detail.is_empty() => {
+                            shell::commit_subject(output).unwrap_or_default()
+                        }
+                        _ => detail.clone(),
+                    },
                     command: first.clone(),
                     ok,
                     // `bd create a && bd create b` prints both ids in order.

@@ -1201,6 +1201,29 @@ fn a_piped_linter_that_printed_findings_failed() {
     assert!(c[1].ok);
 }
 
+/// A commit made from a message file is known by the subject git printed.
+#[test]
+fn a_commit_from_a_message_file_has_git_s_subject() {
+    let turns = build(&[
+        user("commit it"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"git add -A && git commit -F .git-meta/COMMIT_MSG"}),
+        )]),
+        result(
+            "1",
+            "[001-inout bd93a9a] feat: consistent input/output\n 3 files changed",
+            false,
+            json!({}),
+        ),
+        say("Committed."),
+    ]);
+    let a = &turns[0].actions;
+    assert_eq!(a[0].detail, "feat: consistent input/output", "{a:?}");
+    assert_eq!(a[0].id, "bd93a9a");
+}
+
 /// A command continued over lines by `\\` is known by all of it.
 #[test]
 fn a_continued_command_line_is_one_command() {
