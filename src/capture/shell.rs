@@ -922,46 +922,44 @@ pub fn opened_tickets(output: &str) -> Vec<String> {
     out
 }
 
-/// The short hash git printed for the commit it made: `[main a1f2839]
-/// docs: …`, `[feat/x (root-commit) 0c1d2e3] init`.
-pub fn commit_hash(output: &str) -> Option<String> {
+/// The line git prints for the commit it made, split: `[feat/x
+/// (root-commit) 0c1d2e3] init` is (`feat/x (root-commit)`, `0c1d2e3`,
+/// `init`).
+fn commit_line(output: &str) -> Option<(&str, &str, &str)> {
     output.lines().take(400).find_map(|line| {
-        let inner = line.trim().strip_prefix('[')?.split_once(']')?.0;
-        let hash = inner.rsplit(' ').next()?;
-        (inner.contains(' ')
-            && (7..=40).contains(&hash.len())
+        let (inner, subject) = line.trim().strip_prefix('[')?.split_once(']')?;
+        let (before, hash) = inner.rsplit_once(' ')?;
+        ((7..=40).contains(&hash.len())
             && hash
                 .bytes()
                 .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
-        .then(|| hash.to_owned())
+        .then(|| (before.trim(), hash, subject.trim()))
     })
+}
+
+/// The short hash git printed for the commit it made: `[main a1f2839]
+/// docs: …`, `[feat/x (root-commit) 0c1d2e3] init`.
+pub fn commit_hash(output: &str) -> Option<String> {
+    commit_line(output).map(|(_, hash, _)| hash.to_owned())
 }
 
 /// The subject git printed for the commit it made (`[main a1f2839] docs:
 /// add FAQ`): the message of a commit made from a file.
 pub fn commit_subject(output: &str) -> Option<String> {
-    let hash = commit_hash(output)?;
-    output.lines().take(400).find_map(|line| {
-        let (inner, subject) = line.trim().strip_prefix('[')?.split_once("] ")?;
-        (inner.ends_with(hash.as_str()) && !subject.trim().is_empty())
-            .then(|| subject.trim().to_owned())
-    })
+    commit_line(output)
+        .map(|(_, _, subject)| subject.to_owned())
+        .filter(|s| !s.is_empty())
 }
 
 /// The branch git printed for the commit it made: `[main a1f2839] docs`
 /// is on `main`; a detached HEAD (`[detached HEAD 0c1d2e3]`) is on none.
 pub fn commit_branch(output: &str) -> Option<String> {
-    let hash = commit_hash(output)?;
-    output.lines().take(400).find_map(|line| {
-        let inner = line.trim().strip_prefix('[')?.split_once(']')?.0;
-        let branch = inner.strip_suffix(hash.as_str())?.trim();
-        let branch = branch
-            .strip_suffix("(root-commit)")
-            .unwrap_or(branch)
-            .trim();
-        (!branch.is_empty() && !branch.contains(' ') && branch.len() <= 200)
-            .then(|| branch.to_owned())
-    })
+    let (before, _, _) = commit_line(output)?;
+    let branch = before
+        .strip_suffix("(root-commit)")
+        .unwrap_or(before)
+        .trim();
+    (!branch.is_empty() && !branch.contains(' ') && branch.len() <= 200).then(|| branch.to_owned())
 }
 
 /// The files a commit added to the repository, as git listed them

@@ -590,19 +590,11 @@ fn is_shipping(request: &str) -> bool {
         && words.iter().all(|w| SHIPPING.contains(w))
 }
 
-/// A request that only moves the working copy around ("ok lets get back
-/// to main", "pull in the latest", "switch to develop"): no goal, and its
-/// answer ("On `main`, up to date.") no lesson.
 /// A command whose own name says it commits, pushes or sets a tool up
 /// (`/commit-commands:commit`, `/codex:setup`): the commit's or push's
 /// bullet says what it did; a setup is no goal of the project.
 fn ships_or_sets_up(request: &str) -> bool {
-    let name = request
-        .trim()
-        .trim_start_matches('/')
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
+    let name = command_name(request);
     let last = name.rsplit([':', '/']).next().unwrap_or(name);
     last.split(['-', '_']).any(|w| {
         matches!(
@@ -670,15 +662,22 @@ fn is_client_command(request: &str) -> bool {
         "effort",
         "init",
     ];
-    let name = request
+    CLIENT.contains(&command_name(request))
+}
+
+/// A slash command's name, without its `/` and arguments.
+fn command_name(request: &str) -> &str {
+    request
         .trim()
         .trim_start_matches('/')
         .split_whitespace()
         .next()
-        .unwrap_or("");
-    CLIENT.contains(&name)
+        .unwrap_or("")
 }
 
+/// A request that only moves the working copy around ("ok lets get back
+/// to main", "pull in the latest", "switch to develop"): no goal, and its
+/// answer ("On `main`, up to date.") no lesson.
 fn is_housekeeping(request: &str) -> bool {
     let l = request.trim().to_lowercase();
     let l = l.trim_end_matches(['.', '!', ' ']);
