@@ -1112,7 +1112,7 @@ impl<'s> Builder<'s> {
         let first = self.rebased_cd(&logical_first_line(cmd));
         // A push, then `git status` in the same line: the status is the
         // later word.
-        if ok && cmd.contains("git push") {
+        if ok && cmd.contains("git push") && !cmd.contains("--delete") && !cmd.contains(" -d ") {
             self.cur().turn.ahead = None;
         }
         if let Some(ahead) = shell::ahead_of_upstream(output) {

@@ -2598,7 +2598,12 @@ impl TurnCtx<'_> {
     /// and gone with a push.
     fn unpushed(&self, rec: &mut Record, known: &Known, last: bool) {
         let t = self.turn;
-        let pushed = t.actions.iter().any(|a| a.ok && a.kind == ActionKind::Push);
+        // Deleting remote branches pushes no commit.
+        let pushed = t.actions.iter().any(|a| {
+            a.ok && a.kind == ActionKind::Push
+                && !a.detail.starts_with("git push --delete")
+                && !a.detail.starts_with("git push -d ")
+        });
         let w = self.w;
         let now = t.ahead.as_ref().filter(|_| last).map(|a| {
             let s = if a.commits == 1 { "" } else { "s" };

@@ -1874,6 +1874,19 @@ fn unpushed_commits_are_open_until_a_push() {
         s.a_suivre_done,
         ["Commits non poussés : 2 commits (`origin/main`)"]
     );
+    // Deleting remote branches pushes no commit.
+    let mut delete = turn("delete the merged branches");
+    delete.actions = vec![Action {
+        kind: ActionKind::Push,
+        detail: "git push --delete origin fix/a".into(),
+        command: "git push origin --delete fix/a".into(),
+        ok: true,
+        id: String::new(),
+        skipped_hooks: false,
+        branch: None,
+    }];
+    let s = run_with(vec![delete], Lang::Fr, &logs);
+    assert!(s.a_suivre_done.is_empty(), "{s:?}");
     // Seen again unchanged: still the one open.
     let s = run_with(vec![t], Lang::Fr, &logs);
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
