@@ -154,6 +154,16 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     } else {
         text
     };
+    // Pasted out of a terminal box (`  │   ## Context`): the border is
+    // no part of the words.
+    let unboxed;
+    let text = match without_box_border(text) {
+        Some(t) => {
+            unboxed = t;
+            unboxed.as_str()
+        }
+        None => text,
+    };
     // `OK-done` is a command of cairn's, not an acknowledgement.
     if crate::extract::is_ok_done(text) {
         out.request = text.to_owned();
@@ -177,6 +187,27 @@ pub fn clean_prompt(text: &str) -> Cleaned {
 
 /// Characters of one text looked at for findings.
 const FINDINGS_SCAN: usize = 16 * 1024;
+
+/// A text whose lines (two or more) are framed by a box's `│`, as copied
+/// from a terminal UI, without the frame; `None` when it has none.
+fn without_box_border(text: &str) -> Option<String> {
+    let framed = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('│'))
+        .take(2)
+        .count();
+    if framed < 2 {
+        return None;
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| match l.trim_start().strip_prefix('│') {
+            Some(rest) => rest.trim_end().trim_end_matches('│').trim(),
+            None => l,
+        })
+        .collect();
+    Some(lines.join("\n"))
+}
 
 /// Characters of a text after a failure looked at for its cause.
 const CAUSE_SCAN: usize = 1200;
@@ -1436,6 +1467,18 @@ mod tests {
         assert!(findings("The issue is likely that the template shows one link only.").is_empty());
         assert!(findings("Found it! Let me fix the parser now.").is_empty());
         assert!(findings("Let me check the tests.").is_empty());
+    }
+
+    #[test]
+    fn a_prompt_pasted_from_a_terminal_box_loses_its_frame() {
+        let prompt = "Review Devin's work. Do NOT modify any files —\n  │   read-only review.\n  │   ## Context\n  │   Devin vendored content.";
+        assert_eq!(
+            clean_prompt(prompt).request,
+            "Review Devin's work. Do NOT modify any files —\nread-only review.\n## Context\nDevin vendored content."
+        );
+        // One framed line is the user's own `│`.
+        let one = "use │ as the separator\nin the table";
+        assert_eq!(clean_prompt(one).request, one);
     }
 
     #[test]

@@ -1788,6 +1788,10 @@ pub fn is_request_sentence(sentence: &str) -> bool {
         "je pense qu'",
         "alors ",
         "et ",
+        // A brief written for an agent: "Your job is to verify …".
+        "your job is to ",
+        "your task is to ",
+        "your goal is to ",
     ] {
         if let Some(r) = t.strip_prefix(filler) {
             t = r.trim_start();

@@ -3237,6 +3237,9 @@ fn cause_sentence(answer: &str) -> Option<String> {
 /// How a request is asked, not what it asks: "Peux-tu ajouter X ?" is the
 /// goal "Ajouter X".
 const ASKING: &[&str] = &[
+    "your job is to",
+    "your task is to",
+    "your goal is to",
     "est-ce que tu pourrais",
     "est-ce que tu peux",
     "peux-tu",

@@ -383,6 +383,19 @@ fn files_outside_the_project_and_subagents() {
     );
 }
 
+/// A brief written for an agent says its goal after "Your job is to".
+#[test]
+fn an_agent_brief_s_job_is_the_goal() {
+    let s = run(vec![turn(
+        "You are reviewing work that another agent just completed. Your job is to verify the \
+         implementation is correct and report any issues.",
+    )]);
+    assert_eq!(
+        s.objectif,
+        ["Verify the implementation is correct and report any issues."]
+    );
+}
+
 /// A skill's command that did work is the goal; the client's own commands,
 /// and those that only commit or set a tool up, are not, nor one that did
 /// nothing.
