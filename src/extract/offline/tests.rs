@@ -527,6 +527,35 @@ fn a_proposal_waiting_for_a_yes_is_not_work_done() {
     assert_eq!(s.travail.len(), 2, "{:?}", s.travail);
 }
 
+/// A check that ran, with nothing else said of it.
+fn check_of(command: &str, test: bool, ok: bool) -> Check {
+    Check {
+        command: command.into(),
+        test,
+        ok,
+        passed: None,
+        failed: None,
+        coverage: None,
+        summary: String::new(),
+        fixed_in: Vec::new(),
+        changed_after: false,
+        cause: None,
+    }
+}
+
+/// An action that went through, known by `id`.
+fn done(kind: ActionKind, detail: &str, command: &str, id: &str) -> Action {
+    Action {
+        kind,
+        detail: detail.into(),
+        command: command.into(),
+        ok: true,
+        id: id.into(),
+        skipped_hooks: false,
+        branch: None,
+    }
+}
+
 fn ticket(kind: ActionKind, detail: &str, id: &str) -> Action {
     Action {
         kind,
@@ -1390,16 +1419,9 @@ fn a_failing_lint_is_told_by_the_run_that_names_a_place() {
 #[test]
 fn a_wider_run_after_a_filtered_count_is_the_one_told() {
     let check = |command: &str, passed: Option<u64>, summary: &str| Check {
-        command: command.into(),
-        test: true,
-        ok: true,
         passed,
-        failed: None,
-        coverage: None,
         summary: summary.into(),
-        fixed_in: Vec::new(),
-        changed_after: false,
-        cause: None,
+        ..check_of(command, true, true)
     };
     let told = |checks: Vec<Check>| {
         let mut t = turn("fix the tests");
@@ -1429,16 +1451,9 @@ fn a_lint_passing_inside_a_chain_is_the_fix() {
         let mut t = turn("fix the linting error");
         t.files = vec![file("internal/refs_test.go", Change::Updated)];
         let check = |command: &str, summary: &str, ok: bool, fixed: &[&str]| Check {
-            command: command.into(),
-            test: false,
-            ok,
-            passed: None,
-            failed: None,
-            coverage: None,
             summary: summary.into(),
             fixed_in: fixed.iter().map(|f| format!("{ROOT}/{f}")).collect(),
-            changed_after: false,
-            cause: None,
+            ..check_of(command, false, ok)
         };
         t.checks = vec![
             check(
@@ -1818,15 +1833,12 @@ fn an_earlier_days_uncommitted_changes_are_not_finished_by_a_commit() {
 fn lexer_commit() -> Turn {
     let mut commit = turn("commit it");
     commit.first = false;
-    commit.actions = vec![Action {
-        kind: ActionKind::Commit,
-        detail: "Fix the lexer".into(),
-        command: "git commit -m 'Fix the lexer'".into(),
-        ok: true,
-        id: String::new(),
-        skipped_hooks: false,
-        branch: None,
-    }];
+    commit.actions = vec![done(
+        ActionKind::Commit,
+        "Fix the lexer",
+        "git commit -m 'Fix the lexer'",
+        "",
+    )];
     commit
 }
 
@@ -1873,15 +1885,7 @@ fn unpushed_commits_are_open_until_a_push() {
     let log = "## À suivre\n- Commits non poussés : 2 commits (`origin/main`)\n";
     let logs = vec![("root".to_string(), log.to_string())];
     let mut push = turn("push it");
-    push.actions = vec![Action {
-        kind: ActionKind::Push,
-        detail: "git push".into(),
-        command: "git push".into(),
-        ok: true,
-        id: String::new(),
-        skipped_hooks: false,
-        branch: None,
-    }];
+    push.actions = vec![done(ActionKind::Push, "git push", "git push", "")];
     let s = run_with(vec![push], Lang::Fr, &logs);
     assert_eq!(
         s.a_suivre_done,
@@ -1889,15 +1893,12 @@ fn unpushed_commits_are_open_until_a_push() {
     );
     // Deleting remote branches pushes no commit.
     let mut delete = turn("delete the merged branches");
-    delete.actions = vec![Action {
-        kind: ActionKind::Push,
-        detail: "git push --delete origin fix/a".into(),
-        command: "git push origin --delete fix/a".into(),
-        ok: true,
-        id: String::new(),
-        skipped_hooks: false,
-        branch: None,
-    }];
+    delete.actions = vec![done(
+        ActionKind::Push,
+        "git push --delete origin fix/a",
+        "git push origin --delete fix/a",
+        "",
+    )];
     let s = run_with(vec![delete], Lang::Fr, &logs);
     assert!(s.a_suivre_done.is_empty(), "{s:?}");
     // Seen again unchanged: still the one open.
@@ -1910,15 +1911,12 @@ fn unpushed_commits_are_open_until_a_push() {
 /// commit made, or "nothing to push", does not.
 #[test]
 fn commits_the_answer_says_are_not_pushed_are_open() {
-    let commit = Action {
-        kind: ActionKind::Commit,
-        detail: "changelog: promote Unreleased to v0.5.0".into(),
-        command: "git commit -m x".into(),
-        ok: true,
-        id: "87a27bd".into(),
-        skipped_hooks: false,
-        branch: None,
-    };
+    let commit = done(
+        ActionKind::Commit,
+        "changelog: promote Unreleased to v0.5.0",
+        "git commit -m x",
+        "87a27bd",
+    );
     let mut t = turn("update the CHANGELOG for 0.5.0");
     t.actions = vec![commit.clone()];
     t.branch = Some("authcode-loopback-flow".into());
@@ -1948,19 +1946,13 @@ fn commits_the_answer_says_are_not_pushed_are_open() {
 fn a_failure_s_cause_goes_before_its_unresolved_mark() {
     let mut t = turn("run the tests");
     t.checks = vec![Check {
-        command: "pytest".into(),
-        test: true,
-        ok: false,
         passed: Some(1083),
         failed: Some(11),
-        coverage: None,
         summary: "E 110 | EOF".into(),
-        fixed_in: Vec::new(),
-        changed_after: false,
-        cause: Some(
-            "The 11 errors are pre-existing Docker-in-Docker issues, not regressions.".into(),
-        ),
+        ..check_of("pytest", true, false)
     }];
+    t.checks[0].cause =
+        Some("The 11 errors are pre-existing Docker-in-Docker issues, not regressions.".into());
     let p = run(vec![t]).problemes;
     assert_eq!(
         p,
@@ -1977,13 +1969,13 @@ fn a_commit_is_on_the_branch_git_printed() {
     let mut t = turn("fix the merge conflicts");
     t.branch = Some("feat/teamcharter".into());
     let commit = |branch: Option<&str>| Action {
-        kind: ActionKind::Commit,
-        detail: "merge: resolve conflicts".into(),
-        command: "git commit -m x".into(),
-        ok: true,
-        id: "a4253d1".into(),
-        skipped_hooks: false,
         branch: branch.map(str::to_owned),
+        ..done(
+            ActionKind::Commit,
+            "merge: resolve conflicts",
+            "git commit -m x",
+            "a4253d1",
+        )
     };
     t.actions = vec![
         commit(Some("develop")),
