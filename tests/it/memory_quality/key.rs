@@ -24,12 +24,12 @@ pub const SECTIONS: [&str; 8] = [
 /// measured and listed like `fresh`, with no floor until
 /// `min_recall_fresh2` sets one; `fresh3` likewise (`min_recall_fresh3`), a
 /// fifth source labelled before cairn was run on it after `fresh2` had been
-/// tuned on; `fresh4` to `fresh24` likewise, one more source each.
-pub const SPLITS: [&str; 26] = [
+/// tuned on; `fresh4` to `fresh30` likewise, one more source each.
+pub const SPLITS: [&str; 32] = [
     "dev", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
     "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23",
-    "fresh24",
+    "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30",
 ];
 
 #[derive(Debug, Deserialize)]
