@@ -999,6 +999,50 @@ pub(crate) fn says_unpushed(answer: &str) -> bool {
     })
 }
 
+/// Whether the answer says the pull request `number` (`#45`) is merged
+/// ("PR #44 is already merged", "#12 fusionnée"), not that it will be
+/// once something happens ("once #45 is merged, main and develop match").
+pub(crate) fn says_merged(answer: &str, number: &str) -> bool {
+    const MERGED: &[&str] = &["merged", "fusionnée", "fusionné", "fusionnee"];
+    const NOT_YET: &[&str] = &[
+        "not",
+        "once",
+        "when",
+        "after",
+        "until",
+        "before",
+        "wait",
+        "waits",
+        "waiting",
+        "to be merged",
+        "can be merged",
+        "ready to",
+        "if",
+        "pas",
+        "une fois",
+        "dès que",
+        "quand",
+        "attend",
+        "attente",
+        "avant",
+        "si",
+    ];
+    let names = |l: &str| {
+        l.match_indices(number).any(|(at, _)| {
+            !l[at + number.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+    };
+    sentences(answer).into_iter().any(|s| {
+        let l = lower(&s.text).replace('’', "'");
+        // One clause: "#45 is open; #44 was merged" merges #44 only.
+        l.split([';', ','])
+            .any(|c| names(c) && has_any(c, MERGED) && !has_any(c, NOT_YET) && !c.contains("n't"))
+    })
+}
+
 /// A step that ends on a colon before a fenced command ("tag the merge
 /// commit:" then ```git tag -a v0.5.0```) says what with the command's
 /// first line.
@@ -2029,6 +2073,26 @@ mod tests {
                 == "after this branch merges to main, tag the merge commit: `git tag -a v0.5.0 -m \"...\" && git push --tags`"),
             "{steps:?}"
         );
+    }
+
+    #[test]
+    fn a_pull_request_said_merged_is_merged_and_one_to_merge_is_not() {
+        for merged in [
+            "PR #44 is already merged (12 checks passed).",
+            "Done: #12 fusionnée dans main.",
+        ] {
+            let n = if merged.contains("#44") { "#44" } else { "#12" };
+            assert!(says_merged(merged, n), "{merged}");
+        }
+        for open in [
+            "Once #45 is merged, main and develop are identical.",
+            "PR #45 waits for CI before it can be merged.",
+            "PR #45 is not merged yet.",
+            "PR #451 is merged.",
+            "#45 is open; #44 was merged.",
+        ] {
+            assert!(!says_merged(open, "#45"), "{open}");
+        }
     }
 
     #[test]

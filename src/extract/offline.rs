@@ -18,7 +18,7 @@ use super::digest::{
 use super::record::{Extraction, Revision, Sections, Update};
 use super::route::{display_path, known_default, log_bullets, project_of};
 use super::{Answer, Backend, ExtractRequest};
-use crate::memory::log::{Lang, PENDING_QUESTION, UNCOMMITTED, UNPUSHED};
+use crate::memory::log::{Lang, OPEN_PULL, PENDING_QUESTION, UNCOMMITTED, UNPUSHED};
 
 /// Longest bullet the offline backend writes; the merge caps again by config.
 const MAX_BULLET: usize = 240;
@@ -127,6 +127,8 @@ struct Words {
     unpushed: &'static str,
     /// Around a pull request's number: `PR #12 ouverte`, `Opened PR #12`.
     pr_opened: (&'static str, &'static str),
+    /// Before a pull request opened and not merged: one of [`OPEN_PULL`].
+    open_pull: &'static str,
     colon: &'static str,
 }
 
@@ -195,6 +197,7 @@ const FR: Words = Words {
     uncommitted: UNCOMMITTED[0],
     pending: PENDING_QUESTION[0],
     unpushed: UNPUSHED[0],
+    open_pull: OPEN_PULL[0],
     pr_opened: ("PR ", " ouverte"),
     colon: " :",
 };
@@ -257,6 +260,7 @@ const EN: Words = Words {
     uncommitted: UNCOMMITTED[1],
     pending: PENDING_QUESTION[1],
     unpushed: UNPUSHED[1],
+    open_pull: OPEN_PULL[1],
     pr_opened: ("Opened PR ", ""),
     colon: ":",
 };
@@ -938,6 +942,7 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
         }
         ctx.pending_question(&mut rec, &known, i + 1 == d.turns.len());
         ctx.unpushed(&mut rec, &known, i + 1 == d.turns.len());
+        ctx.open_pulls(&mut rec, &known);
     }
     rec.finish()
 }
@@ -2640,6 +2645,74 @@ impl TurnCtx<'_> {
             return;
         }
         self.replace_state(rec, known, UNPUSHED, now.or(said));
+    }
+
+    /// Pull requests opened and not merged: a state each, gone once a
+    /// later turn merges it (`gh pr merge 45`, or the answer saying "#45 is
+    /// merged"). `gh pr merge --auto` only queues the merge.
+    fn open_pulls(&self, rec: &mut Record, known: &Known) {
+        let t = self.turn;
+        let w = self.w;
+        // The numbers merged, `None` for a merge naming none (the branch's
+        // own pull request).
+        let merged: Vec<Option<String>> = t
+            .actions
+            .iter()
+            .filter(|a| a.ok && a.kind == ActionKind::Merge && a.detail.starts_with("PR"))
+            .filter(|a| !a.command.split_whitespace().any(|w| w == "--auto"))
+            .map(|a| {
+                let n: String = a
+                    .detail
+                    .rsplit(['/', ' ', '#'])
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                (!n.is_empty()).then(|| format!("#{n}"))
+            })
+            .collect();
+        let number_of = |todo: &str| -> Option<String> {
+            let rest = todo.split_once('#')?.1;
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            (!n.is_empty()).then(|| format!("#{n}"))
+        };
+        let is_merged = |n: &str| {
+            merged.iter().any(|m| m.as_deref().is_none_or(|m| m == n))
+                || cues::says_merged(&t.answer, n)
+        };
+        let done = |todo: &str| {
+            OPEN_PULL.iter().any(|p| todo.starts_with(p))
+                && number_of(todo).is_some_and(|n| is_merged(&n))
+        };
+        for open in known.todos_where(&known.todos, &self.primary, done) {
+            rec.push(&self.primary, |s| &mut s.a_suivre_done, open);
+        }
+        while rec.take_open(&self.primary, done) {}
+        for a in &t.actions {
+            if !(a.ok && a.kind == ActionKind::Push && a.id.starts_with('#')) || is_merged(&a.id) {
+                continue;
+            }
+            let title = a
+                .detail
+                .strip_prefix("PR")
+                .map(|t| t.trim_start_matches(':').trim())
+                .unwrap_or("");
+            let text = if title.is_empty() {
+                format!("{}{} {}", w.open_pull, w.colon, a.id)
+            } else {
+                format!(
+                    "{}{} {} « {} »",
+                    w.open_pull,
+                    w.colon,
+                    a.id,
+                    cap(title, 100)
+                )
+            };
+            if known.open_todo(&self.primary, &text).is_none() {
+                rec.push(&self.primary, |s| &mut s.a_suivre, &text);
+            }
+        }
     }
 
     /// A state to-do (one of `prefixes`) as this turn leaves it: the open

@@ -145,6 +145,11 @@ pub const PENDING_QUESTION: &[&str; 2] = &["Question en suspens", "Open question
 /// gone with the next push or a status level with the upstream.
 pub const UNPUSHED: &[&str; 2] = &["Commits non poussés", "Unpushed commits"];
 
+/// How a to-do saying a pull request was opened and not yet merged
+/// starts: a state too, gone once it is merged. Not carried past its log:
+/// it may be merged on the forge, where no session sees it.
+pub const OPEN_PULL: &[&str; 2] = &["PR en attente de fusion", "PR awaiting merge"];
+
 /// Whether a to-do (without its checkbox) is a state rather than a task:
 /// true when written, dropped rather than finalised once it stops being
 /// true, never carried past its own log.
@@ -154,6 +159,7 @@ pub fn is_state(todo: &str) -> bool {
         .iter()
         .chain(PENDING_QUESTION)
         .chain(UNPUSHED)
+        .chain(OPEN_PULL)
         .any(|p| bare.starts_with(p))
 }
 

@@ -1906,6 +1906,55 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// A pull request opened is open until a later turn merges it, by
+/// number, by a merge naming none, or by an answer saying it is merged;
+/// `--auto` only queues the merge, and "once merged" is not merged.
+#[test]
+fn an_opened_pull_request_waits_until_merged() {
+    let mut t = turn("open a PR");
+    t.actions = vec![done(
+        ActionKind::Push,
+        "PR: chore: sync develop → main",
+        "gh pr create --title x",
+        "#45",
+    )];
+    t.answer = "PR #45 is open. Once #45 is merged, main and develop are identical.".into();
+    let open = "PR en attente de fusion : #45 « chore: sync develop → main »";
+    assert_eq!(run(vec![t.clone()]).a_suivre, [open]);
+    let logs = vec![("root".to_string(), format!("## À suivre\n- {open}\n"))];
+    let merge = |command: &str, detail: &str| {
+        let mut m = turn("merge it");
+        m.actions = vec![done(ActionKind::Merge, detail, command, "")];
+        m
+    };
+    for closing in [
+        merge("gh pr merge 45 --squash", "PR 45"),
+        merge(
+            "gh pr merge https://github.com/o/r/pull/45",
+            "PR https://github.com/o/r/pull/45",
+        ),
+        merge("gh pr merge --squash", "PR "),
+    ] {
+        let s = run_with(vec![closing], Lang::Fr, &logs);
+        assert_eq!(s.a_suivre_done, [open], "{s:?}");
+    }
+    let mut said = turn("is it in?");
+    said.answer = "Yes: PR #45 is already merged (12 checks passed).".into();
+    assert_eq!(run_with(vec![said], Lang::Fr, &logs).a_suivre_done, [open]);
+    for still_open in [
+        merge("gh pr merge 45 --auto --squash", "PR 45"),
+        merge("gh pr merge 451", "PR 451"),
+    ] {
+        let s = run_with(vec![still_open], Lang::Fr, &logs);
+        assert!(s.a_suivre_done.is_empty(), "{s:?}");
+    }
+    // Opened and merged in the same turn: nothing left open.
+    let mut both = t;
+    both.actions
+        .push(done(ActionKind::Merge, "PR 45", "gh pr merge 45", ""));
+    assert!(run(vec![both]).a_suivre.is_empty());
+}
+
 /// With no `git status` seen, an answer saying its new commits wait
 /// ("Not pushed — commits only") leaves them open; saying it with no
 /// commit made, or "nothing to push", does not.
