@@ -579,6 +579,17 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
             // "Can you look at these errors? [Proxy] GET …": the user's
             // question glued to the head of what they pasted.
             let mut lines = p.lines.to_vec();
+            if p.session {
+                // Another session's exchange: only a line naming what went
+                // wrong in it ("Unknown skill: session-end").
+                if let Some(l) = lines
+                    .iter()
+                    .find(|l| names_an_error(l) || is_exception_line(l.trim()))
+                {
+                    pasted.push(l.trim().to_owned());
+                }
+                continue;
+            }
             if !p.fenced
                 && let Some(first) = lines.first().copied()
                 && !is_log_line(first)
@@ -638,7 +649,9 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
         }
     }
     pasted.dedup();
-    (prose.join("\n").trim().to_owned(), pasted)
+    let prose = prose.join("\n");
+    let prose = prose.trim();
+    (prose.strip_prefix("❯ ").unwrap_or(prose).to_owned(), pasted)
 }
 
 /// One paragraph of a prompt: lines between blank lines, or a fenced block.
@@ -650,6 +663,9 @@ pub struct Paragraph<'t> {
     /// whose lines look like a log, a trace or data ([`is_log_line`]).
     pub pasted: bool,
     pub fenced: bool,
+    /// Copied from the client's own terminal (`❯ …`, `● …`): another
+    /// session's exchange, which tells a problem only where it names one.
+    pub session: bool,
     /// Byte span in the text (a fenced block's with its fences).
     pub start: usize,
     pub end: usize,
@@ -662,14 +678,30 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
     fn at(text: &str, line: &str) -> usize {
         line.as_ptr() as usize - text.as_ptr() as usize
     }
-    fn flush<'t>(text: &'t str, para: &mut Vec<&'t str>, out: &mut Vec<Paragraph<'t>>) {
+    // A client session copied from the terminal (`❯ prompt`, `● answer`,
+    // `⎿ result`, wrapped lines indented under them) is pasted, up to the
+    // next paragraph the user starts at the margin.
+    fn flush<'t>(
+        text: &'t str,
+        para: &mut Vec<&'t str>,
+        out: &mut Vec<Paragraph<'t>>,
+        in_session: &mut bool,
+    ) {
         if let (Some(first), Some(last)) = (para.first(), para.last()) {
             let (start, end) = (at(text, first), at(text, last) + last.len());
-            let pasted = looks_pasted(para);
+            // The prompt's own first line copied with its `❯`: the user's
+            // words, sent again.
+            let own = out.is_empty() && first.starts_with("❯ ");
+            let session = !own
+                && (is_client_line(first)
+                    || (*in_session && first.starts_with(char::is_whitespace)));
+            *in_session = session;
+            let pasted = session || looks_pasted(para);
             out.push(Paragraph {
                 lines: std::mem::take(para),
                 pasted,
                 fenced: false,
+                session,
                 start,
                 end,
             });
@@ -678,6 +710,7 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
     let mut out = Vec::new();
     let mut para: Vec<&str> = Vec::new();
     let mut fence: Option<(usize, Vec<&str>)> = None;
+    let mut in_session = false;
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             match fence.take() {
@@ -685,11 +718,12 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
                     lines: body,
                     pasted: true,
                     fenced: true,
+                    session: false,
                     start,
                     end: at(text, line) + line.len(),
                 }),
                 None => {
-                    flush(text, &mut para, &mut out);
+                    flush(text, &mut para, &mut out, &mut in_session);
                     fence = Some((at(text, line), Vec::new()));
                 }
             }
@@ -700,7 +734,19 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
             continue;
         }
         if line.trim().is_empty() {
-            flush(text, &mut para, &mut out);
+            flush(text, &mut para, &mut out, &mut in_session);
+        } else if let Some(glyph) = client_paste_at(line)
+            && !para.first().is_some_and(|f| is_client_line(f))
+            && !(out.is_empty() && para.is_empty() && line.starts_with("❯ "))
+        {
+            // "… then this happened:  ❯ Unknown skill": the user's words,
+            // then the session they copied.
+            let head = line[..glyph].trim_end();
+            if !head.is_empty() {
+                para.push(head);
+            }
+            flush(text, &mut para, &mut out, &mut in_session);
+            para.push(&line[glyph..]);
         } else {
             para.push(line);
         }
@@ -710,12 +756,35 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
             lines: body,
             pasted: true,
             fenced: true,
+            session: false,
             start,
             end: text.len(),
         });
     }
-    flush(text, &mut para, &mut out);
+    flush(text, &mut para, &mut out, &mut in_session);
     out
+}
+
+/// The marks the client's terminal UI puts before a prompt, a message and
+/// a tool's result.
+const CLIENT_MARKS: &[&str] = &["❯ ", "● ", "⏺ ", "⎿ ", "⎿\u{a0}", "✻ "];
+
+/// Whether a line opens with one of the client's own marks.
+fn is_client_line(line: &str) -> bool {
+    let t = line.trim_start();
+    CLIENT_MARKS.iter().any(|m| t.starts_with(m))
+}
+
+/// Where a copied client session starts in `line`: at its start, or after
+/// the user's lead-in ending on a colon ("then this happened:  ❯ …").
+fn client_paste_at(line: &str) -> Option<usize> {
+    if is_client_line(line) {
+        return Some(line.len() - line.trim_start().len());
+    }
+    CLIENT_MARKS.iter().find_map(|m| {
+        let at = line.find(m)?;
+        line[..at].trim_end().ends_with(':').then_some(at)
+    })
 }
 
 fn looks_pasted(lines: &[&str]) -> bool {
@@ -1479,6 +1548,38 @@ mod tests {
         // One framed line is the user's own `│`.
         let one = "use │ as the separator\nin the table";
         assert_eq!(clean_prompt(one).request, one);
+    }
+
+    #[test]
+    fn a_session_copied_from_the_client_s_terminal_is_pasted() {
+        let prompt = "the plugin should convert logs to markdown, why is that not working:\n\
+            ❯ do you have the history of our chat?\n  directly. certainly we could\n\n\
+            ● I don't have the actual conversation.\n\n\
+            ● Read 1 file (ctrl+o to expand)\n\n  wrapped under it\n\n\
+            and why did it not run?";
+        let c = clean_prompt(prompt);
+        assert_eq!(
+            c.request,
+            "the plugin should convert logs to markdown, why is that not working:\n\n\
+             and why did it not run?"
+        );
+        // Nothing in it says what went wrong.
+        assert!(c.pasted.is_empty(), "{:?}", c.pasted);
+        // Glued to the lead-in, and telling an error.
+        let glued =
+            "the other session shows:  ❯ /session-end\n\n● Error: Unknown skill: session-end";
+        let c = clean_prompt(glued);
+        assert_eq!(c.request, "the other session shows:");
+        assert_eq!(c.pasted, ["● Error: Unknown skill: session-end"]);
+        // Their own prompt copied with its mark is still theirs.
+        let resent = "❯ This branch is a PR. Feedback:\n\n  Please add tests.\n\n● Sure.";
+        assert_eq!(
+            clean_prompt(resent).request,
+            "This branch is a PR. Feedback:\n\n  Please add tests."
+        );
+        // A mark inside the user's sentence is theirs.
+        let own = "use ● as the bullet in the menu";
+        assert_eq!(clean_prompt(own).request, own);
     }
 
     #[test]
