@@ -1371,7 +1371,21 @@ impl TurnCtx<'_> {
                     .strip_prefix(head.as_str())
                     .map(|r| r.trim_start().trim_start_matches(':').trim())
                     .unwrap_or("");
-                let mut text = format!("{head}{} {d}", w.colon);
+                // What this turn says again, an earlier telling already
+                // holds whole ("Added unit tests" after "Added unit tests
+                // to verify …"): the earlier telling says it.
+                let said: Vec<&str> = d
+                    .split("; ")
+                    .filter(|p| {
+                        !before
+                            .split("; ")
+                            .any(|o| normalise(o).contains(&normalise(p)))
+                    })
+                    .collect();
+                if said.is_empty() {
+                    return was.trim().to_owned();
+                }
+                let mut text = format!("{head}{} {}", w.colon, said.join("; "));
                 for part in before.split("; ") {
                     if !part.is_empty() && !normalise(&text).contains(&normalise(part)) {
                         if text.chars().count() + part.chars().count() + 2 > MAX_BULLET {

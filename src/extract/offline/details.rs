@@ -149,6 +149,7 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
     let mut section: Option<(List, Option<usize>)> = None;
     let mut lead_in: Option<(List, Option<usize>)> = None;
     let mut fenced = false;
+    let mut bare_parent: Option<usize> = None;
     for line in answer.lines() {
         let t = line.trim_end();
         if t.trim_start().starts_with("```") {
@@ -161,6 +162,7 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
         if let Some(h) = heading(t) {
             section = announces(&h, files);
             lead_in = None;
+            bare_parent = None;
             continue;
         }
         // `**Fix** — [omp.zsh:165](…) now sets …`: a labelled paragraph
@@ -200,6 +202,7 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
             // A paragraph: a lead-in when it ends with a colon, else the
             // end of the list before it.
             let p = unmark(t.trim());
+            bare_parent = None;
             lead_in = if p.ends_with(':') {
                 announces(&p, files)
             } else {
@@ -210,13 +213,35 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
         let Some((list, named)) = lead_in.or(section) else {
             continue;
         };
-        // Top-level items only: a sub-item elaborates its parent.
+        // Top-level items only: a sub-item elaborates its parent, and
+        // says what it did only when the parent names no more than the
+        // file (`**Updated `AppSidebar.tsx`** (line 58):`).
         if line.starts_with("  ") || line.starts_with('\t') {
+            if let Some(target) = bare_parent.take() {
+                let text = clean(
+                    &first_clause(item).unwrap_or_else(|| unmark(item)),
+                    MAX_DETAIL,
+                );
+                if text.split_whitespace().count() >= 3 && !out.iter().any(|(j, _)| *j == target) {
+                    out.push((
+                        target,
+                        vec![Detail {
+                            text,
+                            source: unmark(item),
+                        }],
+                    ));
+                }
+            }
             continue;
         }
+        bare_parent = None;
         let Some((target, text)) = detail(item, list, named, files) else {
             continue;
         };
+        if !says_something(&without_location(&text)) {
+            bare_parent = Some(target);
+            continue;
+        }
         let text = clean(
             &text,
             if list == List::Fixes {
@@ -708,6 +733,32 @@ mod tests {
 
     // Real sessions: a lead-in that opens on what was done, over the
     // only file the turn changed; with two files, items must name theirs.
+    #[test]
+    fn an_item_naming_only_its_file_is_told_by_its_first_sub_item() {
+        let answer = "## Summary\n\n### Changes Made:\n\n\
+            1. **Updated `AppSidebar.tsx`** (line 58):\n   \
+            - Changed from `user?.name` to `user?.username` since the model has no name\n   \
+            - Removed the email fallback\n\n\
+            2. **Added a `getInitials()` helper** in `NavUser.tsx`:\n   \
+            - Handles usernames\n";
+        assert_eq!(
+            texts(answer, &["src/AppSidebar.tsx", "src/NavUser.tsx"]),
+            vec![
+                (
+                    0,
+                    vec![
+                        "Changed from 'user?.name' to 'user?.username' since the model has no name"
+                            .to_owned()
+                    ]
+                ),
+                (
+                    1,
+                    vec!["Added a 'getInitials()' helper in 'NavUser.tsx'".to_owned()]
+                ),
+            ]
+        );
+    }
+
     #[test]
     fn a_sentence_saying_what_a_file_now_does() {
         let answer = "Done. The workflow `release.yml` now submits only the two `.msix` URLs. \

@@ -630,7 +630,7 @@ fn a_file_reworked_later_in_the_day_gets_its_latest_detail_first() {
     let mut first = turn("make the release work");
     first.files = vec![file("src/app.py", Change::Created)];
     first.answer = "## Changes\n\n- **`src/app.py`**: resolve then restore versions\n".into();
-    let s = run(vec![first, t]);
+    let s = run(vec![first, t.clone()]);
     assert_eq!(
         s.travail,
         [
@@ -638,6 +638,15 @@ fn a_file_reworked_later_in_the_day_gets_its_latest_detail_first() {
         ]
     );
     assert!(s.travail_revise.is_empty());
+
+    // Said again shorter ("Added unit tests" after "Added unit tests to
+    // verify …"): the earlier telling holds it, nothing is revised.
+    let log =
+        "## Travail produit\n- Modifié `src/app.py` : added unit tests to verify the parser…\n";
+    let mut again = t.clone();
+    again.answer = "## Changes\n\n- **`src/app.py`**: added unit tests\n".into();
+    let s = run_with(vec![again], Lang::Fr, &[("root".into(), log.into())]);
+    assert!(s.travail.is_empty() && s.travail_revise.is_empty(), "{s:?}");
 }
 
 #[test]
