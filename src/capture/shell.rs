@@ -21,6 +21,8 @@ pub enum Effect {
         test: bool,
     },
     Delete(Vec<String>),
+    /// Empty folders removed (`rmdir`).
+    RemoveDir(Vec<String>),
     /// Folders made (`mkdir -p a b`): only to tell scratch removed later.
     MakeDir(Vec<String>),
     /// A tracker's issue looked at (`bd show x`, `gh issue view 12`): its
@@ -336,6 +338,16 @@ fn effect_of(w: &[String], heredoc: Option<&str>) -> Option<Effect> {
                 }
                 _ => None,
             }
+        }
+        // An empty folder is nothing git keeps: removing one changes no
+        // file, but gets past a deletion that failed.
+        "rmdir" => {
+            let paths: Vec<String> = non_flags(&rest().collect::<Vec<_>>())
+                .iter()
+                .filter(|p| !p.contains('$') && !p.contains('`'))
+                .map(|s| s.to_string())
+                .collect();
+            (!paths.is_empty()).then_some(Effect::RemoveDir(paths))
         }
         "rm" => {
             // `rm -rf "$SMOKE_DIR"`, a line continued with `\`: no path

@@ -66,6 +66,9 @@ struct OpenError {
     /// A wrapper refused the command line (`rtk bun run test`): the
     /// program running at all, whatever it then reports, gets past it.
     refused: bool,
+    /// What the failed command meant to delete (`rmdir a/node_modules`):
+    /// a later command deleting it (`rm -rf a`) got past the failure.
+    deletes: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -1128,6 +1131,9 @@ impl<'s> Builder<'s> {
                 Effect::MakeDir(paths) => {
                     Effect::MakeDir(paths.iter().map(|p| self.path(p)).collect())
                 }
+                Effect::RemoveDir(paths) => {
+                    Effect::RemoveDir(paths.iter().map(|p| self.path(p)).collect())
+                }
                 Effect::Move { from, to } => Effect::Move {
                     from: self.path(&from),
                     to: self.path(&to),
@@ -1383,6 +1389,34 @@ impl<'s> Builder<'s> {
         if !ok {
             return;
         }
+        // A deletion that failed (a wrong folder, a non-empty directory)
+        // is got past by the one that removed the same thing.
+        let removed: Vec<&String> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Delete(paths) | Effect::RemoveDir(paths) => Some(paths),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if !removed.is_empty() {
+            let gone = |p: &str| {
+                let name = p.trim_end_matches('/').rsplit('/').next().unwrap_or(p);
+                removed.iter().any(|r| {
+                    let r = r.trim_end_matches('/');
+                    p == r || p.starts_with(&format!("{r}/")) || r.rsplit('/').next() == Some(name)
+                })
+            };
+            for o in &cur.open_errors {
+                if !o.deletes.is_empty() && o.deletes.iter().all(|p| gone(p)) {
+                    let e = &mut cur.turn.errors[o.at];
+                    e.resolved = true;
+                    e.resolved_by = Some(first.clone());
+                }
+            }
+            cur.open_errors
+                .retain(|o| o.deletes.is_empty() || !o.deletes.iter().all(|p| gone(p)));
+        }
         // A success resolves the open errors of the same program, this
         // turn's and those earlier turns ended with.
         if changes_state(&first) {
@@ -1547,10 +1581,18 @@ impl<'s> Builder<'s> {
             // ahead of the step that failed) fixes nothing of it.
             let files_then = self.cur().change_log.len();
             self.push_error(call, target, message, error_key(&cmd), files_then);
-            if refused_command_line(&output)
-                && let Some(o) = self.cur().open_errors.get_mut(open)
-            {
-                o.refused = true;
+            let deletes: Vec<String> = effects
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Delete(paths) | Effect::RemoveDir(paths) => Some(paths),
+                    _ => None,
+                })
+                .flatten()
+                .map(|p| self.path(p))
+                .collect();
+            if let Some(o) = self.cur().open_errors.get_mut(open) {
+                o.refused = refused_command_line(&output);
+                o.deletes = deletes;
             }
             return;
         }
@@ -1587,6 +1629,7 @@ impl<'s> Builder<'s> {
             files_then,
             cured_by: None,
             refused: false,
+            deletes: Vec::new(),
         });
         cur.awaiting_cause = Some(Failure::Error(cur.turn.errors.len()));
         cur.turn.errors.push(ToolError {
@@ -2173,8 +2216,47 @@ fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String>
         && !is_model_slip(text)
         && !text.contains("status code")
         && !text.contains("command not found")
+        && !is_shell_complaint(text)
         && text.chars().filter(|c| c.is_alphabetic()).count() * 3 > text.chars().count() * 2;
     (permissioned && prose).then(|| text.trim().to_owned())
+}
+
+/// A shell or a core utility saying why it could not do it (`mv: src/
+/// is not a directory`, `(eval):1: no matches found: *.ts`): a program's
+/// words, however much they read like a sentence.
+fn is_shell_complaint(text: &str) -> bool {
+    const ERRNO: &[&str] = &[
+        "no such file or directory",
+        "not a directory",
+        "is a directory",
+        "directory not empty",
+        "no matches found",
+        "permission denied",
+        "file exists",
+        "operation not permitted",
+        "not permitted",
+        "illegal option",
+        "invalid option",
+        "unknown option",
+        "usage:",
+        "read-only file system",
+        "no space left",
+        "device or resource busy",
+        "bad substitution",
+        "syntax error",
+        "parse error",
+    ];
+    let t = text.trim_start();
+    // `(eval):1:`, `zsh:1:`: a shell names itself and the line first; a
+    // person's "no: use bun" has no line number.
+    let program_first = t.split_whitespace().next().is_some_and(|w| {
+        w.ends_with(':')
+            && w.chars().any(|c| c.is_ascii_digit() || c == '(')
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "():._-/".contains(c))
+    });
+    let lower = t.to_lowercase();
+    program_first || ERRNO.iter().any(|e| lower.contains(e))
 }
 
 /// Agent ids name files: nothing but the characters the client uses.

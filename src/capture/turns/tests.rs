@@ -200,6 +200,100 @@ fn refusals_and_interruptions_are_what_they_are() {
     );
 }
 
+/// A shell's or a core utility's complaint reads like a sentence, yet is
+/// a failure, not the user typing in the permission prompt (1.0.x wrote
+/// both as `Error: …`).
+#[test]
+fn a_shell_s_complaint_is_an_error_not_the_user_declining() {
+    let mut records = vec![user("move the sources to src")];
+    for (id, command, said) in [
+        (
+            "1",
+            "mv data-capture/*.ts src/",
+            "(eval):1: no matches found: data-capture/*.ts",
+        ),
+        (
+            "2",
+            "cd .. && mv data-capture/*.ts src/",
+            "mv: src/ is not a directory",
+        ),
+        (
+            "3",
+            "rmdir data-capture/node_modules",
+            "rmdir: data-capture/node_modules: Directory not empty",
+        ),
+    ] {
+        records.push(calls(&[(id, "Bash", json!({ "command": command }))]));
+        records.push(result(id, said, true, json!(format!("Error: {said}"))));
+    }
+    records.push(calls(&[("4", "Bash", json!({"command":"rm -rf build"}))]));
+    records.push(result(
+        "4",
+        "no: keep build, remove dist instead",
+        true,
+        json!("Error: no: keep build, remove dist instead"),
+    ));
+    records.push(say("Moved."));
+    let turns = build(&records);
+    assert_eq!(turns[0].errors.len(), 3, "{:?}", turns[0].errors);
+    // The user's own words in the prompt are still theirs.
+    assert_eq!(turns[0].declined.len(), 1, "{:?}", turns[0].declined);
+    assert_eq!(
+        turns[0].declined[0].reason,
+        "no: keep build, remove dist instead"
+    );
+}
+
+/// A deletion that failed is got past by the later one that removed the
+/// same thing (the folder holding it, or the file by its full path).
+#[test]
+fn a_failed_deletion_is_resolved_by_the_one_that_removed_it() {
+    let turns = build(&[
+        user("drop the old folder"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"rmdir data/node_modules && rmdir data"}),
+        )]),
+        result(
+            "1",
+            "rmdir: data/node_modules: Directory not empty",
+            true,
+            json!("Error: rmdir: data/node_modules: Directory not empty"),
+        ),
+        calls(&[("2", "Bash", json!({"command":"rm old.js"}))]),
+        result(
+            "2",
+            "rm: old.js: No such file or directory",
+            true,
+            json!("Error: rm: old.js: No such file or directory"),
+        ),
+        calls(&[("3", "Bash", json!({"command":"rm -rf data"}))]),
+        result("3", "", false, json!({"stdout":"","stderr":""})),
+        calls(&[("4", "Bash", json!({"command":"rm lib/old.js"}))]),
+        result("4", "", false, json!({"stdout":"","stderr":""})),
+        calls(&[("5", "Bash", json!({"command":"rm keep.txt"}))]),
+        result(
+            "5",
+            "rm: keep.txt: Permission denied",
+            true,
+            json!("Error: rm: keep.txt: Permission denied"),
+        ),
+        calls(&[("6", "Bash", json!({"command":"rm other.txt"}))]),
+        result("6", "", false, json!({"stdout":"","stderr":""})),
+        say("Done."),
+    ]);
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 3, "{e:?}");
+    assert!(
+        e[0].resolved && e[0].resolved_by.as_deref() == Some("rm -rf data"),
+        "{e:?}"
+    );
+    assert!(e[1].resolved && e[1].resolved_by.as_deref() == Some("rm lib/old.js"));
+    // Removing another file gets past nothing.
+    assert!(!e[2].resolved, "{:?}", e[2]);
+}
+
 /// The client's own refusals of a call (a file changed since it was read,
 /// a parallel call that failed) are neither the user declining nor a
 /// problem of the project.
