@@ -1569,7 +1569,11 @@ impl<'s> Builder<'s> {
             // `tool --help` crashing is the tool broken, not an answer.
             let crashed =
                 is_help_probe(&cmd) && output.lines().any(|l| clean::is_exception_line(l.trim()));
-            if is_check || watched || (is_probe(&cmd) && !crashed) || is_model_slip(text) {
+            // A server run under a time limit to see it start: killed by
+            // the limit once it said it was up is no failure.
+            let came_up = text.starts_with("Command timed out") && server_came_up(&output);
+            if is_check || watched || came_up || (is_probe(&cmd) && !crashed) || is_model_slip(text)
+            {
                 // Failing tests are in `checks`; a probe (`ls x`, `grep`)
                 // failing is an answer, not a problem.
                 return;
@@ -2219,6 +2223,37 @@ fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String>
         && !is_shell_complaint(text)
         && text.chars().filter(|c| c.is_alphabetic()).count() * 3 > text.chars().count() * 2;
     (permissioned && prose).then(|| text.trim().to_owned())
+}
+
+/// Whether a program's output says a server it started is up
+/// ("Chart server running at http://localhost:8080/", "Service started
+/// successfully"), with no error after the client's own timeout line.
+fn server_came_up(output: &str) -> bool {
+    const UP: &[&str] = &[
+        "running at http",
+        "running on http",
+        "listening on",
+        "listening at",
+        "started successfully",
+        "server started",
+        "server running",
+        "started server",
+        "ready in",
+        "ready on http",
+        "local:   http",
+        "serving http",
+        "application startup complete",
+    ];
+    let lines = || output.lines().skip(1);
+    lines().any(|l| {
+        let l = l.to_lowercase();
+        UP.iter().any(|u| l.contains(u))
+    }) && !lines().any(|l| {
+        clean::is_exception_line(l.trim()) || {
+            let l = l.to_lowercase();
+            l.contains("error") && !l.contains("0 error")
+        }
+    })
 }
 
 /// A shell or a core utility saying why it could not do it (`mv: src/

@@ -244,6 +244,30 @@ fn a_shell_s_complaint_is_an_error_not_the_user_declining() {
     );
 }
 
+/// A server run under a time limit, killed by it once it said it was up,
+/// did not fail; one killed before, or after an error, did.
+#[test]
+fn a_server_killed_by_the_time_limit_once_up_did_not_fail() {
+    let up = "Command timed out after 10s (node:63503) ExperimentalWarning: Type Stripping is experimental\n\
+        (Use `node --trace-warnings ...` to show where the warning was created)\n\
+        info: Data Capture Service started successfully";
+    let crashed = "Command timed out after 10s listening on :8080\nError: connect ECONNREFUSED 127.0.0.1:5432";
+    let hung = "Command timed out after 2m 0.0s";
+    let mut records = vec![user("start it")];
+    for (id, said) in [("1", up), ("2", crashed), ("3", hung)] {
+        records.push(calls(&[(id, "Bash", json!({"command":"npm start"}))]));
+        records.push(result(id, said, true, json!(format!("Error: {said}"))));
+    }
+    records.push(say("It starts."));
+    let turns = build(&records);
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(
+        e.iter().all(|e| !e.message.contains("ExperimentalWarning")),
+        "{e:?}"
+    );
+}
+
 /// A deletion that failed is got past by the later one that removed the
 /// same thing (the folder holding it, or the file by its full path).
 #[test]
