@@ -2447,7 +2447,10 @@ impl TurnCtx<'_> {
         // A question the turn answered without changing anything: the
         // question and its direct reply, together (the reply alone loses
         // what it answers). A weak reply only when it is a lesson anyway.
-        if t.kind == RequestKind::Question
+        // "Check the hooks. Do you see SessionStart?": a task that asks.
+        let asks = t.kind == RequestKind::Question
+            || (t.kind == RequestKind::Task && t.request.contains('?'));
+        if asks
             && !changed
             && !proposal
             && let Some(q) = asked(&t.request)

@@ -467,10 +467,15 @@ pub(super) fn direct_answer(answer: &str) -> Option<(String, bool)> {
         }
     }
     let mut it = sents.iter().filter(plain);
-    let first = it.next()?;
+    // "**SessionStart**: Yes, has both hooks:": the reply given item by
+    // item, under a lead-in ("Here's what I found:").
+    let itemised = || labelled_replies(answer).map(|r| (cap(&unlink(&r), MAX_LESSON), true));
+    let Some(first) = it.next() else {
+        return itemised();
+    };
     let l = first.text.to_lowercase();
     if opens_as_filler(&l) || first.text.split_whitespace().count() < 3 {
-        return None;
+        return itemised();
     }
     if starts_with_any(&l, &["yes", "no", "oui", "non"]) {
         let text = match it.next() {
@@ -482,6 +487,62 @@ pub(super) fn direct_answer(answer: &str) -> Option<(String, bool)> {
         return Some((cap(&unlink(&text), MAX_LESSON), true));
     }
     Some((cap(&unlink(&first.text), MAX_LESSON), false))
+}
+
+/// The top-level list items of an answer that reply yes or no under
+/// their own label (`- **SessionStart**: Yes, has **both** hooks:`), with
+/// the labels of the items under one ending on a colon ("— Command hook,
+/// Agent hook"); at most two, joined.
+fn labelled_replies(answer: &str) -> Option<String> {
+    let lines: Vec<&str> = answer.lines().take(200).collect();
+    let item = |l: &str| -> Option<String> {
+        let t = l.trim_start();
+        let rest = t
+            .strip_prefix("- ")
+            .or_else(|| t.strip_prefix("* "))
+            .or_else(|| {
+                let digits = t.find(|c: char| !c.is_ascii_digit())?;
+                (digits > 0).then(|| t[digits..].strip_prefix(". "))?
+            })?;
+        Some(rest.replace("**", "").replace('`', "'"))
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if out.len() == 2 || line.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some(text) = item(line) else {
+            continue;
+        };
+        let Some((label, reply)) = text.split_once(": ") else {
+            continue;
+        };
+        let lower = reply.to_lowercase();
+        if label.split_whitespace().count() > 4
+            || !starts_with_any(&lower, &["yes", "no", "oui", "non"])
+        {
+            continue;
+        }
+        let mut said = format!("{label}: {}", reply.trim_end_matches(':'));
+        if reply.ends_with(':') {
+            let under: Vec<String> = lines[i + 1..]
+                .iter()
+                .take_while(|l| l.trim().is_empty() || l.starts_with(char::is_whitespace))
+                .filter_map(|l| item(l))
+                .map(|t| {
+                    let end = t.find([':', '(', '—']).unwrap_or(t.len());
+                    t[..end].trim().to_owned()
+                })
+                .filter(|t| !t.is_empty())
+                .take(3)
+                .collect();
+            if !under.is_empty() {
+                said = format!("{said} — {}", under.join(", "));
+            }
+        }
+        out.push(said);
+    }
+    (!out.is_empty()).then(|| out.join("; "))
 }
 
 /// The short statement a work turn's answer opens with when it is the
@@ -813,6 +874,27 @@ mod tests {
         assert_eq!(l.len(), 2, "{l:?}");
         assert!(l[0].starts_with("Yes, WebSearch is available"), "{l:?}");
         assert!(l[1].contains("Task tool supports Haiku"), "{l:?}");
+    }
+
+    #[test]
+    fn a_reply_given_item_by_item_is_the_direct_answer() {
+        let a = "Here's what I found:\n\n**`hooks/hooks.json`**:\n\n\
+            - **SessionStart**: Yes, has **both** hooks:\n  \
+            1. **Command hook** (line 7-8) — runs `session-start-hook.sh`\n  \
+            2. **Agent hook** (line 15-16) — type `agent`\n\n\
+            - **SessionEnd**: Has **one** hook:\n  1. **Command hook** — 30s timeout\n";
+        assert_eq!(
+            direct_answer(a),
+            Some((
+                "SessionStart: Yes, has both hooks — Command hook, Agent hook".to_owned(),
+                true
+            ))
+        );
+        // Items that reply nothing are no answer.
+        assert_eq!(
+            direct_answer("Here's what I found:\n\n- **A**: has one hook\n"),
+            None
+        );
     }
 
     #[test]

@@ -1915,6 +1915,34 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// A task that asks ("Check the hooks. Does SessionStart have an agent
+/// hook?") and changes nothing keeps its reply with what it answers.
+#[test]
+fn a_task_that_asks_keeps_the_question_with_its_reply() {
+    let mut t = turn("Check the hooks configuration. Does SessionStart have an agent hook?");
+    t.answer = "Yes, SessionStart has both a command hook and an agent hook. \
+        The agent hook summarises pending files."
+        .into();
+    let k = run(vec![t.clone()]).connaissances;
+    assert_eq!(
+        k.first().map(String::as_str),
+        Some(
+            "Check the hooks configuration. Does SessionStart have an agent hook? → Yes, \
+             SessionStart has both a command hook and an agent hook. The agent hook \
+             summarises pending files."
+        ),
+        "{k:?}"
+    );
+    // Asking nothing, the same reply is no question's answer.
+    t.request = "Check the hooks configuration".into();
+    assert!(
+        run(vec![t])
+            .connaissances
+            .iter()
+            .all(|k| !k.contains(" → "))
+    );
+}
+
 /// A pull request opened is open until a later turn merges it, by
 /// number, by a merge naming none, or by an answer saying it is merged;
 /// `--auto` only queues the merge, and "once merged" is not merged.
