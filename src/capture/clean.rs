@@ -172,7 +172,7 @@ pub fn clean_prompt(text: &str) -> Cleaned {
     let (prose, pasted) = split_pastes(text);
     out.pasted = pasted;
     // `[Image #1]`: the client's placeholder for a pasted image.
-    let prose = strip_image_tags(&prose);
+    let prose = without_image_paths(&strip_image_tags(&prose));
     let prose = strip_ack(prose.trim());
     out.request = prose.to_owned();
     out.kind = if out.request.is_empty() {
@@ -1407,6 +1407,49 @@ pub fn strip_image_tags(text: &str) -> String {
     out
 }
 
+/// A screenshot dragged into the prompt arrives as its path, quoted when
+/// it has spaces (`'/var/folders/…/Screenshot 2025-10-24 at 2.54.54 PM.png'`):
+/// an image the log cannot show, and a temporary file's name.
+fn without_image_paths(text: &str) -> String {
+    const IMAGES: &[&str] = &[".png", ".jpg", ".jpeg", ".gif", ".webp", ".heic"];
+    let is_image = |p: &str| {
+        let l = p.to_lowercase();
+        (p.starts_with('/') || p.starts_with("~/")) && IMAGES.iter().any(|e| l.ends_with(e))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    // Quoted paths first: they hold spaces.
+    while let Some(at) = rest.find(['\'', '"']) {
+        let quote = rest[at..].chars().next().unwrap_or('\'');
+        let inner = &rest[at + 1..];
+        match inner.find(quote) {
+            Some(end) if is_image(&inner[..end]) => {
+                out.push_str(rest[..at].trim_end());
+                out.push(' ');
+                rest = inner[end + 1..].trim_start();
+            }
+            _ => {
+                out.push_str(&rest[..at + 1]);
+                rest = inner;
+            }
+        }
+    }
+    out.push_str(rest);
+    if !IMAGES.iter().any(|e| out.to_lowercase().contains(e)) {
+        return out.trim_end().to_owned();
+    }
+    // Then bare ones, word by word, the line breaks kept.
+    out.lines()
+        .map(|line| {
+            line.split(' ')
+                .filter(|w| !is_image(w.trim_end_matches([',', '.', ';', ')'])))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A question to be answered, not work asked for as a question ("can you
 /// replace them?").
 fn is_question(text: &str) -> bool {
@@ -1579,6 +1622,21 @@ mod tests {
         );
         // A mark inside the user's sentence is theirs.
         let own = "use ● as the bullet in the menu";
+        assert_eq!(clean_prompt(own).request, own);
+    }
+
+    #[test]
+    fn a_screenshot_dragged_into_the_prompt_is_no_words() {
+        assert_eq!(
+            clean_prompt("not that button. this one'/var/folders/sr/T/Screenshot 2025-10-24 at 2.54.54 PM.png' the plus button").request,
+            "not that button. this one the plus button"
+        );
+        assert_eq!(
+            clean_prompt("see /tmp/shot.png and fix the header").request,
+            "see and fix the header"
+        );
+        // A path the user means is theirs, quoted or not.
+        let own = "fix the logo in 'assets/logo.png' and in src/app.ts";
         assert_eq!(clean_prompt(own).request, own);
     }
 

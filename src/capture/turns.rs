@@ -1522,6 +1522,8 @@ impl<'s> Builder<'s> {
             .as_deref()
             .map(|c| self.rebased_cd(failing_line(c)))
             .or_else(|| call.path.clone())
+            // A plan is known by its title.
+            .or_else(|| call.plan.as_deref().and_then(crate::extract::plan_title))
             .unwrap_or_default();
         // The user said no: their choice, with their reason.
         if let Some(reason) = declined_reason(text, call, from_client) {

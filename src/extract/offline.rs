@@ -107,6 +107,8 @@ struct Words {
     said: &'static str,
     cause: &'static str,
     plan: &'static str,
+    /// A plan the user turned down (ExitPlanMode declined).
+    plan_declined: &'static str,
     choice: &'static str,
     declined: &'static str,
     subagent: &'static str,
@@ -186,6 +188,7 @@ const FR: Words = Words {
     said: "Signalé",
     cause: "cause",
     plan: "Plan accepté",
+    plan_declined: "Plan refusé",
     choice: "Choix",
     declined: "Refusé par l'utilisateur",
     subagent: "Sous-agent",
@@ -249,6 +252,7 @@ const EN: Words = Words {
     said: "Reported",
     cause: "cause",
     plan: "Plan accepted",
+    plan_declined: "Plan rejected",
     choice: "Choice",
     declined: "Declined by the user",
     subagent: "Subagent",
@@ -2224,6 +2228,30 @@ impl TurnCtx<'_> {
                         .any(|part| part.trim_start().starts_with(p))
                 })
             };
+            // A plan turned down is a way not taken, reason or none: the
+            // user's next words say what instead.
+            if d.tool == "ExitPlanMode" && !d.target.is_empty() {
+                let why = if d.reason.trim().is_empty() {
+                    String::new()
+                } else {
+                    let named = self
+                        .file_meant(&d.reason)
+                        .map(|f| format!(" (`{f}`)"))
+                        .unwrap_or_default();
+                    format!(" — « {} »{named}", cap(&one_line(&d.reason), 120))
+                };
+                rec.push(
+                    &self.primary,
+                    |s| &mut s.decisions,
+                    &format!(
+                        "{}{} {}{why}",
+                        w.plan_declined,
+                        w.colon,
+                        cap(&one_line(&d.target), 140)
+                    ),
+                );
+                continue;
+            }
             if d.reason.trim().is_empty() || (d.reason.contains('?') && !steer) {
                 continue;
             }

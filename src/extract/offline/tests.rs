@@ -1915,6 +1915,37 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// A plan the user turned down is a way not taken, with their reason when
+/// they gave one; a plain call refused without a reason says nothing.
+#[test]
+fn a_plan_turned_down_is_a_decision_reason_or_none() {
+    let mut t = turn("move the + button");
+    t.declined = vec![
+        Declined {
+            tool: "ExitPlanMode".into(),
+            target: "Web Worker Analysis".into(),
+            reason: String::new(),
+        },
+        Declined {
+            tool: "ExitPlanMode".into(),
+            target: "Make Project Installable".into(),
+            reason: "keep the name of the py file".into(),
+        },
+        Declined {
+            tool: "Bash".into(),
+            target: "git init".into(),
+            reason: String::new(),
+        },
+    ];
+    assert_eq!(
+        run(vec![t]).decisions,
+        [
+            "Plan refusé : Web Worker Analysis",
+            "Plan refusé : Make Project Installable — « keep the name of the py file »"
+        ]
+    );
+}
+
 /// A task that asks ("Check the hooks. Does SessionStart have an agent
 /// hook?") and changes nothing keeps its reply with what it answers.
 #[test]
