@@ -254,6 +254,13 @@ const NOT_A_LESSON: &[&str] = &[
     "is there something",
     "you can now",
     "you're welcome",
+    // Said to the user about the user: "You're ready to `just dev`
+    // whenever you like", "You're asking about X, not Y".
+    "you're ready",
+    "you are ready",
+    "you're all set",
+    "you're asking",
+    "you are asking",
     "implementation is complete",
     "the changes ensure",
     "both sections are",
@@ -903,6 +910,16 @@ mod tests {
         let l = lessons(a, informational());
         assert!(l[0].starts_with("A Python CLI/TUI tool"), "{l:?}");
         assert!(l[1].contains("parser.py → factories/"), "{l:?}");
+    }
+
+    #[test]
+    fn what_the_answer_says_of_the_user_is_no_lesson() {
+        for said in [
+            "You're ready to `just dev` whenever you like, the ports are in `.env` now.",
+            "You're asking about improving the project's developer documentation, not about my learning.",
+        ] {
+            assert!(lessons(said, informational()).is_empty(), "{said}");
+        }
     }
 
     #[test]
