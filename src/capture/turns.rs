@@ -295,6 +295,9 @@ pub struct Builder<'s> {
     /// The `cwd` of the record being fed: where the shell is now (a `cd`
     /// in an earlier call stays).
     cwd_now: Option<String>,
+    /// The records are a 1.0.x client's: it wrote a refusal only as its
+    /// own sentence, never the user's words in a result's place.
+    old_client: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -320,6 +323,7 @@ impl<'s> Builder<'s> {
             asked: None,
             offered: Vec::new(),
             cwd_now: None,
+            old_client: false,
         }
     }
 
@@ -504,6 +508,9 @@ impl<'s> Builder<'s> {
     }
 
     pub fn feed(&mut self, rec: &Record) {
+        if let Some(v) = rec.version.as_deref() {
+            self.old_client = v.starts_with("1.") || v.starts_with("0.");
+        }
         if let Some(cwd) = rec.cwd.as_deref() {
             self.cwd_now = Some(cwd.trim_end_matches('/').to_owned());
         }
@@ -1526,7 +1533,7 @@ impl<'s> Builder<'s> {
             .or_else(|| call.plan.as_deref().and_then(crate::extract::plan_title))
             .unwrap_or_default();
         // The user said no: their choice, with their reason.
-        if let Some(reason) = declined_reason(text, call, from_client) {
+        if let Some(reason) = declined_reason(text, call, from_client || self.old_client) {
             let cur = self.cur();
             cur.just_declined = true;
             cur.turn.declined.push(Declined {
@@ -2264,6 +2271,7 @@ fn server_came_up(output: &str) -> bool {
 fn is_shell_complaint(text: &str) -> bool {
     const ERRNO: &[&str] = &[
         "no such file or directory",
+        "does not exist",
         "not a directory",
         "is a directory",
         "directory not empty",

@@ -36,6 +36,8 @@ pub struct Record<'a> {
     pub session_id: Option<Cow<'a, str>>,
     pub cwd: Option<Cow<'a, str>>,
     pub git_branch: Option<Cow<'a, str>>,
+    /// `version`: the client that wrote the record (`1.0.57`, `2.1.34`).
+    pub version: Option<Cow<'a, str>>,
     /// `uuid` and `parentUuid`: how a 1.0.x client's subagent records
     /// (sidechains in the main file) chain to the prompt that started them.
     pub uuid: Option<Cow<'a, str>>,
@@ -389,6 +391,7 @@ impl<'de> Visitor<'de> for RecordV {
             "sessionId" => r.session_id = map.next_value::<Str>()?.0,
             "cwd" => r.cwd = map.next_value::<Str>()?.0,
             "gitBranch" => r.git_branch = map.next_value::<Str>()?.0,
+            "version" => r.version = map.next_value::<Str>()?.0,
             "uuid" => r.uuid = map.next_value::<Str>()?.0,
             "parentUuid" => r.parent_uuid = map.next_value::<Str>()?.0,
             "toolUseResult" => r.tool_use_result = map.next_value::<OptToolUseResult>()?.0,

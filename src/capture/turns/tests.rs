@@ -244,6 +244,35 @@ fn a_shell_s_complaint_is_an_error_not_the_user_declining() {
     );
 }
 
+/// A 1.0.x client wrote a refusal only as its own sentence: a short
+/// failure of its reads like prose, yet is no user's words; a 2.0.x one
+/// may put the user's words in the result's place.
+#[test]
+fn an_old_client_s_short_failure_is_no_refusal() {
+    let turn_of = |version: &str| {
+        let mut u = user("find the folder");
+        u["version"] = json!(version);
+        let mut r = result(
+            "1",
+            "the old project folder moved somewhere else today",
+            true,
+            json!("Error: the old project folder moved somewhere else today"),
+        );
+        r["version"] = json!(version);
+        build(&[
+            u,
+            calls(&[("1", "Bash", json!({"command":"mv app ~/projects/app"}))]),
+            r,
+            say("It is gone."),
+        ])
+    };
+    let old = turn_of("1.0.89");
+    assert!(old[0].declined.is_empty(), "{:?}", old[0].declined);
+    assert_eq!(old[0].errors.len(), 1, "{:?}", old[0].errors);
+    let newer = turn_of("2.0.28");
+    assert_eq!(newer[0].declined.len(), 1, "{:?}", newer[0]);
+}
+
 /// A server run under a time limit, killed by it once it said it was up,
 /// did not fail; one killed before, or after an error, did.
 #[test]
