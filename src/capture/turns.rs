@@ -1002,11 +1002,17 @@ impl<'s> Builder<'s> {
                 };
                 let output = bash_output(text, tur);
                 // Piped into `head`, a wrapper refusing its command line
-                // exits 0: what was asked never ran.
+                // exits 0: what was asked never ran. So does any program
+                // whose whole say is that refusal (`claude … --no-input 2>&1
+                // | head`: `error: unknown option '--no-input'`).
+                let piped = logical_first_line(&cmd).replace("||", "").contains(" | ");
+                let only_refusal =
+                    piped && output.lines().filter(|l| !l.trim().is_empty()).count() <= 3;
                 if refused_command_line(&output)
-                    && shell::effects(&cmd)
-                        .iter()
-                        .any(|e| matches!(e, Effect::Check { .. }))
+                    && (only_refusal
+                        || shell::effects(&cmd)
+                            .iter()
+                            .any(|e| matches!(e, Effect::Check { .. })))
                 {
                     self.failed(call, text, tur);
                     return;
@@ -1677,6 +1683,12 @@ fn refused_command_line(output: &str) -> bool {
             || l.starts_with("error: unknown command")
             || l.starts_with("unknown command")
             || l.starts_with("error: no such command")
+            || l.starts_with("error: unknown option")
+            || l.starts_with("error: unrecognized arguments")
+            || l.starts_with("error: unknown flag")
+            || l.contains(": unrecognized option")
+            || l.contains(": invalid option")
+            || l.contains(": illegal option")
     })
 }
 

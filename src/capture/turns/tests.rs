@@ -244,6 +244,37 @@ fn a_shell_s_complaint_is_an_error_not_the_user_declining() {
     );
 }
 
+/// Piped into `head`, a program refusing its options exits 0: its only
+/// say is the refusal, which is a failure; a long output naming one is not.
+#[test]
+fn a_piped_program_refusing_its_options_failed() {
+    let turns = build(&[
+        user("test the plugin"),
+        calls(&[(
+            "1",
+            "Bash",
+            json!({"command":"claude --plugin-dir . -p \"list skills\" --no-input 2>&1 | head -50"}),
+        )]),
+        result(
+            "1",
+            "error: unknown option '--no-input'",
+            false,
+            json!({"stdout":"error: unknown option '--no-input'","stderr":""}),
+        ),
+        calls(&[("2", "Bash", json!({"command":"cat notes.txt | head"}))]),
+        result(
+            "2",
+            "a\nb\nc\nerror: unknown option is what the old tool said\nd",
+            false,
+            json!({"stdout":"a\nb\nc\nerror: unknown option is what the old tool said\nd","stderr":""}),
+        ),
+        say("The flag does not exist."),
+    ]);
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].message, "error: unknown option '--no-input'");
+}
+
 /// A 1.0.x client wrote a refusal only as its own sentence: a short
 /// failure of its reads like prose, yet is no user's words; a 2.0.x one
 /// may put the user's words in the result's place.
