@@ -29,10 +29,13 @@ struct Payload {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     Stop(Stop),
+    /// `SessionEnd`: the session closed, maybe on a turn whose Stop never
+    /// came (stopped with Esc, then quit): what is left to capture is.
+    SessionEnd(Stop),
     SessionStart(SessionStart),
     UserPromptSubmit(PromptSubmit),
     /// Nothing to do: an event without a handler (SubagentStop, PreCompact,
-    /// SessionEnd, tool events, …), a `Stop` that continues a block
+    /// tool events, …), a `Stop` that continues a block
     /// (`stop_hook_active`), a prompt event without a prompt.
     Ignored,
 }
@@ -72,7 +75,7 @@ impl Event {
     /// The folder the client ran in, when the event names one.
     pub fn cwd(&self) -> Option<&std::path::Path> {
         match self {
-            Event::Stop(e) => e.cwd.as_deref(),
+            Event::Stop(e) | Event::SessionEnd(e) => e.cwd.as_deref(),
             Event::SessionStart(e) => e.cwd.as_deref(),
             Event::UserPromptSubmit(e) => e.cwd.as_deref(),
             Event::Ignored => None,
@@ -98,6 +101,13 @@ pub fn parse(input: &[u8]) -> anyhow::Result<Event> {
             cwd: p.cwd,
             stop_hook_active: p.stop_hook_active,
             last_assistant_message: p.last_assistant_message,
+        }),
+        "SessionEnd" => Event::SessionEnd(Stop {
+            session_id: p.session_id,
+            transcript_path: p.transcript_path,
+            cwd: p.cwd,
+            stop_hook_active: false,
+            last_assistant_message: None,
         }),
         "SessionStart" => Event::SessionStart(SessionStart {
             session_id: p.session_id,

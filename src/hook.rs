@@ -59,6 +59,7 @@ pub fn run(ctx: &Ctx, input: &[u8]) -> Result<Option<String>> {
     }
     match event::parse(input)? {
         Event::Stop(e) => on_stop(ctx, &e),
+        Event::SessionEnd(e) => on_session_end(ctx, &e),
         Event::SessionStart(e) => on_session_start(ctx, &e),
         Event::UserPromptSubmit(e) => on_user_prompt(ctx, &e),
         Event::Ignored => Ok(None),
@@ -117,6 +118,25 @@ fn on_stop(ctx: &Ctx, stop: &event::Stop) -> Result<Option<String>> {
     let spend = crate::usage::Spend::new(ctx, &config.usage);
     let guarded = guard::on_stop(ctx, &config.for_guard(), &root, stop, seen.as_ref(), &spend);
     Ok(logged(ctx, "guard", guarded).flatten())
+}
+
+/// `SessionEnd`: capture what no Stop did (a turn stopped with Esc, then
+/// the session quit). No guard: there is no next turn to warn. A session
+/// that wrote no transcript, or left no project, has nothing to capture.
+fn on_session_end(ctx: &Ctx, end: &event::Stop) -> Result<Option<String>> {
+    let Some(root) = project_root(ctx, end.cwd.as_deref()) else {
+        return Ok(None);
+    };
+    if !end.transcript_path.as_deref().is_some_and(Path::is_file) {
+        return Ok(None);
+    }
+    let config = config::load_or_default(ctx, Some(&root));
+    logged(
+        ctx,
+        "capture",
+        capture::on_stop(ctx, &config.for_capture(), &root, end),
+    );
+    Ok(None)
 }
 
 fn on_user_prompt(ctx: &Ctx, e: &event::PromptSubmit) -> Result<Option<String>> {

@@ -193,6 +193,7 @@ fn unhandled_events_are_silent_no_ops() {
         "SessionEnd",
         "SomethingNew",
     ] {
+        // A session that ended without a transcript has nothing to capture.
         let o = p.hook(&json!({"session_id":"s","transcript_path":"/nope","cwd":p.root,"hook_event_name":event,"prompt":"hi"}));
         assert_silent_success(&o);
     }
@@ -581,6 +582,48 @@ fn regression_issue_11_capture_takes_the_answer_from_the_payload() {
         1,
         "{log}"
     );
+    assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
+}
+
+/// A turn stopped with Esc gets no Stop; quitting then fires SessionEnd,
+/// which captures it, once: the Stop of a resumed session adds it again
+/// nowhere.
+#[test]
+fn a_turn_left_without_a_stop_is_captured_when_the_session_ends() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let turns = [
+        Turn::new("Refactorise src/lib.rs", "Refactorisé."),
+        Turn::new("Documente l'API dans docs/api.md", "").write("docs/api.md"),
+    ];
+    let t = p.transcript("ended", &turns);
+    let first_stop = p.stop(&t, Some("Refactorisé."));
+    // Only the first turn's Stop came; its pass read the file to its end
+    // as it is now, so replay that Stop on the first turn only.
+    let full = std::fs::read_to_string(&t).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("Documente"))
+        .expect("the second prompt");
+    std::fs::write(&t, format!("{}\n", lines[..at].join("\n"))).unwrap();
+    assert!(p.hook(&first_stop).status.success());
+    std::fs::write(&t, &full).unwrap();
+    let mut end = p.stop(&t, None);
+    end["hook_event_name"] = json!("SessionEnd");
+    end["reason"] = json!("prompt_input_exit");
+    end.as_object_mut()
+        .unwrap()
+        .remove("last_assistant_message");
+    assert_silent_success(&p.hook(&end));
+    let log = p.log("2026-11-30");
+    let work = section(&log, "## Travail produit");
+    assert!(work.iter().any(|w| w.contains("docs/api.md")), "{log}");
+    // Ended twice (a second client window), or a Stop later: no repeat.
+    assert_silent_success(&p.hook(&end));
+    assert!(p.hook(&p.stop(&t, None)).status.success());
+    let again = p.log("2026-11-30");
+    assert_eq!(again, log);
     assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
 }
 
