@@ -162,9 +162,16 @@ const LIST_HEAD: &[(&[&str], Cue)] = &[
             "decision",
             "decisions",
             "choices",
+            "key decisions",
+            "key design decisions",
+            "design decisions",
+            "design choices",
+            "key choices",
             "décision",
             "décisions",
             "choix",
+            "décisions clés",
+            "choix de conception",
         ],
         Cue::Decision,
     ),
@@ -1948,6 +1955,8 @@ mod tests {
         let s = sentences(fr);
         assert_eq!(s[0].list_cue, Some(Cue::Decision));
         assert_eq!(s[1].list_cue, Some(Cue::FollowUp));
+        let s = sentences("**Key design decisions:**\n- Keep SQLite for the cache");
+        assert_eq!(s[0].list_cue, Some(Cue::Decision));
     }
 
     #[test]

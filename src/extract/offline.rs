@@ -951,6 +951,9 @@ pub(crate) fn extract(req: &ExtractRequest) -> Extraction {
     rec.finish()
 }
 
+/// The items of an answer's list of decisions told, at most.
+const MAX_DECISIONS_TOLD: usize = 4;
+
 struct TurnCtx<'r> {
     req: &'r ExtractRequest<'r>,
     w: &'static Words,
@@ -2174,6 +2177,27 @@ impl TurnCtx<'_> {
                 |s| &mut s.decisions,
                 &format!("{}{} {}", w.plan, w.colon, cap(&title, 180)),
             );
+        }
+        // "**Key design decisions:**" then its items: the ways the work
+        // took, said as such. Not in a proposal waiting for a yes.
+        if !is_proposal(&t.answer) && (t.all_files().next().is_some() || !t.actions.is_empty()) {
+            let mut kept = 0;
+            for s in cues::sentences(&t.answer) {
+                if kept == MAX_DECISIONS_TOLD {
+                    break;
+                }
+                if s.item
+                    && s.list_cue == Some(cues::Cue::Decision)
+                    && s.text.split_whitespace().count() >= 4
+                {
+                    rec.push(
+                        &self.primary,
+                        |x| &mut x.decisions,
+                        &cap(&s.text.replace("**", ""), 180),
+                    );
+                    kept += 1;
+                }
+            }
         }
         for c in &t.choices {
             // The form's "(Recommended)" is the model's advice, not the

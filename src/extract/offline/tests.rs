@@ -1915,6 +1915,29 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// The items under an answer's "Key design decisions:" are the ways the
+/// work took; the same list in an answer that changed nothing, or that
+/// asks to go ahead, decided nothing yet.
+#[test]
+fn an_answer_s_list_of_decisions_is_told_after_the_work() {
+    let answer = "The scaffold is complete.\n\n**Key design decisions:**\n\
+        - **Commands** are `disable-model-invocation: true` — user-only slash commands\n\
+        - **Existing scripts** stay in `scripts/` at plugin root\n\n\
+        Ready for step 3?";
+    let mut t = turn("scaffold the plugin");
+    t.files = vec![file("hooks/hooks.json", Change::Created)];
+    t.answer = answer.into();
+    assert_eq!(
+        run(vec![t.clone()]).decisions,
+        [
+            "Commands are `disable-model-invocation: true` — user-only slash commands",
+            "Existing scripts stay in `scripts/` at plugin root"
+        ]
+    );
+    t.files.clear();
+    assert!(run(vec![t]).decisions.is_empty());
+}
+
 /// A plan the user turned down is a way not taken, with their reason when
 /// they gave one; a plain call refused without a reason says nothing.
 #[test]
