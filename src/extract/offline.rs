@@ -103,6 +103,8 @@ struct Words {
     resolved_later: &'static str,
     resolved_later_bare: &'static str,
     unresolved: &'static str,
+    /// Before what the user says is wrong, ahead of their request.
+    symptom: &'static str,
     reported: &'static str,
     said: &'static str,
     cause: &'static str,
@@ -185,6 +187,7 @@ const FR: Words = Words {
     resolved_later_bare: "résolu ensuite",
     unresolved: "non résolu",
     reported: "Erreur signalée",
+    symptom: "Problème signalé",
     said: "Signalé",
     cause: "cause",
     plan: "Plan accepté",
@@ -249,6 +252,7 @@ const EN: Words = Words {
     resolved_later_bare: "solved later",
     unresolved: "unresolved",
     reported: "Reported error",
+    symptom: "Reported problem",
     said: "Reported",
     cause: "cause",
     plan: "Plan accepted",
@@ -1948,6 +1952,17 @@ impl TurnCtx<'_> {
                 }
             }
         }
+        // "I'm logged in as jnarowski but the menu says Guest User. Use
+        // the username": what is wrong, said before what to do.
+        if matches!(t.kind, RequestKind::Task | RequestKind::Question)
+            && let Some(said) = reported_symptom(&t.request)
+        {
+            rec.push(
+                &self.primary,
+                |s| &mut s.problemes,
+                &format!("{}{} « {} »", w.symptom, w.colon, cap(&said, 200)),
+            );
+        }
         for p in t.pasted.iter().take(2) {
             // A warning the user pasted is what they ask about, though it
             // names no failure ("WAL rotation skipped … (channel full)").
@@ -3488,6 +3503,36 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
                 .then(|| objective_in(first_par, true))
                 .flatten()
         })
+}
+
+/// What the request's first paragraph says is wrong before it asks for
+/// anything: a sentence naming a failure, or setting what is against
+/// what was expected ("… but the menu says Guest User").
+fn reported_symptom(request: &str) -> Option<String> {
+    const AGAINST: &[&str] = &[" but ", " mais "];
+    const SHOWS: &[&str] = &[
+        "says", "shows", "displays", "still", "doesn't", "does not", "isn't", "is not", "won't",
+        "can't", "cannot", "nothing", "empty", "blank", "wrong", "instead", "affiche", "toujours",
+        "rien", "vide",
+    ];
+    let first_par = request.split("\n\n").next()?.trim();
+    let sentences = cues::sentences(first_par);
+    let asking = sentences
+        .iter()
+        .position(|s| is_request_sentence(&s.text))?;
+    sentences[..asking]
+        .iter()
+        .map(|s| one_line(&s.text))
+        .find(|t| {
+            let l = format!(" {} ", t.to_lowercase());
+            let words = t.split_whitespace().count();
+            (4..=40).contains(&words)
+                && !t.contains('`')
+                && (cues::has_problem_word(t)
+                    || (AGAINST.iter().any(|a| l.contains(a))
+                        && SHOWS.iter().any(|w| l.contains(&format!(" {w} ")))))
+        })
+        .map(|t| t.trim_end_matches('.').to_owned())
 }
 
 /// Requests in the paragraphs after the first ("Also, can you…"): more

@@ -1915,6 +1915,29 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// What the user says is wrong before asking is a problem of its own: the
+/// goal keeps only the ask.
+#[test]
+fn what_the_user_says_is_wrong_before_asking_is_a_problem() {
+    let t = turn(
+        "The username I am logged in with is jnarowski but the menu says Guest User. \
+         We should use the initials from the username if name isn't present",
+    );
+    assert_eq!(
+        run(vec![t]).problemes,
+        [
+            "Problème signalé : « The username I am logged in with is jnarowski but the menu says Guest User »"
+        ]
+    );
+    // Good news said before the ask is none.
+    for said in [
+        "The name bids-utils is not yet taken on PyPI. Let's keep it as the CLI name",
+        "The docs are fine but short. Can you add a usage section?",
+    ] {
+        assert!(run(vec![turn(said)]).problemes.is_empty(), "{said}");
+    }
+}
+
 /// The items under an answer's "Key design decisions:" are the ways the
 /// work took; the same list in an answer that changed nothing, or that
 /// asks to go ahead, decided nothing yet.
