@@ -586,7 +586,12 @@ fn split_pastes(text: &str) -> (String, Vec<String>) {
                     .iter()
                     .find(|l| names_an_error(l) || is_exception_line(l.trim()))
                 {
-                    pasted.push(l.trim().to_owned());
+                    let l = l.trim();
+                    let bare = CLIENT_MARKS
+                        .iter()
+                        .find_map(|m| l.strip_prefix(m))
+                        .unwrap_or(l);
+                    pasted.push(bare.trim().to_owned());
                 }
                 continue;
             }
@@ -686,13 +691,15 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
         para: &mut Vec<&'t str>,
         out: &mut Vec<Paragraph<'t>>,
         in_session: &mut bool,
+        copied: bool,
     ) {
         if let (Some(first), Some(last)) = (para.first(), para.last()) {
             let (start, end) = (at(text, first), at(text, last) + last.len());
             // The prompt's own first line copied with its `❯`: the user's
             // words, sent again.
             let own = out.is_empty() && first.starts_with("❯ ");
-            let session = !own
+            let session = copied
+                && !own
                 && (is_client_line(first)
                     || (*in_session && first.starts_with(char::is_whitespace)));
             *in_session = session;
@@ -711,6 +718,9 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
     let mut para: Vec<&str> = Vec::new();
     let mut fence: Option<(usize, Vec<&str>)> = None;
     let mut in_session = false;
+    // Marks alone are no session ("Fix these:\n● the header", a shell
+    // prompt's `❯ npm test`): the client's own shapes are.
+    let copied = copied_session(text);
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             match fence.take() {
@@ -723,7 +733,7 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
                     end: at(text, line) + line.len(),
                 }),
                 None => {
-                    flush(text, &mut para, &mut out, &mut in_session);
+                    flush(text, &mut para, &mut out, &mut in_session, copied);
                     fence = Some((at(text, line), Vec::new()));
                 }
             }
@@ -734,8 +744,9 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
             continue;
         }
         if line.trim().is_empty() {
-            flush(text, &mut para, &mut out, &mut in_session);
-        } else if let Some(glyph) = client_paste_at(line)
+            flush(text, &mut para, &mut out, &mut in_session, copied);
+        } else if copied
+            && let Some(glyph) = client_paste_at(line)
             && !para.first().is_some_and(|f| is_client_line(f))
             && !(out.is_empty() && para.is_empty() && line.starts_with("❯ "))
         {
@@ -745,7 +756,7 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
             if !head.is_empty() {
                 para.push(head);
             }
-            flush(text, &mut para, &mut out, &mut in_session);
+            flush(text, &mut para, &mut out, &mut in_session, copied);
             para.push(&line[glyph..]);
         } else {
             para.push(line);
@@ -761,7 +772,7 @@ pub fn paragraphs(text: &str) -> Vec<Paragraph<'_>> {
             end: text.len(),
         });
     }
-    flush(text, &mut para, &mut out, &mut in_session);
+    flush(text, &mut para, &mut out, &mut in_session, copied);
     out
 }
 
@@ -776,15 +787,44 @@ fn is_client_line(line: &str) -> bool {
 }
 
 /// Where a copied client session starts in `line`: at its start, or after
-/// the user's lead-in ending on a colon ("then this happened:  ❯ …").
+/// the user's lead-in ending on a colon and the spaces the terminal left
+/// ("then this happened:  ❯ …"; not "set the bullet to: ● like the design").
 fn client_paste_at(line: &str) -> Option<usize> {
     if is_client_line(line) {
         return Some(line.len() - line.trim_start().len());
     }
     CLIENT_MARKS.iter().find_map(|m| {
         let at = line.find(m)?;
-        line[..at].trim_end().ends_with(':').then_some(at)
+        let before = &line[..at];
+        (before.ends_with("  ") && before.trim_end().ends_with(':')).then_some(at)
     })
+}
+
+/// Whether `text` holds a session copied from the client's terminal: a
+/// tool's result mark (`⎿`), the older answer mark (`⏺`), or a prompt
+/// (`❯`) with an answer (`●`) after it, or an answer telling a tool call
+/// (`● Read 1 file`, `● Bash(…)`).
+fn copied_session(text: &str) -> bool {
+    const TOOL_SHAPES: &[&str] = &[
+        "Read ", "Bash(", "Update(", "Write(", "Edit(", "Search(", "Task(", "Fetch(", "Explore(",
+        "Agent(",
+    ];
+    let mut prompt = false;
+    for line in text.lines().take(2000) {
+        let t = line.trim_start();
+        if t.starts_with('⎿') || t.starts_with("⏺ ") {
+            return true;
+        }
+        let glued = client_paste_at(line).is_some_and(|at| line[at..].starts_with("❯ "));
+        if t.starts_with("❯ ") || glued {
+            prompt = true;
+        } else if let Some(said) = t.strip_prefix("● ")
+            && (prompt || TOOL_SHAPES.iter().any(|s| said.starts_with(s)))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 fn looks_pasted(lines: &[&str]) -> bool {
@@ -1412,9 +1452,22 @@ pub fn strip_image_tags(text: &str) -> String {
 /// an image the log cannot show, and a temporary file's name.
 fn without_image_paths(text: &str) -> String {
     const IMAGES: &[&str] = &[".png", ".jpg", ".jpeg", ".gif", ".webp", ".heic"];
+    // A temporary file or a screenshot's, not `/images/logo.png` of a site.
+    const DROPPED: &[&str] = &[
+        "/var/folders/",
+        "/private/var/",
+        "/tmp/",
+        "/private/tmp/",
+        "screenshot",
+        "screen shot",
+        "screencapture",
+        "cleanshot",
+    ];
     let is_image = |p: &str| {
         let l = p.to_lowercase();
-        (p.starts_with('/') || p.starts_with("~/")) && IMAGES.iter().any(|e| l.ends_with(e))
+        (p.starts_with('/') || p.starts_with("~/"))
+            && IMAGES.iter().any(|e| l.ends_with(e))
+            && DROPPED.iter().any(|d| l.contains(d))
     };
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -1424,9 +1477,12 @@ fn without_image_paths(text: &str) -> String {
         let inner = &rest[at + 1..];
         match inner.find(quote) {
             Some(end) if is_image(&inner[..end]) => {
-                out.push_str(rest[..at].trim_end());
-                out.push(' ');
-                rest = inner[end + 1..].trim_start();
+                // Spaces only: the line breaks around it stay.
+                out.push_str(rest[..at].trim_end_matches(' '));
+                rest = inner[end + 1..].trim_start_matches(' ');
+                if !(out.is_empty() || out.ends_with('\n') || rest.starts_with('\n')) {
+                    out.push(' ');
+                }
             }
             _ => {
                 out.push_str(&rest[..at + 1]);
@@ -1613,16 +1669,29 @@ mod tests {
             "the other session shows:  ❯ /session-end\n\n● Error: Unknown skill: session-end";
         let c = clean_prompt(glued);
         assert_eq!(c.request, "the other session shows:");
-        assert_eq!(c.pasted, ["● Error: Unknown skill: session-end"]);
+        assert_eq!(c.pasted, ["Error: Unknown skill: session-end"]);
         // Their own prompt copied with its mark is still theirs.
         let resent = "❯ This branch is a PR. Feedback:\n\n  Please add tests.\n\n● Sure.";
         assert_eq!(
             clean_prompt(resent).request,
             "This branch is a PR. Feedback:\n\n  Please add tests."
         );
-        // A mark inside the user's sentence is theirs.
-        let own = "use ● as the bullet in the menu";
-        assert_eq!(clean_prompt(own).request, own);
+        // A mark inside the user's sentence is theirs, and marks alone are
+        // no session.
+        for own in [
+            "use ● as the bullet in the menu",
+            "Set the menu bullet to: ● (U+25CF) like the design",
+            "Fix these:\n● the header\n● the footer",
+        ] {
+            assert_eq!(clean_prompt(own).request, own);
+        }
+        // A shell prompt's `❯` is a terminal paste like any other.
+        let shell = "my tests fail:\n\n❯ npm test\n FAIL src/a.test.ts\n Error: expected 2";
+        assert!(
+            !clean_prompt(shell).pasted.is_empty(),
+            "{:?}",
+            clean_prompt(shell)
+        );
     }
 
     #[test]
@@ -1636,8 +1705,17 @@ mod tests {
             "see and fix the header"
         );
         // A path the user means is theirs, quoted or not.
-        let own = "fix the logo in 'assets/logo.png' and in src/app.ts";
-        assert_eq!(clean_prompt(own).request, own);
+        for own in [
+            "fix the logo in 'assets/logo.png' and in src/app.ts",
+            "fix the 404 on /images/logo.png in the header",
+        ] {
+            assert_eq!(clean_prompt(own).request, own);
+        }
+        // The lines around it stay lines.
+        assert_eq!(
+            clean_prompt("see:\n'/tmp/x.png'\nthen fix the header").request,
+            "see:\n\nthen fix the header"
+        );
     }
 
     #[test]

@@ -1404,31 +1404,37 @@ impl<'s> Builder<'s> {
         }
         // A deletion that failed (a wrong folder, a non-empty directory)
         // is got past by the one that removed the same thing.
-        let removed: Vec<&String> = effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Delete(paths) | Effect::RemoveDir(paths) => Some(paths),
-                _ => None,
-            })
-            .flatten()
-            .collect();
+        let removed: Vec<&String> = deleted_paths(&effects).collect();
         if !removed.is_empty() {
-            let gone = |p: &str| {
+            let gone = |p: &str, by_name: bool| {
                 let name = p.trim_end_matches('/').rsplit('/').next().unwrap_or(p);
                 removed.iter().any(|r| {
                     let r = r.trim_end_matches('/');
-                    p == r || p.starts_with(&format!("{r}/")) || r.rsplit('/').next() == Some(name)
+                    p == r
+                        || p.starts_with(&format!("{r}/"))
+                        || (by_name && r.rsplit('/').next() == Some(name))
                 })
             };
-            for o in &cur.open_errors {
-                if !o.deletes.is_empty() && o.deletes.iter().all(|p| gone(p)) {
+            // By its name alone only when it was not where the command
+            // looked (`rm x` from the wrong folder).
+            let errors = &cur.turn.errors;
+            let got_past: Vec<bool> = cur
+                .open_errors
+                .iter()
+                .map(|o| {
+                    let elsewhere = errors[o.at].message.to_lowercase().contains("no such file");
+                    !o.deletes.is_empty() && o.deletes.iter().all(|p| gone(p, elsewhere))
+                })
+                .collect();
+            for (o, hit) in cur.open_errors.iter().zip(&got_past) {
+                if *hit {
                     let e = &mut cur.turn.errors[o.at];
                     e.resolved = true;
                     e.resolved_by = Some(first.clone());
                 }
             }
-            cur.open_errors
-                .retain(|o| o.deletes.is_empty() || !o.deletes.iter().all(|p| gone(p)));
+            let mut hits = got_past.into_iter();
+            cur.open_errors.retain(|_| !hits.next().unwrap_or(false));
         }
         // A success resolves the open errors of the same program, this
         // turn's and those earlier turns ended with.
@@ -1600,17 +1606,19 @@ impl<'s> Builder<'s> {
             // ahead of the step that failed) fixes nothing of it.
             let files_then = self.cur().change_log.len();
             self.push_error(call, target, message, error_key(&cmd), files_then);
-            let deletes: Vec<String> = effects
-                .iter()
-                .filter_map(|e| match e {
-                    Effect::Delete(paths) | Effect::RemoveDir(paths) => Some(paths),
-                    _ => None,
-                })
-                .flatten()
-                .map(|p| self.path(p))
-                .collect();
+            let deletes: Vec<String> = deleted_paths(&effects).map(|p| self.path(p)).collect();
             if let Some(o) = self.cur().open_errors.get_mut(open) {
                 o.refused = refused_command_line(&output);
+                // A deletion is got past by removing the same thing, not by
+                // any `rm -rf` that works.
+                let rm = o
+                    .key
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w == "rm" || w == "rmdir");
+                if rm && !deletes.is_empty() {
+                    o.key = format!("delete:{}", o.key);
+                }
                 o.deletes = deletes;
             }
             return;
@@ -2246,6 +2254,17 @@ fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String>
     (permissioned && prose).then(|| text.trim().to_owned())
 }
 
+/// The paths a command's effects delete, files and empty folders alike.
+fn deleted_paths(effects: &[Effect]) -> impl Iterator<Item = &String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Delete(paths) | Effect::RemoveDir(paths) => Some(paths),
+            _ => None,
+        })
+        .flatten()
+}
+
 /// Whether a program's output says a server it started is up
 /// ("Chart server running at http://localhost:8080/", "Service started
 /// successfully"), with no error after the client's own timeout line.
@@ -2265,16 +2284,21 @@ fn server_came_up(output: &str) -> bool {
         "serving http",
         "application startup complete",
     ];
-    let lines = || output.lines().skip(1);
-    lines().any(|l| {
-        let l = l.to_lowercase();
-        UP.iter().any(|u| l.contains(u))
-    }) && !lines().any(|l| {
-        clean::is_exception_line(l.trim()) || {
-            let l = l.to_lowercase();
-            l.contains("error") && !l.contains("0 error")
-        }
-    })
+    // A phrase at a word's start: "ready in" is not "already in use".
+    let says = |l: &str, p: &str| {
+        l.match_indices(p).any(|(at, _)| {
+            !l[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        })
+    };
+    let lines = || output.lines().skip(1).map(str::to_lowercase);
+    lines().any(|l| UP.iter().any(|u| says(&l, u)))
+        && !lines().any(|l| {
+            clean::is_exception_line(l.trim())
+                || (l.contains("error") && !says(&l, "0 error") && !l.contains("no error"))
+        })
 }
 
 /// A shell or a core utility saying why it could not do it (`mv: src/
@@ -2313,7 +2337,16 @@ fn is_shell_complaint(text: &str) -> bool {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "():._-/".contains(c))
     });
     let lower = t.to_lowercase();
-    program_first || ERRNO.iter().any(|e| lower.contains(e))
+    // "no, that folder does not exist anymore, use src/app": a person
+    // speaks to someone, a program does not.
+    const PERSON: &[&str] = &[
+        "i", "i'm", "me", "my", "you", "your", "we", "us", "our", "please", "don't", "let's",
+        "instead", "ask", "use", "keep", "no", "yes", "ok", "okay",
+    ];
+    let speaks = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| PERSON.contains(&w));
+    program_first || (!speaks && ERRNO.iter().any(|e| lower.contains(e)))
 }
 
 /// Agent ids name files: nothing but the characters the client uses.

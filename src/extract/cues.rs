@@ -1044,9 +1044,19 @@ pub(crate) fn says_merged(answer: &str, number: &str) -> bool {
     };
     sentences(answer).into_iter().any(|s| {
         let l = lower(&s.text).replace('’', "'");
-        // One clause: "#45 is open; #44 was merged" merges #44 only.
-        l.split([';', ','])
-            .any(|c| names(c) && has_any(c, MERGED) && !has_any(c, NOT_YET) && !c.contains("n't"))
+        // One clause: "#45 is open; #44 was merged" merges #44 only. What
+        // holds the merge back comes before it ("once #45 is merged"); what
+        // comes after tells of it ("merged after CI passed").
+        l.split([';', ',']).any(|c| {
+            let Some(at) = MERGED.iter().filter_map(|m| c.find(m)).min() else {
+                return false;
+            };
+            let before = &c[..at];
+            names(c)
+                && !has_any(before, NOT_YET)
+                && !before.contains("n't")
+                && !has_any(c, &["to be merged", "can be merged", "not merged"])
+        })
     })
 }
 
@@ -2089,8 +2099,10 @@ mod tests {
         for merged in [
             "PR #44 is already merged (12 checks passed).",
             "Done: #12 fusionnée dans main.",
+            "PR #44 was merged after CI passed.",
+            "Merged #44 — not much else to do.",
         ] {
-            let n = if merged.contains("#44") { "#44" } else { "#12" };
+            let n = if merged.contains("#12") { "#12" } else { "#44" };
             assert!(says_merged(merged, n), "{merged}");
         }
         for open in [

@@ -2269,7 +2269,10 @@ impl TurnCtx<'_> {
             };
             // A plan turned down is a way not taken, reason or none: the
             // user's next words say what instead.
-            if d.tool == "ExitPlanMode" && !d.target.is_empty() {
+            // Turned down, then accepted as it was: the accepted plan says it.
+            let accepted_as_is = d.reason.trim().is_empty()
+                && t.plan.as_deref().and_then(plan_title).as_deref() == Some(d.target.as_str());
+            if d.tool == "ExitPlanMode" && !d.target.is_empty() && !accepted_as_is {
                 let why = if d.reason.trim().is_empty() {
                     String::new()
                 } else {
@@ -2516,7 +2519,10 @@ impl TurnCtx<'_> {
         // what it answers). A weak reply only when it is a lesson anyway.
         // "Check the hooks. Do you see SessionStart?": a task that asks.
         let asks = t.kind == RequestKind::Question
-            || (t.kind == RequestKind::Task && t.request.contains('?'));
+            || (t.kind == RequestKind::Task
+                && t.request
+                    .split_whitespace()
+                    .any(|w| w.ends_with('?') && !w.contains("://")));
         if asks
             && !changed
             && !proposal
@@ -2761,8 +2767,21 @@ impl TurnCtx<'_> {
             let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
             (!n.is_empty()).then(|| format!("#{n}"))
         };
+        // A merge naming no number (`gh pr merge --squash`) merges the
+        // branch's own: known only when a single one is open.
+        let open_now = known
+            .todos_where(&known.todos, &self.primary, |x| {
+                OPEN_PULL.iter().any(|p| x.starts_with(p))
+            })
+            .len()
+            + rec
+                .open(&self.primary)
+                .filter(|x| OPEN_PULL.iter().any(|p| x.starts_with(p)))
+                .count();
         let is_merged = |n: &str| {
-            merged.iter().any(|m| m.as_deref().is_none_or(|m| m == n))
+            merged
+                .iter()
+                .any(|m| m.as_deref().map_or(open_now == 1, |m| m == n))
                 || cues::says_merged(&t.answer, n)
         };
         let done = |todo: &str| {

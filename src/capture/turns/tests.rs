@@ -226,22 +226,30 @@ fn a_shell_s_complaint_is_an_error_not_the_user_declining() {
         records.push(calls(&[(id, "Bash", json!({ "command": command }))]));
         records.push(result(id, said, true, json!(format!("Error: {said}"))));
     }
-    records.push(calls(&[("4", "Bash", json!({"command":"rm -rf build"}))]));
-    records.push(result(
-        "4",
+    // The user's own words in the prompt, errno phrase or not.
+    let said = [
         "no: keep build, remove dist instead",
-        true,
-        json!("Error: no: keep build, remove dist instead"),
-    ));
+        "no, that folder does not exist anymore, use src/app",
+        "not permitted here, ask me first",
+    ];
+    for (i, words) in said.iter().enumerate() {
+        let id = format!("u{i}");
+        records.push(calls(&[(
+            id.as_str(),
+            "Bash",
+            json!({"command":"rm -rf build"}),
+        )]));
+        records.push(result(&id, words, true, json!(format!("Error: {words}"))));
+    }
     records.push(say("Moved."));
     let turns = build(&records);
     assert_eq!(turns[0].errors.len(), 3, "{:?}", turns[0].errors);
-    // The user's own words in the prompt are still theirs.
-    assert_eq!(turns[0].declined.len(), 1, "{:?}", turns[0].declined);
-    assert_eq!(
-        turns[0].declined[0].reason,
-        "no: keep build, remove dist instead"
-    );
+    let reasons: Vec<&str> = turns[0]
+        .declined
+        .iter()
+        .map(|d| d.reason.as_str())
+        .collect();
+    assert_eq!(reasons, said, "{:?}", turns[0].declined);
 }
 
 /// Piped into `head`, a program refusing its options exits 0: its only
@@ -311,17 +319,18 @@ fn a_server_killed_by_the_time_limit_once_up_did_not_fail() {
     let up = "Command timed out after 10s (node:63503) ExperimentalWarning: Type Stripping is experimental\n\
         (Use `node --trace-warnings ...` to show where the warning was created)\n\
         info: Data Capture Service started successfully";
-    let crashed = "Command timed out after 10s listening on :8080\nError: connect ECONNREFUSED 127.0.0.1:5432";
+    let crashed = "Command timed out after 10s\nlistening on :8080\nError: connect ECONNREFUSED 127.0.0.1:5432";
     let hung = "Command timed out after 2m 0.0s";
+    let busy = "Command timed out after 2m\nPort 3000 already in use, retrying in 5s";
     let mut records = vec![user("start it")];
-    for (id, said) in [("1", up), ("2", crashed), ("3", hung)] {
+    for (id, said) in [("1", up), ("2", crashed), ("3", hung), ("4", busy)] {
         records.push(calls(&[(id, "Bash", json!({"command":"npm start"}))]));
         records.push(result(id, said, true, json!(format!("Error: {said}"))));
     }
     records.push(say("It starts."));
     let turns = build(&records);
     let e = &turns[0].errors;
-    assert_eq!(e.len(), 2, "{e:?}");
+    assert_eq!(e.len(), 3, "{e:?}");
     assert!(
         e.iter().all(|e| !e.message.contains("ExperimentalWarning")),
         "{e:?}"
@@ -356,6 +365,19 @@ fn a_failed_deletion_is_resolved_by_the_one_that_removed_it() {
         result("3", "", false, json!({"stdout":"","stderr":""})),
         calls(&[("4", "Bash", json!({"command":"rm lib/old.js"}))]),
         result("4", "", false, json!({"stdout":"","stderr":""})),
+        calls(&[(
+            "7",
+            "Bash",
+            json!({"command":"rm -rf /srv/app/node_modules"}),
+        )]),
+        result(
+            "7",
+            "rm: /srv/app/node_modules: Permission denied",
+            true,
+            json!("Error: rm: /srv/app/node_modules: Permission denied"),
+        ),
+        calls(&[("8", "Bash", json!({"command":"rm -rf web/node_modules"}))]),
+        result("8", "", false, json!({"stdout":"","stderr":""})),
         calls(&[("5", "Bash", json!({"command":"rm keep.txt"}))]),
         result(
             "5",
@@ -368,14 +390,16 @@ fn a_failed_deletion_is_resolved_by_the_one_that_removed_it() {
         say("Done."),
     ]);
     let e = &turns[0].errors;
-    assert_eq!(e.len(), 3, "{e:?}");
+    assert_eq!(e.len(), 4, "{e:?}");
     assert!(
         e[0].resolved && e[0].resolved_by.as_deref() == Some("rm -rf data"),
         "{e:?}"
     );
     assert!(e[1].resolved && e[1].resolved_by.as_deref() == Some("rm lib/old.js"));
-    // Removing another file gets past nothing.
+    // Another folder of the same name is not the one refused.
     assert!(!e[2].resolved, "{:?}", e[2]);
+    // Removing another file gets past nothing.
+    assert!(!e[3].resolved, "{:?}", e[3]);
 }
 
 /// The client's own refusals of a call (a file changed since it was read,

@@ -481,10 +481,13 @@ pub(super) fn direct_answer(answer: &str) -> Option<(String, bool)> {
         return itemised();
     };
     let l = first.text.to_lowercase();
-    if opens_as_filler(&l) || first.text.split_whitespace().count() < 3 {
+    let yes_or_no = starts_with_any(&l, &["yes", "no", "oui", "non"]);
+    // "Yes, exactly." alone says nothing; with the sentence after it, it
+    // says what is so.
+    if opens_as_filler(&l) || (first.text.split_whitespace().count() < 3 && !yes_or_no) {
         return itemised();
     }
-    if starts_with_any(&l, &["yes", "no", "oui", "non"]) {
+    if yes_or_no {
         let text = match it.next() {
             Some(next) if first.text.split_whitespace().count() <= 14 => {
                 format!("{} {}", first.text, next.text)
@@ -525,8 +528,10 @@ fn labelled_replies(answer: &str) -> Option<String> {
             continue;
         };
         let lower = reply.to_lowercase();
+        // "Yes, …", "No —": the word whole ("Normally", "Nowhere" are not).
+        let first_word: String = lower.chars().take_while(|c| c.is_alphanumeric()).collect();
         if label.split_whitespace().count() > 4
-            || !starts_with_any(&lower, &["yes", "no", "oui", "non"])
+            || !["yes", "no", "oui", "non"].contains(&first_word.as_str())
         {
             continue;
         }
@@ -897,11 +902,25 @@ mod tests {
                 true
             ))
         );
-        // Items that reply nothing are no answer.
+        // A bare "Yes, exactly." says what with the statement after it.
         assert_eq!(
-            direct_answer("Here's what I found:\n\n- **A**: has one hook\n"),
-            None
+            direct_answer(
+                "Yes, exactly. With the fix we just pushed:\n\n- **SessionEnd fires** → archived\n\n\
+                 Either way, the pending markdown gets created."
+            ),
+            Some((
+                "Yes, exactly. Either way, the pending markdown gets created.".to_owned(),
+                true
+            ))
         );
+        // Items that reply nothing are no answer, nor a word that only
+        // starts like one.
+        for none in [
+            "Here's what I found:\n\n- **A**: has one hook\n",
+            "Here's what I found:\n\n- **Sessions**: Normally kept in memory\n",
+        ] {
+            assert_eq!(direct_answer(none), None, "{none}");
+        }
     }
 
     #[test]

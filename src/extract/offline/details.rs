@@ -222,7 +222,13 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
                     &first_clause(item).unwrap_or_else(|| unmark(item)),
                     MAX_DETAIL,
                 );
-                if text.split_whitespace().count() >= 3 && !out.iter().any(|(j, _)| *j == target) {
+                // "- `NavUser.tsx` now receives the prop": another file's.
+                let other = named_file(item, files).is_some_and(|j| j != target);
+                if text.split_whitespace().count() >= 3
+                    && !other
+                    && says_something(&text)
+                    && !out.iter().any(|(j, _)| *j == target)
+                {
                     out.push((
                         target,
                         vec![Detail {
@@ -741,6 +747,14 @@ mod tests {
             - Removed the email fallback\n\n\
             2. **Added a `getInitials()` helper** in `NavUser.tsx`:\n   \
             - Handles usernames\n";
+        // A sub-item about another changed file is that file's, not its.
+        let other = "### Changes Made:\n\n1. **Updated `AppSidebar.tsx`**:\n   \
+            - `NavUser.tsx` now receives the username prop\n";
+        assert!(
+            texts(other, &["src/AppSidebar.tsx", "src/NavUser.tsx"])
+                .iter()
+                .all(|(j, _)| *j != 0)
+        );
         assert_eq!(
             texts(answer, &["src/AppSidebar.tsx", "src/NavUser.tsx"]),
             vec![

@@ -1984,12 +1984,17 @@ fn a_plan_turned_down_is_a_decision_reason_or_none() {
         },
     ];
     assert_eq!(
-        run(vec![t]).decisions,
+        run(vec![t.clone()]).decisions,
         [
             "Plan refusé : Web Worker Analysis",
             "Plan refusé : Make Project Installable — « keep the name of the py file »"
         ]
     );
+    // Turned down without a word, then accepted as it was: the accepted one.
+    t.declined.truncate(1);
+    t.plan = Some("# Web Worker Analysis\n\nMove tokenising off the main thread.".into());
+    let d = run(vec![t]).decisions;
+    assert!(d.iter().all(|x| !x.starts_with("Plan refusé")), "{d:?}");
 }
 
 /// A task that asks ("Check the hooks. Does SessionStart have an agent
@@ -2009,6 +2014,14 @@ fn a_task_that_asks_keeps_the_question_with_its_reply() {
              summarises pending files."
         ),
         "{k:?}"
+    );
+    // A URL's `?` asks nothing.
+    t.request = "Check https://example.com/api?id=3 returns the hooks".into();
+    assert!(
+        run(vec![t.clone()])
+            .connaissances
+            .iter()
+            .all(|k| !k.contains(" → "))
     );
     // Asking nothing, the same reply is no question's answer.
     t.request = "Check the hooks configuration".into();
@@ -2062,6 +2075,14 @@ fn an_opened_pull_request_waits_until_merged() {
         let s = run_with(vec![still_open], Lang::Fr, &logs);
         assert!(s.a_suivre_done.is_empty(), "{s:?}");
     }
+    // Two open: a merge naming none merges the branch's own, not known.
+    let other = "PR en attente de fusion : #46 « docs »";
+    let two = vec![(
+        "root".to_string(),
+        format!("## À suivre\n- {open}\n- {other}\n"),
+    )];
+    let s = run_with(vec![merge("gh pr merge --squash", "PR ")], Lang::Fr, &two);
+    assert!(s.a_suivre_done.is_empty(), "{s:?}");
     // Opened and merged in the same turn: nothing left open.
     let mut both = t;
     both.actions
