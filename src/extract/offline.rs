@@ -2269,6 +2269,12 @@ impl TurnCtx<'_> {
             };
             // A plan turned down is a way not taken, reason or none: the
             // user's next words say what instead.
+            // The file "the py file" means, for tomorrow's reader.
+            let named = || {
+                self.file_meant(&d.reason)
+                    .map(|f| format!(" (`{f}`)"))
+                    .unwrap_or_default()
+            };
             // Turned down, then accepted as it was: the accepted plan says it.
             let accepted_as_is = d.reason.trim().is_empty()
                 && t.plan.as_deref().and_then(plan_title).as_deref() == Some(d.target.as_str());
@@ -2276,11 +2282,7 @@ impl TurnCtx<'_> {
                 let why = if d.reason.trim().is_empty() {
                     String::new()
                 } else {
-                    let named = self
-                        .file_meant(&d.reason)
-                        .map(|f| format!(" (`{f}`)"))
-                        .unwrap_or_default();
-                    format!(" — « {} »{named}", cap(&one_line(&d.reason), 120))
+                    format!(" — « {} »{}", cap(&one_line(&d.reason), 120), named())
                 };
                 rec.push(
                     &self.primary,
@@ -2312,18 +2314,15 @@ impl TurnCtx<'_> {
             } else {
                 format!("`{target}`")
             };
-            let named = self
-                .file_meant(&d.reason)
-                .map(|f| format!(" (`{f}`)"))
-                .unwrap_or_default();
             rec.push(
                 &self.primary,
                 |s| &mut s.decisions,
                 &format!(
-                    "{} ({what}){} « {} »{named}",
+                    "{} ({what}){} « {} »{}",
                     w.declined,
                     w.colon,
-                    cap(&one_line(&d.reason), 140)
+                    cap(&one_line(&d.reason), 140),
+                    named()
                 ),
             );
         }
