@@ -615,7 +615,7 @@ pub(super) fn outcome_opening(answer: &str, tests_counted: bool) -> Option<Strin
 
 /// `[next.config.js](next.config.js:184:8-187:10)` reads `next.config.js`:
 /// an editor's link target is noise in a log.
-fn unlink(text: &str) -> String {
+pub(super) fn unlink(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find('[') {

@@ -380,10 +380,17 @@ fn first_person_change(answer: &str) -> Option<Detail> {
         }
         for sentence in line.split_inclusive(". ") {
             let words: Vec<&str> = sentence.split_whitespace().collect();
-            let Some(at) = words.iter().position(|w| *w == "I") else {
+            // "I fixed", "I've changed", "I have also added".
+            let Some(at) = words
+                .iter()
+                .position(|w| matches!(*w, "I" | "I've" | "I’ve"))
+            else {
                 continue;
             };
             let mut v = at + 1;
+            if words[at] == "I" && words.get(v) == Some(&"have") {
+                v += 1;
+            }
             if words
                 .get(v)
                 .is_some_and(|w| matches!(*w, "just" | "also" | "only"))
@@ -664,8 +671,9 @@ fn unmark(text: &str) -> String {
 /// A detail as the log shows it: no line numbers, no trailing colon, one
 /// line, capped.
 fn clean(detail: &str, max: usize) -> String {
-    // A hostile one-line item is cut before the rescans below.
-    let mut d: String = detail.chars().take(max * 4).collect();
+    // A hostile one-line item is cut before the rescans below; an
+    // editor's link (`[vercel.json](vercel.json:20:8-23:9)`) is its name.
+    let mut d: String = super::answer::unlink(&detail.chars().take(max * 4).collect::<String>());
     // "(lines 1-3)", "(line 36)": where in the file, which the diff keeps.
     // Not "(linear …)": only a line reference.
     while let Some(at) = d.find("(line ").or_else(|| d.find("(lines ")) {
@@ -739,6 +747,25 @@ mod tests {
 
     // Real sessions: a lead-in that opens on what was done, over the
     // only file the turn changed; with two files, items must name theirs.
+    #[test]
+    fn the_first_person_change_of_a_one_file_turn() {
+        for (answer, said) in [
+            (
+                "Done! I've changed the button variant from `ghost` to `default`, giving it a background.",
+                "changed the button variant from 'ghost' to 'default', giving it a background",
+            ),
+            (
+                "I have also added the redirect to [vercel.json](vercel.json:20:8-23:9) for the old URL.",
+                "added the redirect to vercel.json for the old URL",
+            ),
+        ] {
+            assert_eq!(
+                texts(answer, &["src/x.tsx"]),
+                vec![(0, vec![said.to_owned()])]
+            );
+        }
+    }
+
     #[test]
     fn an_item_naming_only_its_file_is_told_by_its_first_sub_item() {
         let answer = "## Summary\n\n### Changes Made:\n\n\
