@@ -2857,8 +2857,9 @@ impl TurnCtx<'_> {
     /// The turn changed the project's files, made no commit, and its
     /// answer neither asks for one nor says one was made: the changes are
     /// left uncommitted, which whoever resumes needs to know. Said once a
-    /// day (the first such turn names its files; the work bullets name the
-    /// rest), finished by a later commit, and never carried past the day's
+    /// day, and named again with a later turn's files while it lists all it
+    /// holds (past three, the work bullets name the rest), finished by a
+    /// later commit, and never carried past the day's
     /// log (`memory::load`): by the next session the user may have
     /// committed by hand.
     fn left_uncommitted(&self, rec: &mut Record, known: &Known) {
@@ -2876,6 +2877,33 @@ impl TurnCtx<'_> {
         if files.is_empty() {
             return;
         }
+        let w = self.w;
+        let is_state = |t: &str| UNCOMMITTED.iter().any(|p| t.starts_with(p));
+        // Said already today: it names this turn's files too, while it names
+        // all it holds (not "+8 autres", whose files it no longer knows).
+        let said = known
+            .open_todo_where(&self.primary, is_state)
+            .map(str::to_owned)
+            .or_else(|| {
+                rec.open(&self.primary)
+                    .find(|t| is_state(t))
+                    .map(str::to_owned)
+            });
+        if let Some(old) = said {
+            let mut all: Vec<&str> = backticked(&old).collect();
+            let whole = !old.contains(&format!(" {}", w.and_more));
+            let before = all.len();
+            for f in &files {
+                if !all.contains(f) {
+                    all.push(f);
+                }
+            }
+            if whole && all.len() > before {
+                let now = format!("{}{} {}", w.uncommitted, w.colon, first_files(&all, w));
+                self.replace_state(rec, known, UNCOMMITTED, Some(now));
+            }
+            return;
+        }
         if known
             .open_todo_where(&self.primary, leaves_a_commit)
             .is_some()
@@ -2883,7 +2911,6 @@ impl TurnCtx<'_> {
         {
             return;
         }
-        let w = self.w;
         rec.push(
             &self.primary,
             |s| &mut s.a_suivre,

@@ -1696,14 +1696,34 @@ fn changes_left_uncommitted_are_open_until_a_commit() {
         run_with(vec![t.clone()], Lang::En, &[]).a_suivre,
         ["Uncommitted changes: `src/parser.rs`"]
     );
-    // Said already today: not again.
+    // Said already today: said again with this turn's files, once, and
+    // not when it names them all already.
     let log = "## À suivre\n- Modifications non commitées : `src/lexer.rs`\n";
     let logs = vec![("root".to_string(), log.to_string())];
-    assert!(
-        run_with(vec![t.clone()], Lang::Fr, &logs)
-            .a_suivre
-            .is_empty()
+    let s = run_with(vec![t.clone()], Lang::Fr, &logs);
+    assert_eq!(
+        s.a_suivre,
+        ["Modifications non commitées : `src/lexer.rs`, `src/parser.rs`"]
     );
+    assert_eq!(
+        s.a_suivre_done,
+        ["Modifications non commitées : `src/lexer.rs`"]
+    );
+    let both = "## À suivre\n- Modifications non commitées : `src/lexer.rs`, `src/parser.rs`\n";
+    let s = run_with(
+        vec![t.clone()],
+        Lang::Fr,
+        &[("root".to_string(), both.to_string())],
+    );
+    assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
+    // Past three names it no longer knows all it holds: left as it is.
+    let many = "## À suivre\n- Modifications non commitées : `a`, `b`, `c`, +2 autres\n";
+    let s = run_with(
+        vec![t.clone()],
+        Lang::Fr,
+        &[("root".to_string(), many.to_string())],
+    );
+    assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
     // A commit the answer reports (made by a subagent): none left.
     t.answer = "Committed as `abc1234`.".into();
     assert!(run(vec![t.clone()]).a_suivre.is_empty());
