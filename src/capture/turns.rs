@@ -34,6 +34,8 @@ struct Call {
     subject: Option<String>,
     task_id: Option<String>,
     status: Option<String>,
+    /// What a WebSearch looked for, or the page a WebFetch read.
+    web: Option<String>,
 }
 
 /// An error waiting for what resolves it.
@@ -710,6 +712,14 @@ impl<'s> Builder<'s> {
             subject: input.subject.as_deref().map(str::to_owned),
             task_id: input.task_id.as_deref().map(str::to_owned),
             status: input.status.as_deref().map(str::to_owned),
+            web: match tu.name.as_ref() {
+                "WebSearch" => input.query.as_deref(),
+                "WebFetch" => input.url.as_deref(),
+                _ => None,
+            }
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned),
         };
         if let Some(id) = tu.id.as_deref() {
             self.calls.insert(id.to_owned(), call);
@@ -986,6 +996,14 @@ impl<'s> Builder<'s> {
                 self.seen_files.insert(p.clone());
                 self.cur().change(&p, Change::Updated, None);
                 self.cur().written(&p);
+            }
+            "WebSearch" | "WebFetch" => {
+                if let Some(w) = &call.web {
+                    let web = &mut self.cur().turn.web;
+                    if web.len() < BUILD_CAP && !web.contains(w) {
+                        web.push(w.clone());
+                    }
+                }
             }
             "Read" | "NotebookRead" => {
                 if let Some(p) = &call.path {

@@ -291,6 +291,10 @@ pub struct Turn {
     /// Files read that matter to the request (named in it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reads: Vec<String>,
+    /// What the turn looked up on the web: WebSearch queries and the
+    /// addresses WebFetch read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub web: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -471,6 +475,9 @@ impl Turn {
         for r in &mut self.reads {
             f(Path, r);
         }
+        for w in &mut self.web {
+            f(Entry, w);
+        }
         for a in &mut self.actions {
             f(Entry, &mut a.detail);
             f(Entry, &mut a.command);
@@ -559,6 +566,7 @@ impl Turn {
         self.pasted.truncate(MAX_ENTRIES);
         self.files.truncate(MAX_ENTRIES);
         self.reads.truncate(MAX_ENTRIES);
+        self.web.truncate(MAX_ENTRIES);
         self.actions.truncate(MAX_ENTRIES);
         self.checks.truncate(MAX_ENTRIES);
         self.errors.truncate(MAX_ENTRIES);

@@ -105,6 +105,8 @@ struct Words {
     unresolved: &'static str,
     /// Before what the user says is wrong, ahead of their request.
     symptom: &'static str,
+    /// Before what a turn that changed nothing looked up on the web.
+    web: &'static str,
     reported: &'static str,
     said: &'static str,
     cause: &'static str,
@@ -188,6 +190,7 @@ const FR: Words = Words {
     unresolved: "non résolu",
     reported: "Erreur signalée",
     symptom: "Problème signalé",
+    web: "Recherches web",
     said: "Signalé",
     cause: "cause",
     plan: "Plan accepté",
@@ -253,6 +256,7 @@ const EN: Words = Words {
     unresolved: "unresolved",
     reported: "Reported error",
     symptom: "Reported problem",
+    web: "Looked up on the web",
     said: "Reported",
     cause: "cause",
     plan: "Plan accepted",
@@ -1270,6 +1274,7 @@ impl TurnCtx<'_> {
 
     fn context(&self, rec: &mut Record, known: &Known) {
         let t = self.turn;
+        self.looked_up(rec);
         if t.reads.is_empty()
             || t.all_files().next().is_some()
             || !t.actions.is_empty()
@@ -2563,6 +2568,52 @@ impl TurnCtx<'_> {
                 answer::Kind::Work => rec.push(&self.primary, |s| &mut s.travail, &l),
             }
         }
+    }
+
+    /// What a turn that changed nothing looked up on the web: its
+    /// searches, and the pages it read (by host and path: a query string
+    /// is no part of the page's name). A research turn's sources.
+    fn looked_up(&self, rec: &mut Record) {
+        let t = self.turn;
+        if t.web.is_empty()
+            || t.all_files().next().is_some()
+            || !t.actions.is_empty()
+            || !matches!(t.kind, RequestKind::Task | RequestKind::Question)
+        {
+            return;
+        }
+        let shown: Vec<String> = t
+            .web
+            .iter()
+            .take(4)
+            .map(|w| {
+                let w = one_line(w);
+                match w
+                    .strip_prefix("https://")
+                    .or_else(|| w.strip_prefix("http://"))
+                {
+                    Some(page) => {
+                        let page = page.split(['?', '#']).next().unwrap_or(page);
+                        format!(
+                            "`{}`",
+                            cap(page.trim_end_matches('/'), 80).replace('`', "'")
+                        )
+                    }
+                    None => format!("« {} »", cap(&w, 80)),
+                }
+            })
+            .collect();
+        let more = t.web.len().saturating_sub(4);
+        let more = if more > 0 {
+            format!(", +{more} {}", self.w.and_more)
+        } else {
+            String::new()
+        };
+        rec.push(
+            &self.primary,
+            |s| &mut s.contexte,
+            &format!("{}{} {}{more}", self.w.web, self.w.colon, shown.join(", ")),
+        );
     }
 
     /// A ticket opened is work left for later, under the tracker's id; one

@@ -70,6 +70,7 @@ struct Text {
     /// The same, inside a subagent's line.
     changes: [&'static str; 4],
     read: &'static str,
+    web: &'static str,
     branch: &'static str,
     ahead: &'static str,
     actions: &'static str,
@@ -152,6 +153,7 @@ const FR: Text = Text {
     ],
     changes: ["créés", "modifiés", "supprimés", "déplacés"],
     read: "Fichiers lus",
+    web: "Recherches web",
     branch: "Branche git",
     ahead: "Commits non poussés (selon git status)",
     actions: "Actions",
@@ -258,6 +260,7 @@ const EN: Text = Text {
     ],
     changes: ["created", "updated", "deleted", "moved"],
     read: "Files read",
+    web: "Web lookups",
     branch: "Git branch",
     ahead: "Unpushed commits (as git status said)",
     actions: "Actions",
@@ -817,6 +820,8 @@ impl Render<'_> {
         ev.listed(t.subagents, turn.subagents.iter().map(|s| self.subagent(s)));
         let reads: Vec<String> = turn.reads.iter().map(|r| self.path(r)).collect();
         ev.inline(t.read, &reads);
+        let web: Vec<String> = turn.web.iter().map(|w| one_line(w, ITEM_MAX)).collect();
+        ev.inline(t.web, &web);
         if let Some(b) = &turn.branch {
             ev.inline(t.branch, &[format!("`{}`", one_line(b, ITEM_MAX))]);
         }
@@ -1082,6 +1087,7 @@ mod tests {
                 },
             ],
             reads: vec!["/repo/projects/api/Cargo.toml".into()],
+            web: vec!["jwt expiry best practice".into()],
             actions: vec![
                 Action {
                     kind: ActionKind::Commit,
@@ -1210,7 +1216,7 @@ mod tests {
             "Liste de tâches (état en fin de tour) :\n- [fait] Écrire le test de régression\n- [à faire] Relire la doc\n- [en cours] Corriger l'expiration\n",
             "Constats de Claude en cours de tour (son propre compte rendu) :\n- La cause : le jeton expire après 1 min\nTickets consultés (identifiant : titre) :\n- #12 : Le jeton expire\nExécutions CI consultées (état vu en dernier) :\n- CI (main, run 77) → en échec — étapes en échec : Test\nChoix de l'utilisateur (question → réponse) :\n- Quelle durée ? → 24 h\n",
             "Sous-agents :\n- « Explorer l'auth » : modifiés projects/api/src/session.rs — rapport : La session lit le jeton deux fois.\n",
-            "Fichiers lus : projects/api/Cargo.toml\nBranche git : `fix/login`\nCommits non poussés (selon git status) : 2 (`origin/main`)\n</cairn-data>",
+            "Fichiers lus : projects/api/Cargo.toml\nRecherches web : jwt expiry best practice\nBranche git : `fix/login`\nCommits non poussés (selon git status) : 2 (`origin/main`)\n</cairn-data>",
             "Plan accepté par l'utilisateur :\n<cairn-data kind=\"plan\">\n# Plan : jetons\n1. Allonger la durée\n2. Tester\n</cairn-data>",
             "Dernière réponse de Claude dans ce tour :\n<cairn-data kind=\"answer\">\nC'est corrigé : le jeton expirait trop tôt.\n</cairn-data>",
             "- root : racine du dépôt\n- api : projects/api\n",

@@ -134,6 +134,9 @@ pub struct ToolInput<'a> {
     pub subject: Option<Cow<'a, str>>,
     pub task_id: Option<Cow<'a, str>>,
     pub status: Option<Cow<'a, str>>,
+    /// WebSearch's query; WebFetch's address.
+    pub query: Option<Cow<'a, str>>,
+    pub url: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -544,6 +547,8 @@ impl<'de> Visitor<'de> for ToolInputV {
             "subject" => t.subject = map.next_value::<Str>()?.0,
             "taskId" => t.task_id = map.next_value::<Str>()?.0,
             "status" => t.status = map.next_value::<Str>()?.0,
+            "query" => t.query = map.next_value::<Str>()?.0,
+            "url" => t.url = map.next_value::<Str>()?.0,
             _ => {
                 map.next_value::<IgnoredAny>()?;
             }

@@ -252,6 +252,64 @@ fn a_shell_s_complaint_is_an_error_not_the_user_declining() {
     assert_eq!(reasons, said, "{:?}", turns[0].declined);
 }
 
+/// A turn's web searches and the pages it fetched are what it looked up,
+/// once each; a failed fetch looked up nothing.
+#[test]
+fn web_searches_and_fetches_are_what_the_turn_looked_up() {
+    let turns = build(&[
+        user("what are Claude Code's response types?"),
+        calls(&[
+            (
+                "1",
+                "WebSearch",
+                json!({"query":"Claude Code response types"}),
+            ),
+            (
+                "2",
+                "WebFetch",
+                json!({"url":"https://docs.example.com/sdk?x=1","prompt":"types"}),
+            ),
+            (
+                "3",
+                "WebSearch",
+                json!({"query":"Claude Code response types"}),
+            ),
+            (
+                "4",
+                "WebFetch",
+                json!({"url":"https://down.example.com/","prompt":"types"}),
+            ),
+        ]),
+        result(
+            "1",
+            "Links: …",
+            false,
+            json!({"query":"Claude Code response types"}),
+        ),
+        result("2", "The SDK has types.", false, json!({"code":200})),
+        result(
+            "3",
+            "Links: …",
+            false,
+            json!({"query":"Claude Code response types"}),
+        ),
+        result(
+            "4",
+            "Request failed with status code 503",
+            true,
+            json!("Error: 503"),
+        ),
+        say("It has TypeScript types."),
+    ]);
+    assert_eq!(
+        turns[0].web,
+        [
+            "Claude Code response types",
+            "https://docs.example.com/sdk?x=1"
+        ]
+    );
+}
+
 /// Piped into `head`, a program refusing its options exits 0: its only
 /// say is the refusal, which is a failure; a long output naming one is not.
 #[test]

@@ -1935,6 +1935,29 @@ fn unpushed_commits_are_open_until_a_push() {
     assert!(s.a_suivre.is_empty() && s.a_suivre_done.is_empty(), "{s:?}");
 }
 
+/// A research turn's searches and pages are its context; a turn that
+/// changed files has its work to tell instead.
+#[test]
+fn what_a_research_turn_looked_up_is_its_context() {
+    let mut t = turn("what are Claude Code's response types?");
+    t.kind = RequestKind::Question;
+    t.web = vec![
+        "Claude Code response types".into(),
+        "https://docs.example.com/sdk/?x=1#types".into(),
+    ];
+    assert_eq!(
+        run(vec![t.clone()]).contexte,
+        ["Recherches web : « Claude Code response types », `docs.example.com/sdk`"]
+    );
+    t.files = vec![file("src/types.ts", Change::Updated)];
+    assert!(
+        run(vec![t])
+            .contexte
+            .iter()
+            .all(|c| !c.starts_with("Recherches web"))
+    );
+}
+
 /// What the user says is wrong before asking is a problem of its own: the
 /// goal keeps only the ask.
 #[test]
