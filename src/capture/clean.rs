@@ -1491,7 +1491,8 @@ fn without_image_paths(text: &str) -> String {
         }
     }
     out.push_str(rest);
-    if !IMAGES.iter().any(|e| out.to_lowercase().contains(e)) {
+    let lower = out.to_lowercase();
+    if !IMAGES.iter().any(|e| lower.contains(e)) {
         return out.trim_end().to_owned();
     }
     // Then bare ones, word by word, the line breaks kept.

@@ -1563,7 +1563,10 @@ impl<'s> Builder<'s> {
             .or_else(|| call.plan.as_deref().and_then(crate::extract::plan_title))
             .unwrap_or_default();
         // The user said no: their choice, with their reason.
-        if let Some(reason) = declined_reason(text, call, from_client || self.old_client) {
+        // Only a 2.0.x or newer client, outside its own wrapper, may put
+        // the user's words where the result goes.
+        let words_possible = !from_client && !self.old_client;
+        if let Some(reason) = declined_reason(text, call, words_possible) {
             let cur = self.cur();
             cur.just_declined = true;
             cur.turn.declined.push(Declined {
@@ -2228,8 +2231,9 @@ fn reports_problems(tool: &str) -> bool {
 }
 
 /// `Some(reason)` when a failed call's text is the user declining it: the
-/// client's rejection text, or (2.0.x) the user's own words in its place.
-fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String> {
+/// client's rejection text, or (2.0.x and newer, when `words_possible`) the
+/// user's own words in its place.
+fn declined_reason(text: &str, call: &Call, words_possible: bool) -> Option<String> {
     const REJECTED: &[&str] = &[
         "The user doesn't want to proceed with this tool use",
         "The user doesn't want to take this action right now",
@@ -2252,7 +2256,7 @@ fn declined_reason(text: &str, call: &Call, from_client: bool) -> Option<String>
     }
     // The user typed in the permission prompt instead of approving: one or
     // two lines of prose, none of the words a failing program prints.
-    let permissioned = !from_client
+    let permissioned = words_possible
         && matches!(
             call.name.as_str(),
             "Bash" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit" | "WebFetch"
