@@ -920,11 +920,46 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
         "vous devrez",
         "tu devras",
     ];
+    // What the answer says it left undone, anywhere in a sentence ("The
+    // `wakil enrich` item stays unchecked", "Whether it also belongs in
+    // CLAUDE.md is yours").
+    const LEFT_UNDONE: &[&str] = &[
+        "stays unchecked",
+        "remains unchecked",
+        "still unchecked",
+        "still pending",
+        "still deferred",
+        "on the deferred list",
+        "left it untouched",
+        "left untouched",
+        "left them untouched",
+        "is yours to decide",
+        "is your call",
+        "is yours.",
+        "are yours.",
+        "reste à décider",
+        "reste en attente",
+        "toujours en attente",
+    ];
     let mut out = Vec::new();
     for s in sentences(answer) {
         let lower_text = lower(&s.text);
+        let left_undone = s.list_cue != Some(Cue::Proposal)
+            && s.text.split_whitespace().count() >= 5
+            && !has_any(
+                &lower_text,
+                &["nothing", "no longer", "none", "rien", "plus aucun"],
+            )
+            && LEFT_UNDONE.iter().any(|p| {
+                // A closing "." is the sentence's end, not part of a word.
+                match p.strip_suffix('.') {
+                    Some(end) => lower_text.trim_end().ends_with(end) || lower_text.contains(p),
+                    None => has_phrase(&lower_text, p),
+                }
+            });
         let left_to_user = s.list_cue != Some(Cue::Proposal)
-            && (starts_with_any(&lower_text, LEFT_TO_THE_USER)
+            && (left_undone
+                || starts_with_any(&lower_text, LEFT_TO_THE_USER)
                 || has_any(
                     &lower_text,
                     &[
@@ -1000,7 +1035,42 @@ pub(crate) fn says_unpushed(answer: &str) -> bool {
     sentences(answer).into_iter().any(|s| {
         let l = lower(s.text.trim_start_matches(['*', '-', ' '])).replace('’', "'");
         let about_commits = l.contains("commit") || l.starts_with("say the word");
-        (starts_with_any(&l, SAYS) || (about_commits && has_any(&l, SAYS)))
+        // "Branch is now 11 ahead of origin — push with `git push
+        // --force-with-lease` when ready": a count ahead of the remote, or a
+        // push left for when the user is ready.
+        let ahead = has_any(
+            &l,
+            &[
+                "ahead of origin",
+                "ahead of `origin",
+                "ahead of the remote",
+                "ahead of upstream",
+                "ahead of its upstream",
+            ],
+        ) && !has_any(
+            &l,
+            &[
+                "is 0 ahead",
+                "0 commits ahead",
+                "not ahead",
+                "no longer ahead",
+            ],
+        );
+        let push_when_ready = l.contains("push")
+            && has_any(
+                &l,
+                &[
+                    "when ready",
+                    "when you're ready",
+                    "whenever you're ready",
+                    "quand tu es prêt",
+                    "quand vous êtes prêt",
+                ],
+            );
+        (starts_with_any(&l, SAYS)
+            || (about_commits && has_any(&l, SAYS))
+            || ahead
+            || push_when_ready)
             && !l.contains("nothing to push")
             && !l.contains("already pushed")
     })
@@ -2017,6 +2087,36 @@ mod tests {
             ["Wire the worker", "Add a benchmark"]
         );
         assert!(next_steps("I can also add tests if you want. Remaining: nothing?").is_empty());
+    }
+
+    #[test]
+    fn what_the_answer_says_it_left_undone_is_open() {
+        let answer = "Done — checked off the smoke test on PR #14. The `wakil enrich` item stays unchecked.\n\n\
+            Part B's rule lands in the templates. Whether it also belongs in `CLAUDE.md` doctrine is yours.\n\n\
+            The choice is yours.";
+        assert_eq!(
+            next_steps(answer),
+            [
+                "The `wakil enrich` item stays unchecked.",
+                "Whether it also belongs in `CLAUDE.md` doctrine is yours."
+            ]
+        );
+        // Said of a thing done, or asked, it is not open.
+        assert!(next_steps("Is the review still pending on your side?").is_empty());
+        assert!(next_steps("All four findings are fixed; nothing is still pending.").is_empty());
+    }
+
+    #[test]
+    fn commits_ahead_of_the_remote_or_a_push_left_for_later_are_unpushed() {
+        assert!(says_unpushed(
+            "Committed as `98a36eb`. Branch is now 11 ahead of origin — push with `git push --force-with-lease` when ready."
+        ));
+        assert!(says_unpushed("When you're ready, push with `git push`."));
+        assert!(!says_unpushed("The branch is no longer ahead of origin."));
+        assert!(!says_unpushed(
+            "Pushed; the branch is 0 ahead of origin/main."
+        ));
+        assert!(!says_unpushed("Committed `abc123` and pushed to origin."));
     }
 
     #[test]

@@ -66,7 +66,17 @@ const CONCLUSION: &[&str] = &[
     "the root cause",
     "a pragmatic middle ground",
     "the verdict",
+    "verdict:",
+    "findings stand",
+    "findings:",
+    "key findings:",
+    "the findings:",
+    "net result",
+    "the upshot",
+    "conclusion:",
     "en résumé",
+    "conclusion :",
+    "constat :",
     "en bref",
     "bref,",
     "en conclusion",
@@ -877,6 +887,20 @@ mod tests {
             lessons(a, work(true))
         );
         assert!(!lessons(a, work(false)).is_empty());
+    }
+
+    #[test]
+    fn the_findings_an_investigation_ends_on_are_kept() {
+        let a = "Verified. Cross-check confirms the attribution from two independent paths:\n\n\
+            - **Impact gate (oracle):** matches the precomputed column to 3e-16.\n\n\
+            Findings stand: 0/49 recoverable as-is; impact>100 kpc is the binding gate (45/49); \
+            two catalogs are never queried (33/49).";
+        let l = lessons(a, work(false));
+        assert!(
+            l.iter()
+                .any(|l| l.starts_with("Findings stand: 0/49 recoverable")),
+            "{l:?}"
+        );
     }
 
     #[test]
