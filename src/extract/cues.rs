@@ -930,13 +930,6 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
         "still pending",
         "still deferred",
         "on the deferred list",
-        "left it untouched",
-        "left untouched",
-        "left them untouched",
-        "is yours to decide",
-        "is your call",
-        "is yours.",
-        "are yours.",
         "reste à décider",
         "reste en attente",
         "toujours en attente",
@@ -950,13 +943,28 @@ pub(crate) fn next_steps(answer: &str) -> Vec<String> {
                 &lower_text,
                 &["nothing", "no longer", "none", "rien", "plus aucun"],
             )
-            && LEFT_UNDONE.iter().any(|p| {
+            && (LEFT_UNDONE.iter().any(|p| {
                 // A closing "." is the sentence's end, not part of a word.
                 match p.strip_suffix('.') {
                     Some(end) => lower_text.trim_end().ends_with(end) || lower_text.contains(p),
                     None => has_phrase(&lower_text, p),
                 }
-            });
+            })
+                // "Whether it belongs in `CLAUDE.md` is yours": a choice
+                // left to the user, when it says which ("The call is yours"
+                // names none).
+                || (["is yours to decide", "is your call", "is yours.", "are yours."]
+                    .iter()
+                    .any(|p| lower_text.contains(p))
+                    && (starts_with_any(&lower_text, &["whether", "which", "if "])
+                        || s.text.contains('`')))
+                // "Left it untouched since you didn't confirm": waiting on
+                // the user. "Everything else is left untouched" is scope.
+                || (has_any(&lower_text, &["left it untouched", "left them untouched"])
+                    && has_any(
+                        &lower_text,
+                        &["since you", "until you", "unless you", "for now", "for later"],
+                    )));
         let left_to_user = s.list_cue != Some(Cue::Proposal)
             && (left_undone
                 || starts_with_any(&lower_text, LEFT_TO_THE_USER)
@@ -2093,7 +2101,7 @@ mod tests {
     fn what_the_answer_says_it_left_undone_is_open() {
         let answer = "Done — checked off the smoke test on PR #14. The `wakil enrich` item stays unchecked.\n\n\
             Part B's rule lands in the templates. Whether it also belongs in `CLAUDE.md` doctrine is yours.\n\n\
-            The choice is yours.";
+            The choice is yours. The final call here is your call.";
         assert_eq!(
             next_steps(answer),
             [
@@ -2103,6 +2111,16 @@ mod tests {
         );
         // Said of a thing done, or asked, it is not open.
         assert!(next_steps("Is the review still pending on your side?").is_empty());
+        assert_eq!(
+            next_steps(
+                "The README still has the old line — left it untouched since you didn't confirm that one."
+            ),
+            [
+                "The README still has the old line — left it untouched since you didn't confirm that one."
+            ]
+        );
+        assert!(next_steps("Fixed the parser. Everything else is left untouched.").is_empty());
+        assert!(next_steps("Fixed the parser and left it untouched otherwise.").is_empty());
         assert!(next_steps("All four findings are fixed; nothing is still pending.").is_empty());
     }
 
