@@ -180,7 +180,13 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
                     .trim_start(),
             );
             let how = rest.split(". ").next().unwrap_or("").trim_end_matches('.');
-            let text = clean(how, MAX_DETAIL);
+            // `**C1 — Open redirect** (…): redirect now validated …`: a
+            // label that names the change says what the clause does not.
+            let text = if is_generic_label(&label) {
+                clean(how, MAX_DETAIL)
+            } else {
+                clean(&format!("{label}: {how}"), MAX_FIX)
+            };
             if text.split_whitespace().count() >= 3 {
                 let d = Detail {
                     text,
@@ -475,13 +481,65 @@ fn heading(line: &str) -> Option<String> {
     ((inner.ends_with(':') || names_a_file) && !inner.contains("**")).then(|| unmark(inner))
 }
 
+/// A label that only says a change follows (`**Fix**:`, `**Root
+/// cause**:`), not what it is.
+fn is_generic_label(label: &str) -> bool {
+    const GENERIC: &[&str] = &[
+        "fix",
+        "fixed",
+        "the fix",
+        "fixes",
+        "change",
+        "changes",
+        "changed",
+        "update",
+        "updated",
+        "note",
+        "result",
+        "why",
+        "how",
+        "cause",
+        "root cause",
+        "solution",
+        "what changed",
+        "done",
+        "summary",
+        "before",
+        "after",
+        "file",
+        "files",
+        "where",
+        "location",
+        "correctif",
+        "correction",
+        "modification",
+        "résultat",
+        "cause racine",
+    ];
+    // `**Created:**`, `**Updated spec:**`: what the tool did.
+    const TOOL: &[&str] = &[
+        "created", "updated", "modified", "edited", "wrote", "written", "added", "new", "créé",
+        "modifié", "ajouté",
+    ];
+    let l = label.trim().trim_end_matches(':').trim().to_lowercase();
+    let words: Vec<&str> = l.split_whitespace().collect();
+    GENERIC.contains(&l.as_str())
+        || (words.len() <= 2 && words.first().is_some_and(|w| TOOL.contains(w)))
+}
+
 /// A paragraph that opens with a bold label and a separator (`**Fix** —
 /// …`, `**Fix**: …`), trimmed.
 fn labelled_paragraph(line: &str) -> Option<&str> {
     let t = line.trim();
     let r = t.strip_prefix("**")?;
     let end = r.find("**")?;
-    let after = r[end + 2..].trim_start();
+    let mut after = r[end + 2..].trim_start();
+    // `**H1 — CORS** (`server.go:132`): …`: where, then the separator.
+    if after.starts_with('(')
+        && let Some(close) = after.find(')')
+    {
+        after = after[close + 1..].trim_start();
+    }
     (end > 0
         && end <= 40
         && (after.starts_with('—')
@@ -910,6 +968,33 @@ mod tests {
                 0,
                 vec!["omp.zsh:165 now sets 'no_monitor' before the coproc spawn".to_owned()]
             )]
+        );
+    }
+
+    #[test]
+    fn a_labelled_paragraph_with_its_place_keeps_a_label_that_names_the_change() {
+        let answer = "All tests pass. Summary of changes:\n\n\
+            **C1 — Open redirect** (`internal/auth/auth.go:393-398`): redirect parameter now validated as a relative path.\n\n\
+            **H1 — CORS** (`cmd/server.go:132`): `AllowCredentials: true` → `false`. Same-origin clients still work.\n\n\
+            **Created:** `cmd/server.go` with the middleware.\n";
+        assert_eq!(
+            texts(answer, &["internal/auth/auth.go", "cmd/server.go"]),
+            vec![
+                (
+                    0,
+                    vec![
+                        "C1 — Open redirect: redirect parameter now validated as a relative path"
+                            .to_owned()
+                    ]
+                ),
+                (
+                    1,
+                    vec![
+                        "H1 — CORS: 'AllowCredentials: true' → 'false'".to_owned(),
+                        "'cmd/server.go' with the middleware".to_owned(),
+                    ]
+                ),
+            ]
         );
     }
 
