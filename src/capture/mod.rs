@@ -114,6 +114,9 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
     }
     // The payload's text is final; the transcript may still be flushing
     // it. It answers the last prompt, not the rest of an earlier turn.
+    // An answer read whole that ends on it stays whole: the payload holds
+    // only the model's last message, which may be its reply to a
+    // background task's notice after the answer proper.
     if let Some(msg) = input
         .last_assistant_message
         .as_deref()
@@ -121,7 +124,9 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
         .filter(|m| !m.is_empty())
         && let Some(last) = pass.turns.last_mut().filter(|t| t.prompted)
     {
-        last.answer = msg.to_owned();
+        if !last.answer.trim_end().ends_with(msg) {
+            last.answer = msg.to_owned();
+        }
         // The question the next request may answer is this answer's.
         pass.cursor.asked = crate::extract::closing_question(msg);
         pass.cursor.offered = crate::extract::offered_options(msg);

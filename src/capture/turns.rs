@@ -105,7 +105,16 @@ struct Current {
     /// The last `git checkout --ours|--theirs …` that went through: how
     /// the conflicts a later commit settles were resolved.
     conflict_side: Option<String>,
+    /// What the model had answered when a background task's end was told
+    /// to it: its replies to that notice come after, and do not replace
+    /// the answer to the request.
+    answered: Vec<String>,
 }
+
+/// Answers kept from before background tasks' notices, per turn.
+const MAX_ANSWERED: usize = 3;
+/// Words an answer before such a notice needs to be kept as one.
+const MIN_ANSWERED_WORDS: usize = 30;
 
 /// A failure of the turn, by where it is kept.
 #[derive(Debug, Clone, Copy)]
@@ -771,6 +780,16 @@ impl<'s> Builder<'s> {
         if let Some(first) = content.texts().next()
             && first.trim_start().starts_with("<task-notification>")
         {
+            let cur = self.cur();
+            // "Sweep running in background, will report when it
+            // finishes" is no answer: the reply to the notice is.
+            let said = cur.texts_since_tool.join("\n\n");
+            if said.split_whitespace().count() >= MIN_ANSWERED_WORDS
+                && cur.answered.len() < MAX_ANSWERED
+            {
+                cur.texts_since_tool.clear();
+                cur.answered.push(said);
+            }
             let text: Vec<&str> = content.texts().collect();
             self.task_notified(&text.join("\n"));
             return;
@@ -1693,13 +1712,24 @@ impl<'s> Builder<'s> {
 }
 
 /// The final answer of a turn: its texts after the last tool call, else
-/// its last text.
+/// its last text; after what it had answered before a background task's
+/// notice ("All done: …", then "That was the earlier run, no action
+/// needed").
 fn answer_of(c: &Current) -> Option<String> {
-    if c.texts_since_tool.is_empty() {
+    let now = if !c.texts_since_tool.is_empty() {
+        Some(c.texts_since_tool.join("\n\n"))
+    } else if c.answered.is_empty() {
         c.last_text.clone()
     } else {
-        Some(c.texts_since_tool.join("\n\n"))
-    }
+        None
+    };
+    let parts: Vec<&str> = c
+        .answered
+        .iter()
+        .map(String::as_str)
+        .chain(now.as_deref())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
 /// A program that refused its command line (clap's `error: unrecognized

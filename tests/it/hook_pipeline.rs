@@ -627,6 +627,43 @@ fn a_turn_left_without_a_stop_is_captured_when_the_session_ends() {
     assert!(p.diagnostics().is_empty(), "{}", p.diagnostics());
 }
 
+/// A Stop whose payload holds only the model's reply to a background
+/// task's notice ("That was the earlier run") keeps the turn's answer,
+/// which the transcript holds whole before it: what it says each file got
+/// is in the log.
+#[test]
+fn the_answer_before_a_background_notice_survives_the_payload() {
+    let mut p = Project::new();
+    p.env("CAIRN_MEMORY_SYNC", "true");
+    let summary = "All done. Summary of what changed:\n\n\
+        - **Modified**: `src/lib.rs` - parses every date in UTC before comparing\n\n\
+        All the tests pass and the branch is ready for review.";
+    let reply = "That was the earlier failed run, before the fix. No action needed.";
+    let t = p.transcript(
+        "notice",
+        &[Turn::new("Fix the date comparison in src/lib.rs", summary).write("src/lib.rs")],
+    );
+    let note = "<task-notification>\n<task-id>b57276d</task-id>\n<status>completed</status>\n<summary>Background command \"Run the tests\" completed (exit code 0)</summary>\n</task-notification>";
+    let ts = "2026-11-30T10:00:00Z";
+    common::append(
+        &t,
+        format!(
+            "{}\n{}\n",
+            json!({"type":"user","isSidechain":false,"origin":{"kind":"task-notification"},"message":{"role":"user","content":note},"timestamp":ts}),
+            json!({"type":"assistant","isSidechain":false,"requestId":"req_n","message":{"id":"msg_n","role":"assistant","model":"claude-sonnet-4-6","content":[{"type":"text","text":reply}]},"timestamp":ts}),
+        )
+        .as_bytes(),
+    );
+    assert_silent_success(&p.hook(&p.stop(&t, Some(reply))));
+    let log = p.log("2026-11-30");
+    let work = section(&log, "## Travail produit");
+    assert!(
+        work.iter()
+            .any(|w| w.contains("src/lib.rs") && w.contains("parses every date in UTC")),
+        "{log}"
+    );
+}
+
 /// A prompt the client had not written at Stop (never seen with the real
 /// client, which writes it before any call) is not lost: capture does not
 /// wait for it, and the next Stop's pass, from the cursor, logs it.

@@ -2068,3 +2068,52 @@ fn a_turn_keeps_the_branch_it_ended_on() {
     let turns = build(&[first, answer]);
     assert_eq!(turns[0].branch.as_deref(), Some("fix/lexer"));
 }
+
+/// The answer given before a background task's notice stays the answer:
+/// the model's reply to the notice comes after it, and a short "will
+/// report when it finishes" before one is no answer.
+#[test]
+fn the_answer_before_a_background_notice_is_kept() {
+    let note = "<task-notification>\n<task-id>b57276d</task-id>\n<status>completed</status>\n<summary>Background command \"Run full test suite\" completed (exit code 0)</summary>\n</task-notification>";
+    let summary = "All done. Here is everything delivered: the reviews channel publishes counts on join, \
+        the sidebar badge updates live through a shared socket, and both review pages show which subagent \
+        an annotation targets. 359 tests pass and the branch is pushed.";
+    let read = || {
+        calls(&[(
+            "r",
+            "Read",
+            json!({"file_path":"/tmp/tasks/b57276d.output"}),
+        )])
+    };
+    let turns = build(&[
+        user("work on the reviews epic"),
+        say(summary),
+        json!({"type":"user","origin":{"kind":"task-notification"},"message":{"role":"user","content":note}}),
+        read(),
+        result("r", "354 tests, 0 failures", false, json!(null)),
+        say("That was the earlier failed run. No action needed."),
+    ]);
+    assert_eq!(turns.len(), 1, "{turns:?}");
+    assert!(
+        turns[0].answer.starts_with("All done."),
+        "{}",
+        turns[0].answer
+    );
+    assert!(
+        turns[0].answer.ends_with("No action needed."),
+        "{}",
+        turns[0].answer
+    );
+    let turns = build(&[
+        user("run the coverage sweep"),
+        say("Sweep running in background. Will report when it finishes."),
+        json!({"type":"user","origin":{"kind":"task-notification"},"message":{"role":"user","content":note}}),
+        read(),
+        result("r", "405 passed", false, json!(null)),
+        say("The sweep is done: 405 passed, total coverage 34%."),
+    ]);
+    assert_eq!(
+        turns[0].answer,
+        "The sweep is done: 405 passed, total coverage 34%."
+    );
+}

@@ -216,7 +216,14 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
             };
             continue;
         };
-        let Some((list, named)) = lead_in.or(section) else {
+        // `- **Modified**: `app.js` - …` says it is a change, under any
+        // heading.
+        let tool_item = label(item)
+            .is_some_and(|(l, rest, _)| is_generic_label(&l) && after_a_name(rest).is_some());
+        let Some((list, named)) = lead_in
+            .or(section)
+            .or(tool_item.then_some((List::Changes, None)))
+        else {
             continue;
         };
         // Top-level items only: a sub-item elaborates its parent, and
@@ -436,6 +443,16 @@ fn detail(
         // `**New files:** a.md, b.md`: a file list, which the work bullets
         // already give.
         Some((label, ..)) if is_file_list(&label) => None,
+        // `**Modified**: `app.js` - shared socket, live badge`: the tool's
+        // verb, the file, then what was done to it.
+        Some((label, rest, _))
+            if is_generic_label(&label)
+                && let Some((name, how)) = after_a_name(rest)
+                && let Some(target) = named_file(name, files)
+                && let Some(how) = first_clause(how) =>
+        {
+            Some((target, how))
+        }
         // `**src/app.py**: added the retry loop`: what follows the name.
         Some((label, rest, _)) if is_just_a_name(&label) && named_file(&label, files).is_some() => {
             Some((named_file(&label, files)?, first_clause(rest)?))
@@ -465,6 +482,20 @@ fn detail(
             Some((target, first_clause(item).unwrap_or_else(|| unmark(item))))
         }
     }
+}
+
+/// `` `app.js` - shared socket `` split into the name and what follows
+/// its separator (` - `, ` — `, `: `).
+fn after_a_name(rest: &str) -> Option<(&str, &str)> {
+    let r = rest.trim_start();
+    let inner = r.strip_prefix('`')?;
+    let close = inner.find('`')?;
+    let name = &inner[..close];
+    let after = inner[close + 1..].trim_start();
+    let how = ["- ", "— ", "– ", ": "]
+        .iter()
+        .find_map(|sep| after.strip_prefix(sep))?;
+    (!name.contains(' ') && !how.trim().is_empty()).then_some((name, how))
 }
 
 /// A Markdown heading's text, or a line that is all bold and ends with a
@@ -995,6 +1026,21 @@ mod tests {
                     ]
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn a_tool_verb_label_then_the_file_says_what_it_got_under_any_heading() {
+        let answer = "### spotter-0zw.2: Live sidebar badge\n\
+            - **New**: `ReviewsChannel` (`reviews:counts` topic) - returns a snapshot on join\n\
+            - **Modified**: `app.js` - shared socket, reviews channel consumer\n\
+            - **Modified**: All 5 LiveViews to broadcast counts\n";
+        assert_eq!(
+            texts(answer, &["assets/js/app.js", "lib/reviews_channel.ex"]),
+            vec![(
+                0,
+                vec!["shared socket, reviews channel consumer".to_owned()]
+            )]
         );
     }
 
