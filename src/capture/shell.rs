@@ -172,21 +172,37 @@ fn unwrap(words: &[String]) -> &[String] {
     loop {
         let Some(first) = w.first() else { return w };
         let f = first.trim_start_matches('(');
-        let skip = match f {
+        // `/opt/anaconda3/bin/conda`, `.venv/bin/python`: the program.
+        let prog = if f.contains('=') {
+            f
+        } else {
+            f.rsplit('/').next().unwrap_or(f)
+        };
+        let skip = match prog {
             "" => 1,
             "cd" | "pushd" | "source" | "." => return &[],
-            "time" | "nohup" | "exec" | "command" | "sudo" | "env" => 1,
-            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "bundle"
+            "time" | "nohup" | "exec" | "command" | "sudo" => 1,
+            // `env -i HOME="$HOME" PATH=… pytest`: its flags, then the
+            // assignments the arm below skips.
+            "env" => 1 + crate::extract::flag_words(&w[1..], &["-u", "--unset", "-C", "--chdir"]),
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "bundle" | "pixi"
                 if w.get(1).is_some_and(|s| s == "run" || s == "exec") =>
             {
                 2
+            }
+            // `conda run -n flits python -m pytest`.
+            "conda" | "mamba" | "micromamba" if w.get(1).is_some_and(|s| s == "run") => {
+                2 + crate::extract::flag_words(
+                    &w[2..],
+                    &["-n", "--name", "-p", "--prefix", "--cwd"],
+                )
             }
             "npx" | "bunx" | "pnpx" => 1,
             // rtk, a proxy that trims what commands print for the model.
             "rtk" if w.get(1).is_some_and(|s| s == "proxy" || s == "test") => 2,
             "rtk" => 1,
             "pnpm" | "yarn" | "bun" if w.get(1).is_some_and(|s| s == "exec" || s == "dlx") => 2,
-            "python" | "python3" if w.get(1).is_some_and(|s| s == "-m") => 2,
+            _ if prog.starts_with("python") && w.get(1).is_some_and(|s| s == "-m") => 2,
             _ if f.contains('=') && !f.starts_with('-') && !f.starts_with('=') => 1,
             _ => 0,
         };
@@ -1775,6 +1791,17 @@ mod tests {
             kinds("RUST_LOG=1 cargo test --all"),
             [Effect::Check { test: true }]
         );
+        // A clean environment, a conda environment, an interpreter by its
+        // path: still the test runner.
+        for cmd in [
+            r#"env -i HOME="$HOME" PATH="/usr/bin:/bin" /opt/anaconda3/bin/conda run -n flits python -m pytest tests/ -q"#,
+            "mamba run --no-capture-output -p ./env pytest",
+            "/home/me/.conda/envs/flits/bin/python -m pytest galaxies/",
+            "env -u DEBUG -- .venv/bin/pytest -x",
+        ] {
+            assert_eq!(kinds(cmd), [Effect::Check { test: true }], "{cmd}");
+        }
+        assert!(kinds("env -i bash").is_empty());
         assert_eq!(kinds("npm run build"), [Effect::Check { test: false }]);
         assert!(kinds("ruff format .").is_empty());
         assert_eq!(

@@ -42,7 +42,7 @@ pub(crate) use cues::{
 };
 pub(crate) use http::{join_url, proxy_for};
 pub use offline::OfflineBackend;
-pub(crate) use offline::{is_preamble, without_output_trim};
+pub(crate) use offline::{flag_words, is_preamble, without_output_trim};
 pub use openai::OpenAiBackend;
 pub use parse::{parse_answer, parse_value};
 pub use prompt::build_prompt;

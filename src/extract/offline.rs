@@ -1010,6 +1010,9 @@ impl TurnCtx<'_> {
         while parts.len() > 1 && (into_project(parts[0]) || is_shell_setup(parts[0])) {
             parts.remove(0);
         }
+        if let Some(first) = parts.first_mut() {
+            *first = without_environment(first);
+        }
         untrimmed_command(&parts.join(" && "), max)
     }
 
@@ -3173,6 +3176,71 @@ fn is_shell_setup(segment: &str) -> bool {
     s.starts_with("export ")
         || s.starts_with("set -")
         || (!s.is_empty() && s.split_whitespace().all(|w| w.contains('=')))
+}
+
+/// A command line without what only sets up where its program runs
+/// (`env -i HOME=… PATH=…`, `VAR=value`, `conda run -n flits`), which a
+/// bullet has no room for: `python -m pytest tests/ -q`.
+pub(crate) fn without_environment(segment: &str) -> &str {
+    let mut rest = segment.trim_start();
+    loop {
+        let mut w: Vec<String> = Vec::new();
+        let mut tail = rest;
+        while !tail.is_empty() && w.len() < 12 {
+            let (word, after) = shell_word(tail);
+            w.push(word);
+            tail = after;
+        }
+        let Some(first) = w.first() else { return rest };
+        let prog = first.rsplit('/').next().unwrap_or(first);
+        let skip = match prog {
+            "env" => 1 + flag_words(&w[1..], &["-u", "--unset", "-C", "--chdir"]),
+            "conda" | "mamba" | "micromamba" if w.get(1).is_some_and(|s| s == "run") => {
+                2 + flag_words(&w[2..], &["-n", "--name", "-p", "--prefix", "--cwd"])
+            }
+            _ if first.contains('=') && !first.starts_with(['-', '=']) => 1,
+            _ => 0,
+        };
+        if skip == 0 || skip >= w.len() {
+            return rest;
+        }
+        for _ in 0..skip {
+            rest = shell_word(rest).1;
+        }
+    }
+}
+
+/// `text`'s first shell word without its quotes, and what follows it
+/// after the blanks.
+fn shell_word(text: &str) -> (String, &str) {
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c.is_whitespace() => return (word, text[i..].trim_start()),
+            None => word.push(c),
+        }
+    }
+    (word, "")
+}
+
+/// How many of `words` are flags, with the value of those in `valued`,
+/// before the first word that is neither.
+pub(crate) fn flag_words(words: &[String], valued: &[&str]) -> usize {
+    let mut i = 0;
+    while let Some(a) = words.get(i) {
+        if a == "--" {
+            return i + 1;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if valued.contains(&a.as_str()) { 2 } else { 1 };
+    }
+    i.min(words.len())
 }
 
 /// A piece of a `&&` chain that is not the program the line is about: a

@@ -2241,3 +2241,18 @@ fn a_choices_outcome_is_one_statement_of_the_answers_opening() {
     );
     assert_eq!(choice_outcome("Done."), None);
 }
+
+#[test]
+fn a_command_shown_without_the_environment_it_runs_in() {
+    assert_eq!(
+        without_environment(
+            r#"env -i HOME="$HOME" PATH="/a b:/bin" /opt/conda/bin/conda run -n flits python -m pytest -q"#
+        ),
+        "python -m pytest -q"
+    );
+    assert_eq!(without_environment("RUST_LOG=1 cargo test"), "cargo test");
+    assert_eq!(without_environment("env -u X -- make"), "make");
+    // Nothing left to show once the setup is gone: the line as it was.
+    assert_eq!(without_environment("FOO=1"), "FOO=1");
+    assert_eq!(without_environment("pytest -x"), "pytest -x");
+}
