@@ -281,6 +281,32 @@ pub fn failure_cause(text: &str) -> Option<String> {
         })
 }
 
+/// What the model says right after an edit of its own failed, when its
+/// first sentence is a statement of what it saw ("The indentation uses
+/// tabs.", "The formatter reshuffled imports."), not narration ("Let me
+/// read the file again.") nor a change of subject ("Actually, wait - …").
+pub fn slip_cause(text: &str) -> Option<String> {
+    const NOT_A_CAUSE: &[&str] = &[
+        "let me", "let's", "now", "i'll", "i will", "i need", "i should", "i'm", "next", "first",
+        "ok", "okay", "good", "great", "perfect", "done", "actually", "wait", "hmm", "still",
+        "i see", "je vais", "voyons",
+    ];
+    let first = crate::extract::sentences(text).into_iter().next()?;
+    let t = first.text.replace("**", "").trim().to_owned();
+    let words = t.split_whitespace().count();
+    let lower = t.to_lowercase();
+    let opens_with = |n: &&str| {
+        lower
+            .strip_prefix(*n)
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '\''))
+    };
+    ((3..=40).contains(&words)
+        && !t.ends_with('?')
+        && !t.ends_with(':')
+        && !NOT_A_CAUSE.iter().any(opens_with))
+    .then_some(t)
+}
+
 /// What a text of the model between two tool calls says it found: a
 /// line opening with a finding's cue ("Key findings:" and its list, "The
 /// root cause is …", "Found it — …"), cut to one entry. Narration ("Let
@@ -1548,6 +1574,27 @@ fn asks(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After a failed edit, a first sentence that says what the model saw
+    /// is its cause; narration, a question or a change of subject is not.
+    #[test]
+    fn a_slip_s_cause_is_a_statement_of_what_was_seen() {
+        assert_eq!(
+            slip_cause("The formatter reshuffled imports. Let me read the current head.")
+                .as_deref(),
+            Some("The formatter reshuffled imports.")
+        );
+        for not in [
+            "Let me read the file again to get the exact formatting:",
+            "Now I'll commit this change.",
+            "I see the issue now - the CSP with script-src self might be part of it.",
+            "Actually, wait - the real issue is that Next.js does not serve it.",
+            "Is the file still there?",
+            "Odd.",
+        ] {
+            assert_eq!(slip_cause(not), None, "{not}");
+        }
+    }
 
     fn req(text: &str) -> Cleaned {
         match classify(text, false) {

@@ -102,6 +102,9 @@ struct Current {
     tasks_touched: bool,
     /// The last call failed: the model's next words may say why.
     awaiting_cause: Option<Failure>,
+    /// Errors that are the model's own slips, dropped at the end of the
+    /// turn unless the model said why they happened.
+    slips: Vec<usize>,
     /// The last `git checkout --ours|--theirs …` that went through: how
     /// the conflicts a later commit settles were resolved.
     conflict_side: Option<String>,
@@ -121,6 +124,49 @@ const MIN_ANSWERED_WORDS: usize = 30;
 enum Failure {
     Error(usize),
     Check(usize),
+    /// An edit whose text was not in the file: kept only with its cause,
+    /// which the model may say only once it has read the file again (the
+    /// reads it may still make).
+    Slip(usize, u8),
+}
+
+/// A refused edit worth a line, unlike the model's other slips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EditSlip {
+    /// The file changed between the read and the edit.
+    ChangedUnder,
+    /// The text to replace is not in the file.
+    NotFound,
+}
+
+fn edit_slip(tool: &str, text: &str) -> Option<EditSlip> {
+    if !matches!(tool, "Edit" | "MultiEdit" | "Write" | "NotebookEdit") {
+        return None;
+    }
+    if text.contains("File has been modified since read")
+        || text.contains("File has been unexpectedly modified")
+    {
+        Some(EditSlip::ChangedUnder)
+    } else if text.contains("String to replace not found") {
+        Some(EditSlip::NotFound)
+    } else {
+        None
+    }
+}
+
+/// The client's message up to its first full stop: what went wrong, not
+/// its advice to the model ("Read it again before attempting to write
+/// it.") nor the text it could not find.
+fn first_sentence(text: &str) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    match line.find(". ") {
+        Some(at) => line[..=at].to_owned(),
+        None => line.to_owned(),
+    }
 }
 
 /// Entries a turn keeps while it is built, per list: bounds the work of a
@@ -582,6 +628,7 @@ impl<'s> Builder<'s> {
             return;
         }
         c.turn.answer = answer_of(&c).unwrap_or_default();
+        drop_silent_slips(&mut c);
         let changes = c.change_log.len();
         for (check, mark) in c.turn.checks.iter_mut().zip(&c.check_marks) {
             check.changed_after = *mark < changes;
@@ -666,13 +713,31 @@ impl<'s> Builder<'s> {
         // Right after a failure, the model often says why ("The test still
         // expects schema_version 1.0; main is on 1.1.").
         if let Some(failure) = cur.awaiting_cause.take()
-            && let Some(cause) = cur
-                .texts_since_tool
-                .iter()
-                .find_map(|t| clean::failure_cause(t))
+            && let Some(cause) = match failure {
+                // Its explanation rarely has a causal word: "The
+                // indentation uses tabs.", "The formatter reshuffled
+                // imports."
+                Failure::Slip(at, reads) => {
+                    let cause = cur
+                        .texts_since_tool
+                        .first()
+                        .and_then(|t| clean::slip_cause(t));
+                    if cause.is_none() && reads > 0 && matches!(&*tu.name, "Read" | "Grep" | "Glob")
+                    {
+                        cur.awaiting_cause = Some(Failure::Slip(at, reads - 1));
+                    }
+                    cause
+                }
+                _ => cur
+                    .texts_since_tool
+                    .iter()
+                    .find_map(|t| clean::failure_cause(t)),
+            }
         {
             let slot = match failure {
-                Failure::Error(at) => cur.turn.errors.get_mut(at).map(|e| &mut e.cause),
+                Failure::Error(at) | Failure::Slip(at, _) => {
+                    cur.turn.errors.get_mut(at).map(|e| &mut e.cause)
+                }
                 Failure::Check(at) => cur.turn.checks.get_mut(at).map(|c| &mut c.cause),
             };
             if let Some(slot) = slot {
@@ -1663,13 +1728,41 @@ impl<'s> Builder<'s> {
             }
             return;
         }
-        if is_model_slip(text) || !reports_problems(&call.name) {
+        if !reports_problems(&call.name) {
             return;
         }
-        let lines: Vec<&str> = text.lines().collect();
-        let message = clean::telling_line(&lines).unwrap_or_default();
         let key = format!("{}:{target}", call.name);
-        self.push_error(call, target, message, key, files_then);
+        match edit_slip(&call.name, text) {
+            Some(EditSlip::ChangedUnder) => {
+                // Something else writes the files between two calls (a
+                // formatter hook, the user's editor): worth knowing once a
+                // turn, not at each file.
+                let message = first_sentence(text);
+                let told =
+                    |e: &ToolError| edit_slip(&e.tool, &e.message) == Some(EditSlip::ChangedUnder);
+                if self.cur().turn.errors.iter().any(told) {
+                    return;
+                }
+                self.push_error(call, target, message, key, files_then);
+            }
+            Some(EditSlip::NotFound) => {
+                let at = self.cur().turn.errors.len();
+                self.push_error(call, target, first_sentence(text), key, files_then);
+                let cur = self.cur();
+                if cur.turn.errors.len() > at {
+                    // Kept only if the model then says why (tabs, a
+                    // reformatted file): a bare retry teaches nothing.
+                    cur.slips.push(at);
+                    cur.awaiting_cause = Some(Failure::Slip(at, 2));
+                }
+            }
+            None if is_model_slip(text) => {}
+            None => {
+                let lines: Vec<&str> = text.lines().collect();
+                let message = clean::telling_line(&lines).unwrap_or_default();
+                self.push_error(call, target, message, key, files_then);
+            }
+        }
     }
 
     fn push_error(
@@ -1709,6 +1802,27 @@ impl<'s> Builder<'s> {
             cause: None,
         });
     }
+}
+
+/// The slips of a turn the model said nothing of: gone, with what waited
+/// on them.
+fn drop_silent_slips(c: &mut Current) {
+    let drop: Vec<usize> = std::mem::take(&mut c.slips)
+        .into_iter()
+        .filter(|at| c.turn.errors.get(*at).is_some_and(|e| e.cause.is_none()))
+        .collect();
+    if drop.is_empty() {
+        return;
+    }
+    c.open_errors.retain(|o| !drop.contains(&o.at));
+    for o in &mut c.open_errors {
+        o.at -= drop.iter().filter(|d| **d < o.at).count();
+    }
+    let mut at = 0;
+    c.turn.errors.retain(|_| {
+        at += 1;
+        !drop.contains(&(at - 1))
+    });
 }
 
 /// The final answer of a turn: its texts after the last tool call, else

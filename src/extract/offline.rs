@@ -100,6 +100,7 @@ struct Words {
     works_with: &'static str,
     /// A hook's refusal the same call got past when made again.
     on_retry: &'static str,
+    redone: &'static str,
     resolved_later: &'static str,
     resolved_later_bare: &'static str,
     unresolved: &'static str,
@@ -185,6 +186,7 @@ const FR: Words = Words {
     changed: "modifié",
     works_with: "résolu avec",
     on_retry: "passé en refaisant le même appel",
+    redone: "refait ensuite",
     resolved_later: "résolu ensuite avec",
     resolved_later_bare: "résolu ensuite",
     unresolved: "non résolu",
@@ -251,6 +253,7 @@ const EN: Words = Words {
     changed: "changed",
     works_with: "solved with",
     on_retry: "went through when made again",
+    redone: "redone afterwards",
     resolved_later: "solved later with",
     resolved_later_bare: "solved later",
     unresolved: "unresolved",
@@ -1803,6 +1806,17 @@ impl TurnCtx<'_> {
                 None => errors.push(e.clone()),
             }
         }
+        // An edit whose text was not there, redone at once, says less than
+        // any other failure: last when there are more than fit.
+        errors.sort_by_key(|e| {
+            matches!(
+                e.tool.as_str(),
+                "Edit" | "MultiEdit" | "Write" | "NotebookEdit"
+            ) && e.message.starts_with("String to replace not found")
+                && e.resolved
+                && e.fixed_in.is_empty()
+                && e.resolved_by.is_none()
+        });
         for e in errors.iter().take(4) {
             if let Some(mut b) = self.error(e) {
                 if e.resolved
@@ -2182,7 +2196,21 @@ impl TurnCtx<'_> {
             // workflow files) is how this project's setup behaves: worth
             // knowing. Any other plain retry teaches nothing.
             let hook = e.message.starts_with("PreToolUse:") || e.message.contains(" hook error");
-            return hook.then(|| format!("{head} → {}", w.on_retry));
+            if hook {
+                return Some(format!("{head} → {}", w.on_retry));
+            }
+            // An edit refused because the file changed under it (a
+            // formatter hook, the user's editor), or whose text was not
+            // there for a reason the model said (tabs): how this
+            // project's files behave.
+            let edit = matches!(
+                e.tool.as_str(),
+                "Edit" | "MultiEdit" | "Write" | "NotebookEdit"
+            );
+            let changed_under = e.message.contains("modified since read")
+                || e.message.contains("unexpectedly modified");
+            return (edit && (changed_under || e.cause.is_some()))
+                .then(|| format!("{head} → {}", w.redone));
         }
         Some(format!("{head} ({})", w.unresolved))
     }

@@ -461,8 +461,10 @@ fn a_failed_deletion_is_resolved_by_the_one_that_removed_it() {
 }
 
 /// The client's own refusals of a call (a file changed since it was read,
-/// a parallel call that failed) are neither the user declining nor a
-/// problem of the project.
+/// a parallel call that failed) are never the user declining; a file
+/// changed under the model (a formatter hook, the user's editor) is one
+/// problem of the turn, whatever the files, and a parallel call that
+/// failed is none.
 #[test]
 fn the_client_s_refusals_are_not_the_user_s() {
     let turns = build(&[
@@ -502,13 +504,13 @@ fn the_client_s_refusals_are_not_the_user_s() {
         say("Done."),
     ]);
     assert!(turns[0].declined.is_empty(), "{:?}", turns[0].declined);
-    assert!(
-        turns[0]
-            .errors
-            .iter()
-            .all(|e| !e.message.contains("since read") && !e.message.contains("Sibling")),
-        "{:?}",
-        turns[0].errors
+    let messages: Vec<&str> = turns[0].errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "File has been modified since read, either by the user or by a linter.",
+            "Cancelled: a plain few words here"
+        ]
     );
 }
 
@@ -2115,5 +2117,86 @@ fn the_answer_before_a_background_notice_is_kept() {
     assert_eq!(
         turns[0].answer,
         "The sweep is done: 405 passed, total coverage 34%."
+    );
+}
+
+/// An edit whose text was not in the file is kept only when the model
+/// says why (tabs, a formatter's rewrite), even once it has read the file
+/// again; a bare retry or narration leaves nothing.
+#[test]
+fn an_edit_not_found_is_kept_only_with_what_the_model_saw() {
+    let not_found =
+        "<tool_use_error>String to replace not found in file.\nString: \tif x {</tool_use_error>";
+    let turns = build(&[
+        user("guard the runner"),
+        calls(&[("1", "Edit", json!({"file_path":"/p/runner.ts"}))]),
+        result("1", not_found, true, json!("Error")),
+        say("The indentation uses tabs. Let me check the exact content."),
+        calls(&[("2", "Edit", json!({"file_path":"/p/runner.ts"}))]),
+        result("2", "ok", false, json!({})),
+        user("now the docs"),
+        calls(&[("3", "Edit", json!({"file_path":"/p/SKILL.md"}))]),
+        result("3", not_found, true, json!("Error")),
+        calls(&[("4", "Read", json!({"file_path":"/p/SKILL.md"}))]),
+        result("4", "1\tbody", false, json!({})),
+        say("The deletion left a numbering gap (6 jumps to 8)."),
+        calls(&[("5", "Edit", json!({"file_path":"/p/SKILL.md"}))]),
+        result("5", "ok", false, json!({})),
+        user("and the config"),
+        calls(&[("6", "Edit", json!({"file_path":"/p/app.json"}))]),
+        result("6", not_found, true, json!("Error")),
+        say("Let me read the file again to get the exact formatting:"),
+        calls(&[("7", "Read", json!({"file_path":"/p/app.json"}))]),
+        result("7", "1\t{}", false, json!({})),
+        say("Now I'll apply it."),
+        calls(&[("8", "Edit", json!({"file_path":"/p/app.json"}))]),
+        result("8", "ok", false, json!({})),
+        say("Done."),
+    ]);
+    assert_eq!(turns.len(), 3);
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].message, "String to replace not found in file.");
+    assert_eq!(e[0].cause.as_deref(), Some("The indentation uses tabs."));
+    assert!(e[0].resolved);
+    let e = &turns[1].errors;
+    assert_eq!(
+        e.iter().map(|e| e.cause.as_deref()).collect::<Vec<_>>(),
+        [Some("The deletion left a numbering gap (6 jumps to 8).")]
+    );
+    assert!(turns[2].errors.is_empty(), "{:?}", turns[2].errors);
+}
+
+/// A slip dropped at the end of its turn takes nothing else with it: the
+/// failure after it still waits for the later turn that gets past it.
+#[test]
+fn a_dropped_slip_leaves_the_turn_s_other_failures_whole() {
+    let turns = build(&[
+        user("publish it"),
+        calls(&[("1", "Edit", json!({"file_path":"/p/src/lib.rs"}))]),
+        result(
+            "1",
+            "<tool_use_error>String to replace not found in file.</tool_use_error>",
+            true,
+            json!("Error"),
+        ),
+        calls(&[("2", "Bash", json!({"command":"./scripts/publish.sh"}))]),
+        result("2", "error: upload failed: 503", true, json!("Error")),
+        say("It still fails."),
+        user("try again"),
+        calls(&[("3", "Bash", json!({"command":"./scripts/publish.sh"}))]),
+        result("3", "published", false, json!({})),
+        say("Builds now."),
+    ]);
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].target, "./scripts/publish.sh");
+    assert_eq!(
+        turns[1]
+            .resolved_earlier
+            .iter()
+            .map(|f| f.target.as_str())
+            .collect::<Vec<_>>(),
+        ["./scripts/publish.sh"]
     );
 }

@@ -1637,6 +1637,46 @@ fn a_hook_refusing_a_first_attempt_is_said_with_its_retry() {
     assert!(run(vec![t]).problemes.is_empty());
 }
 
+/// An edit redone at once is worth a line only when it says how the
+/// project's files behave: they change under the model (a formatter
+/// hook), or the model said why its text was not there.
+#[test]
+fn an_edit_redone_is_said_when_it_tells_how_the_files_behave() {
+    let mut t = turn("tidy the runner");
+    t.files = vec![file("src/runner.ts", Change::Updated)];
+    let error = |message: &str, cause: Option<&str>| ToolError {
+        tool: "Edit".into(),
+        target: format!("{ROOT}/src/runner.ts"),
+        message: message.into(),
+        resolved: true,
+        fixed_in: Vec::new(),
+        resolved_by: None,
+        cause: cause.map(str::to_owned),
+    };
+    t.errors = vec![error(
+        "File has been modified since read, either by the user or by a linter.",
+        None,
+    )];
+    assert_eq!(
+        run(vec![t.clone()]).problemes,
+        [
+            "`src/runner.ts` : File has been modified since read, either by the user or by a linter. → refait ensuite"
+        ]
+    );
+    t.errors = vec![error(
+        "String to replace not found in file.",
+        Some("The indentation uses tabs."),
+    )];
+    assert_eq!(
+        run(vec![t.clone()]).problemes,
+        [
+            "`src/runner.ts` : String to replace not found in file. → refait ensuite — cause : The indentation uses tabs."
+        ]
+    );
+    t.errors = vec![error("String to replace not found in file.", None)];
+    assert!(run(vec![t]).problemes.is_empty());
+}
+
 /// A bare label picking one of the options offered is the user's choice,
 /// said with the option it names.
 #[test]
