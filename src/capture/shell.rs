@@ -54,6 +54,39 @@ pub fn effects(command: &str) -> Vec<Effect> {
     out
 }
 
+/// The file a command line sends its output to (`pytest > sweep.log
+/// 2>&1`, `cargo test &> out.txt`, `… | tee run.log`): where its result
+/// is read from when it ran in the background.
+pub fn output_file(line: &str) -> Option<String> {
+    let words = words(line);
+    let target = |w: &str| {
+        let w = w.trim();
+        (!w.is_empty() && w != "/dev/null" && !w.starts_with('&') && !w.contains("$("))
+            .then(|| w.to_owned())
+    };
+    let mut it = words.iter().map(String::as_str).peekable();
+    while let Some(w) = it.next() {
+        match w {
+            ">" | ">>" | "1>" | "1>>" | "&>" | "&>>" => return it.next().and_then(target),
+            "tee" => {
+                while it.peek().is_some_and(|n| n.starts_with('-')) {
+                    it.next();
+                }
+                return it.next().and_then(target);
+            }
+            _ => {
+                let attached = ["&>>", "&>", "1>>", "1>", ">>", ">"]
+                    .iter()
+                    .find_map(|op| w.strip_prefix(op));
+                if let Some(rest) = attached.filter(|r| !r.is_empty()) {
+                    return target(rest);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The first line of a here-document's body (`git commit -m "$(cat <<'EOF'
 /// … EOF)"`, the way the client's models write commit messages).
 fn heredoc_body(command: &str) -> Option<String> {
@@ -1391,6 +1424,25 @@ mod tests {
 
     fn kinds(cmd: &str) -> Vec<Effect> {
         effects(cmd)
+    }
+
+    #[test]
+    fn where_a_command_sends_its_output() {
+        let of = |l: &str| output_file(l);
+        assert_eq!(
+            of("pytest > scratch/sweep.log 2>&1").as_deref(),
+            Some("scratch/sweep.log")
+        );
+        assert_eq!(of("cargo test &>out.txt").as_deref(), Some("out.txt"));
+        assert_eq!(of("npm test >> run.log").as_deref(), Some("run.log"));
+        assert_eq!(
+            of("make check 2>&1 | tee -a build.log").as_deref(),
+            Some("build.log")
+        );
+        assert_eq!(of("pytest > /dev/null 2>&1"), None);
+        assert_eq!(of("pytest 2>&1"), None);
+        assert_eq!(of("pytest > \"$(mktemp)\""), None);
+        assert_eq!(of("go test ./..."), None);
     }
 
     #[test]

@@ -105,6 +105,9 @@ struct Current {
     /// Errors that are the model's own slips, dropped at the end of the
     /// turn unless the model said why they happened.
     slips: Vec<usize>,
+    /// Checks run in the background: their outcome comes later (the
+    /// task's output, the log file they write to).
+    background: Vec<Background>,
     /// The last `git checkout --ours|--theirs …` that went through: how
     /// the conflicts a later commit settles were resolved.
     conflict_side: Option<String>,
@@ -118,6 +121,22 @@ struct Current {
 const MAX_ANSWERED: usize = 3;
 /// Words an answer before such a notice needs to be kept as one.
 const MIN_ANSWERED_WORDS: usize = 30;
+
+/// A check run in the background (`run_in_background`, `cmd > log &`),
+/// whose counts are read when its output is.
+#[derive(Debug, Clone)]
+struct Background {
+    /// The client's id of the task (`Command running in background with
+    /// ID: b61e392`).
+    id: String,
+    /// The file its output was sent to (`> scratch/sweep.log`).
+    log: Option<String>,
+    /// Index in `Turn::checks`.
+    at: usize,
+}
+
+/// Background checks followed per turn.
+const MAX_BACKGROUND: usize = 8;
 
 /// A failure of the turn, by where it is kept.
 #[derive(Debug, Clone, Copy)]
@@ -948,6 +967,16 @@ impl<'s> Builder<'s> {
             let end = text[start..].find(&close)? + start;
             Some(text[start..end].trim())
         };
+        // A background command's end: its exit code (`completed (exit code
+        // 1)`), all a notice tells of it.
+        if let Some(id) = tag("task-id")
+            && let Some(code) = tag("summary")
+                .and_then(|s| s.rsplit_once("(exit code "))
+                .and_then(|(_, c)| c.trim_end_matches(')').trim().parse::<i32>().ok())
+        {
+            let id = id.to_owned();
+            self.background_outcome(|b| b.id == id, "", Some(code));
+        }
         if tag("status") != Some("completed") {
             return;
         }
@@ -1089,7 +1118,28 @@ impl<'s> Builder<'s> {
                     }
                 }
             }
+            "TaskOutput" => {
+                let id = call
+                    .task_id
+                    .clone()
+                    .or_else(|| tag_of(text, "task_id").map(str::to_owned));
+                let done = matches!(tag_of(text, "status"), Some("completed" | "failed"));
+                if let Some(id) = id.filter(|_| done) {
+                    let exit = tag_of(text, "exit_code").and_then(|c| c.parse().ok());
+                    let output = text.split_once("<output>").map_or("", |(_, o)| o);
+                    let output = output.split("</output>").next().unwrap_or(output);
+                    self.background_outcome(|b| b.id == id, output, exit);
+                }
+            }
             "Read" | "NotebookRead" => {
+                if let Some(p) = &call.path
+                    && let Some(id) = p
+                        .rsplit_once("/tasks/")
+                        .and_then(|(_, f)| f.strip_suffix(".output"))
+                {
+                    let output = without_line_numbers(text);
+                    self.background_outcome(|b| b.id == id, &output, None);
+                }
                 if let Some(p) = &call.path {
                     self.seen_files.insert(p.clone());
                     let reads = &mut self.cur().turn.reads;
@@ -1118,6 +1168,19 @@ impl<'s> Builder<'s> {
                 {
                     self.failed(call, text, tur);
                     return;
+                }
+                // `grep passed sweep.log`: a background check's counts.
+                let reads_a_log = !shell::effects(&cmd)
+                    .iter()
+                    .any(|e| matches!(e, Effect::Check { .. }));
+                if reads_a_log {
+                    let line = logical_first_line(&cmd);
+                    let names = |l: &str| {
+                        line.split_whitespace()
+                            .map(|w| w.trim_matches(['"', '\'', ';', ')']))
+                            .any(|w| w == l)
+                    };
+                    self.background_outcome(|b| b.log.as_deref().is_some_and(names), &output, None);
                 }
                 self.bash_done(&cmd, true, &output);
             }
@@ -1426,6 +1489,17 @@ impl<'s> Builder<'s> {
                         coverage,
                         summary,
                     });
+                    if let Some(id) = background_id(output)
+                        && cur.background.len() < MAX_BACKGROUND
+                    {
+                        let at = cur.turn.checks.len() - 1;
+                        cur.turn.checks[at].summary.clear();
+                        let log = shell::output_file(&first);
+                        // A rerun into the same log: what is read there
+                        // from now on is the rerun's.
+                        cur.background.retain(|b| log.is_none() || b.log != log);
+                        cur.background.push(Background { id, log, at });
+                    }
                 }
                 // `gh run watch --exit-status` fails when the run does.
                 Effect::WatchCi => {
@@ -1622,6 +1696,51 @@ impl<'s> Builder<'s> {
         cur.open_errors.retain(|_| !hits.next().unwrap_or(false));
     }
 
+    /// What a background check printed, or its exit code, once known:
+    /// its counts and its outcome. Counts, once read, are final.
+    fn background_outcome(
+        &mut self,
+        which: impl Fn(&Background) -> bool,
+        output: &str,
+        exit: Option<i32>,
+    ) {
+        let cur = self.cur();
+        let mut counted = Vec::new();
+        for b in cur.background.iter().filter(|b| which(b)) {
+            let Some(c) = cur.turn.checks.get_mut(b.at) else {
+                continue;
+            };
+            let (passed, failed) = if c.test {
+                shell::test_counts(output)
+            } else {
+                (None, None)
+            };
+            let counts = passed.is_some() || failed.is_some();
+            if !counts && exit.is_none() {
+                continue;
+            }
+            if counts {
+                c.passed = passed;
+                c.failed = failed;
+                counted.push(b.at);
+            }
+            if let Some(cov) = c.test.then(|| shell::coverage(output)).flatten() {
+                c.coverage = Some(cov);
+            }
+            c.ok = exit.map_or(c.ok, |e| e == 0) && c.failed.unwrap_or(0) == 0;
+            let lines: Vec<&str> = output.lines().collect();
+            let said = if c.ok {
+                summary_line(&lines)
+            } else {
+                clean::failure_line(&lines)
+            };
+            if let Some(said) = said {
+                c.summary = said;
+            }
+        }
+        cur.background.retain(|b| !counted.contains(&b.at));
+    }
+
     fn failed(&mut self, call: &Call, text: &str, tur: Option<&ToolUseResult>) {
         // The client wraps its own refusals (a stale read, a sibling call
         // that failed) in this tag; a user's words never are.
@@ -1802,6 +1921,38 @@ impl<'s> Builder<'s> {
             cause: None,
         });
     }
+}
+
+/// `Command running in background with ID: b61e392. Output is being
+/// written to: …`: the task's id.
+fn background_id(output: &str) -> Option<String> {
+    let (_, rest) = output.split_once("running in background with ID: ")?;
+    let id: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+/// `<name>value</name>` in a tool's result.
+fn tag_of<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find(&close)? + start;
+    Some(text[start..end].trim())
+}
+
+/// A file as the Read tool shows it (`12\t405 passed`), without its line
+/// numbers.
+fn without_line_numbers(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.trim_start().split_once('\t') {
+            Some((n, rest)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => rest,
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The slips of a turn the model said nothing of: gone, with what waited

@@ -95,6 +95,8 @@ struct Words {
     passed_one: &'static str,
     coverage: &'static str,
     failing: &'static str,
+    /// Between two failures met one after the other.
+    then: &'static str,
     fixed_by: &'static str,
     changed: &'static str,
     works_with: &'static str,
@@ -182,6 +184,7 @@ const FR: Words = Words {
     passed_one: "réussi",
     coverage: "couverture",
     failing: "en échec",
+    then: "puis",
     fixed_by: "corrigé en modifiant",
     changed: "modifié",
     works_with: "résolu avec",
@@ -249,6 +252,7 @@ const EN: Words = Words {
     passed_one: "passed",
     coverage: "coverage",
     failing: "failing",
+    then: "then",
     fixed_by: "fixed by changing",
     changed: "changed",
     works_with: "solved with",
@@ -1842,26 +1846,58 @@ impl TurnCtx<'_> {
             _ => true,
         });
         let last = last.or(first_failing);
+        // A failure fixed, and the last run still failing for another
+        // reason (fewer failures, another test): what is left is a problem
+        // of its own, and the first one reads as fixed.
+        let left_other = first_failing
+            .zip(tests.last())
+            .filter(|(f, l)| {
+                !l.ok
+                    && !f.fixed_in.is_empty()
+                    && l.failed.zip(f.failed).is_some_and(|(n, m)| n > 0 && n < m)
+                    && !l.summary.is_empty()
+                    && l.summary != f.summary
+            })
+            .map(|(_, l)| *l);
         if let (Some(f), Some(l)) = (first_failing, last) {
-            let failed = f.failed.unwrap_or(0);
+            // Of the failures, those the last run no longer has were fixed.
+            let failed = f.failed.unwrap_or(0) - left_other.and_then(|l| l.failed).unwrap_or(0);
+            // The runs failing on the way to the fix, the first one first.
+            let on_the_way: Vec<&Check> = tests
+                .iter()
+                .skip_while(|c| !std::ptr::eq(**c, *f))
+                .take_while(|c| !c.ok && !left_other.is_some_and(|l| std::ptr::eq(**c, l)))
+                .copied()
+                .collect();
             let what = if failed > 0 {
                 format!("{}{} {failed} {}", w.tests, w.colon, w.failing)
             } else {
                 format!("{} {}", w.tests, w.failing)
             };
-            let summary = if f.summary.is_empty()
-                || f.summary.contains(" passed")
-                || f.summary.contains(" failed")
-            {
-                String::new()
+            let told = |c: &Check| {
+                !(c.summary.is_empty()
+                    || c.summary.contains(" passed")
+                    || c.summary.contains(" failed"))
+            };
+            let fixed = self.fixed_shown(&f.fixed_in);
+            // A second failure met on the way to the fix (the first error
+            // gone, another under it, in another file) is part of the story.
+            let then = on_the_way
+                .iter()
+                .skip(1)
+                .filter(|_| (l.ok || left_other.is_some()) && !fixed.is_empty())
+                .find(|c| told(c) && c.summary != f.summary && !same_place(&c.summary, &f.summary))
+                .map(|c| format!("; {} {}", w.then, cap(&c.summary, 70)))
+                .unwrap_or_default();
+            let summary = if told(f) {
+                format!(" ({}{then})", cap(&f.summary, 100))
             } else {
-                format!(" ({})", cap(&f.summary, 100))
+                String::new()
             };
             // A run that says neither what failed nor how many (`pytest:
             // command not found`) is named by its command.
             let vague = failed == 0 && summary.is_empty();
-            let fixed = self.fixed_shown(&f.fixed_in);
-            let b = match (l.ok, fixed.is_empty()) {
+            let b = match (l.ok || left_other.is_some(), fixed.is_empty()) {
                 // Passed again with nothing changed in between, and nothing
                 // said of why it failed: the passing run's bullet is the news.
                 (true, true) if vague => None,
@@ -1884,9 +1920,28 @@ impl TurnCtx<'_> {
                 (false, _) => Some(format!("{what}{summary} ({})", w.unresolved)),
             };
             if let Some(b) = b {
-                let b = self.with_cause(b, f.cause.as_deref());
+                // Said after the narrower rerun, the cause is still this
+                // failure's.
+                let cause = on_the_way.iter().find_map(|c| c.cause.as_deref());
+                let b = self.with_cause(b, cause);
                 rec.push(&self.primary, |s| &mut s.problemes, &b);
             }
+        }
+        if let Some(l) = left_other {
+            let n = l.failed.unwrap_or(0);
+            let passed = l
+                .passed
+                .map(|p| format!(", {p} {}", w.passed_word(p)))
+                .unwrap_or_default();
+            let b = format!(
+                "{}{} {n} {}{passed} ({}) ({})",
+                w.tests,
+                w.colon,
+                w.failing,
+                cap(&l.summary, 100),
+                w.unresolved
+            );
+            rec.push(&self.primary, |s| &mut s.problemes, &b);
         }
         // A failing build or lint: fixed if the same program later passed.
         let builds: Vec<&Check> = t.checks.iter().filter(|c| !c.test).collect();
@@ -3078,6 +3133,31 @@ fn passing_tests(t: &Turn) -> Option<&Check> {
             && program(&x.command) == program(&c.command)
     });
     (c.ok && !told_after).then_some(c)
+}
+
+/// Two failure lines naming the same file (`a_test.py::test_x`, then
+/// `a_test.py::test_y`).
+fn same_place(a: &str, b: &str) -> bool {
+    fn files(s: &str) -> Vec<&str> {
+        s.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '`' | ','))
+            .map(|t| t.split("::").next().unwrap_or(t))
+            .map(|t| {
+                t.rsplit('/')
+                    .next()
+                    .unwrap_or(t)
+                    .trim_end_matches([':', '.'])
+            })
+            .filter(|t| {
+                t.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && (1..=4).contains(&ext.len())
+                        && ext.bytes().all(|b| b.is_ascii_alphabetic())
+                })
+            })
+            .collect()
+    }
+    let (fa, fb) = (files(a), files(b));
+    fa.iter().any(|f| fb.contains(f))
 }
 
 /// A test run narrowed to some tests (`-run X`, `-k x`, `file::test`).

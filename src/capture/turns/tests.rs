@@ -2200,3 +2200,125 @@ fn a_dropped_slip_leaves_the_turn_s_other_failures_whole() {
         ["./scripts/publish.sh"]
     );
 }
+
+/// A check run in the background is counted when its output is read:
+/// through TaskOutput, a Read of the task's output file, or a command
+/// reading the log it was sent to; a notice's exit code says whether it
+/// failed.
+#[test]
+fn a_background_check_is_counted_when_its_output_is_read() {
+    let started = |id: &str| {
+        format!(
+            "Command running in background with ID: {id}. Output is being written to: /tmp/claude/tasks/{id}.output"
+        )
+    };
+    let suite = |id: &str, cmd: &str| {
+        calls(&[(
+            id,
+            "Bash",
+            json!({"command": cmd, "run_in_background": true}),
+        )])
+    };
+    // TaskOutput, with the runner's counts and the client's exit code.
+    let turns = build(&[
+        user("run the full suite"),
+        suite("a", "uv run pytest tests/ -q"),
+        result("a", &started("b61e392"), false, json!(null)),
+        calls(&[("o", "TaskOutput", json!({"task_id": "b61e392"}))]),
+        result(
+            "o",
+            "<retrieval_status>success</retrieval_status>\n<task_id>b61e392</task_id>\n<status>completed</status>\n<exit_code>1</exit_code>\n<output>\nFAILED tests/test_bypass.py::test_expired - TypeError: can't compare\n==== 3 failed, 827 passed in 300.1s ====\n</output>",
+            false,
+            json!(null),
+        ),
+    ]);
+    let c = &turns[0].checks[0];
+    assert_eq!(
+        (c.passed, c.failed, c.ok),
+        (Some(827), Some(3), false),
+        "{c:?}"
+    );
+    assert!(c.summary.contains("test_bypass.py"), "{c:?}");
+
+    // A Read of the task's output file (line numbers and all).
+    let turns = build(&[
+        user("run the sweep"),
+        suite("a", "pytest --cov"),
+        result("a", &started("b2"), false, json!(null)),
+        calls(&[(
+            "r",
+            "Read",
+            json!({"file_path": "/tmp/claude/tasks/b2.output"}),
+        )]),
+        result(
+            "r",
+            "     1\t==== 405 passed, 1 skipped in 30s ====",
+            false,
+            json!(null),
+        ),
+    ]);
+    let c = &turns[0].checks[0];
+    assert_eq!(
+        (c.passed, c.failed, c.ok),
+        (Some(405), Some(0), true),
+        "{c:?}"
+    );
+
+    // The log the command wrote to, read with another command; a later
+    // read of it again changes nothing once counted.
+    let turns = build(&[
+        user("run the sweep"),
+        suite("a", "pytest --cov > scratch/sweep.log 2>&1"),
+        result("a", &started("b3"), false, json!(null)),
+        calls(&[("g", "Bash", json!({"command": "tail -3 scratch/sweep.log"}))]),
+        result(
+            "g",
+            "==== 2 failed, 10 passed in 3s ====",
+            false,
+            json!(null),
+        ),
+        calls(&[(
+            "h",
+            "Bash",
+            json!({"command": "grep passed scratch/sweep.log"}),
+        )]),
+        result("h", "==== 12 passed in 3s ====", false, json!(null)),
+    ]);
+    let c = &turns[0].checks[0];
+    assert_eq!(
+        (c.passed, c.failed, c.ok),
+        (Some(10), Some(2), false),
+        "{c:?}"
+    );
+
+    // Only the notice, with its exit code.
+    let note = "<task-notification>\n<task-id>b4</task-id>\n<status>completed</status>\n<summary>Background command \"Run tests\" completed (exit code 1)</summary>\n</task-notification>";
+    let turns = build(&[
+        user("run the tests"),
+        suite("a", "cargo test"),
+        result("a", &started("b4"), false, json!(null)),
+        say("Running in the background."),
+        json!({"type":"user","origin":{"kind":"task-notification"},"message":{"role":"user","content":note}}),
+        say("The tests failed."),
+    ]);
+    assert!(!turns[0].checks[0].ok, "{:?}", turns[0].checks);
+    // A command that is not a read of that task leaves it as it was.
+    let turns = build(&[
+        user("run the tests"),
+        suite("a", "cargo test"),
+        result("a", &started("b5"), false, json!(null)),
+        calls(&[(
+            "r",
+            "Read",
+            json!({"file_path": "/tmp/claude/tasks/other.output"}),
+        )]),
+        result(
+            "r",
+            "1\ttest result: FAILED. 1 passed; 2 failed",
+            false,
+            json!(null),
+        ),
+    ]);
+    let c = &turns[0].checks[0];
+    assert_eq!((c.passed, c.failed), (None, None), "{c:?}");
+}

@@ -2296,3 +2296,137 @@ fn a_command_shown_without_the_environment_it_runs_in() {
     assert_eq!(without_environment("FOO=1"), "FOO=1");
     assert_eq!(without_environment("pytest -x"), "pytest -x");
 }
+
+fn test_check(command: &str, ok: bool, counts: (u64, u64), summary: &str) -> Check {
+    Check {
+        command: command.into(),
+        test: true,
+        ok,
+        passed: Some(counts.0),
+        failed: Some(counts.1),
+        coverage: None,
+        summary: summary.into(),
+        fixed_in: Vec::new(),
+        changed_after: false,
+        cause: None,
+    }
+}
+
+#[test]
+fn a_failure_fixed_while_others_remain_is_two_problems() {
+    let mut t = turn("finish the review fixes");
+    t.files = vec![file("tests/test_bypass.py", Change::Updated)];
+    let mut first = test_check(
+        "uv run pytest tests/ -q",
+        false,
+        (827, 14),
+        "tests/test_bypass.py::test_expired",
+    );
+    first.fixed_in = vec![format!("{ROOT}/tests/test_bypass.py")];
+    // The narrower rerun is the one the model explains.
+    let mut narrow = test_check(
+        "uv run pytest tests/test_bypass.py -k expired",
+        false,
+        (0, 3),
+        "tests/test_bypass.py::test_expired",
+    );
+    narrow.fixed_in = first.fixed_in.clone();
+    narrow.cause = Some("naive and aware datetimes compared".into());
+    t.checks = vec![
+        first,
+        narrow,
+        test_check(
+            "uv run pytest tests/test_bypass.py",
+            true,
+            (13, 0),
+            "13 passed in 0.06s",
+        ),
+        test_check(
+            "uv run pytest tests/ -q",
+            false,
+            (830, 11),
+            "ERROR tests/test_docker.py::test_version",
+        ),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        [
+            "Tests : 3 en échec (tests/test_bypass.py::test_expired) → corrigé en modifiant `tests/test_bypass.py` — cause : naive and aware datetimes compared",
+            "Tests : 11 en échec, 830 réussis (ERROR tests/test_docker.py::test_version) (non résolu)",
+        ]
+    );
+
+    // The same failure still there at the end: one open problem.
+    let mut t = turn("fix the suite");
+    let mut first = test_check("pytest", false, (10, 3), "tests/test_a.py::test_x");
+    first.fixed_in = vec![format!("{ROOT}/src/a.py")];
+    t.files = vec![file("src/a.py", Change::Updated)];
+    t.checks = vec![
+        first,
+        test_check("pytest", false, (11, 2), "tests/test_a.py::test_x"),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        ["Tests : 3 en échec (tests/test_a.py::test_x) (non résolu)"]
+    );
+}
+
+#[test]
+fn a_second_failure_on_the_way_to_the_fix_is_told_unless_in_the_same_file() {
+    let fixed = |mut c: Check| {
+        c.fixed_in = vec![format!("{ROOT}/test/reviews_test.exs")];
+        c
+    };
+    let mut t = turn("live review updates");
+    t.files = vec![file("test/reviews_test.exs", Change::Updated)];
+    t.checks = vec![
+        fixed(test_check(
+            "mix test",
+            false,
+            (0, 1),
+            "error: undefined variable \"payload\"",
+        )),
+        fixed(test_check(
+            "mix test",
+            false,
+            (0, 1),
+            "error: undefined function assert_broadcast/2",
+        )),
+        test_check("mix test", true, (6, 0), "6 tests, 0 failures"),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        [
+            "Tests : 1 en échec (error: undefined variable \"payload\"; puis error: undefined function assert_broadcast/2) → corrigé en modifiant `test/reviews_test.exs`"
+        ]
+    );
+
+    // Another test of the same file failing next adds nothing.
+    let mut t = turn("fix the link");
+    t.files = vec![file("test/reviews_test.exs", Change::Updated)];
+    t.checks = vec![
+        fixed(test_check(
+            "pytest",
+            false,
+            (3, 2),
+            "test/test_link.py::test_empty",
+        )),
+        fixed(test_check(
+            "pytest",
+            false,
+            (4, 1),
+            "test/test_link.py::test_other",
+        )),
+        test_check("pytest", true, (5, 0), ""),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        [
+            "Tests : 2 en échec (test/test_link.py::test_empty) → corrigé en modifiant `test/reviews_test.exs`"
+        ]
+    );
+}
