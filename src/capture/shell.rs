@@ -1063,6 +1063,19 @@ pub fn pushed_ref(output: &str) -> Option<String> {
     })
 }
 
+/// The commits a `git push` moved a branch over (`   dfb6f1d..69c48f6
+/// main -> main`; a forced `+a...b` too).
+pub fn pushed_range(output: &str) -> Option<String> {
+    output.lines().take(400).find_map(|line| {
+        let (left, _) = line.trim().split_once(" -> ")?;
+        // The flag column: ` + a...b` for a forced update.
+        let r = left.split_whitespace().find(|w| *w != "+")?.trim_start_matches('+');
+        let (a, b) = r.split_once("...").or_else(|| r.split_once(".."))?;
+        let hex = |h: &str| h.len() >= 7 && h.bytes().all(|c| c.is_ascii_hexdigit());
+        (hex(a) && hex(b)).then(|| r.to_owned())
+    })
+}
+
 /// What `git status` said of the branch against its upstream: ahead by
 /// some commits (`Your branch is ahead of 'origin/main' by 2 commits.`),
 /// or level with it (`up to date with`) as `Some(None)`; `None` when it
@@ -1424,6 +1437,16 @@ mod tests {
 
     fn kinds(cmd: &str) -> Vec<Effect> {
         effects(cmd)
+    }
+
+    #[test]
+    fn the_range_a_push_moved_its_branch_over() {
+        let out = "To github.com:o/r.git\n   dfb6f1d..69c48f6  authcode -> authcode\n";
+        assert_eq!(pushed_range(out).as_deref(), Some("dfb6f1d..69c48f6"));
+        let forced = " + 1a2b3c4...5d6e7f8 main -> main (forced update)";
+        assert_eq!(pushed_range(forced).as_deref(), Some("1a2b3c4...5d6e7f8"));
+        assert_eq!(pushed_range(" * [new branch]      feat -> feat"), None);
+        assert_eq!(pushed_range("Everything up-to-date"), None);
     }
 
     #[test]

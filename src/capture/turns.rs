@@ -1416,6 +1416,9 @@ impl<'s> Builder<'s> {
                     branch: (*kind == ActionKind::Commit && ok)
                         .then(|| shell::commit_branch(output))
                         .flatten(),
+                    range: (*kind == ActionKind::Push && ok)
+                        .then(|| shell::pushed_range(output))
+                        .flatten(),
                 }),
                 // The runner never ran: its command line was refused.
                 Effect::Check { .. } if !ok && refused_command_line(output) => {}

@@ -684,6 +684,7 @@ mod tests {
             ok: true,
             id: String::new(),
             skipped_hooks: false,
+            range: None,
             branch: None,
         }
     }

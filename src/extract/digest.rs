@@ -95,6 +95,10 @@ pub struct Action {
     /// …`): the turn may have switched branch since, or before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
+    /// The commits a push moved its branch over, as git printed them
+    /// (`dfb6f1d..69c48f6`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
 }
 
 /// A test or build run and what it reported.
@@ -482,7 +486,7 @@ impl Turn {
             f(Entry, &mut a.detail);
             f(Entry, &mut a.command);
             f(Entry, &mut a.id);
-            if let Some(b) = &mut a.branch {
+            for b in [&mut a.branch, &mut a.range].into_iter().flatten() {
                 f(Entry, b);
             }
         }
@@ -639,6 +643,7 @@ mod tests {
                 ok: true,
                 id: "#SECRET".into(),
                 skipped_hooks: false,
+                range: None,
                 branch: None,
             }],
             ..Default::default()

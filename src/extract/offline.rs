@@ -401,6 +401,9 @@ struct Known {
     /// Work bullets of commits that failed (a hook refused them), per
     /// project, as written: a later commit of the same work revises them.
     failed_commits: Vec<(String, String)>,
+    /// Work bullets of pushes that say their range, per project, as
+    /// written: the next push of the same branch extends them.
+    pushes: Vec<(String, String)>,
     /// Open to-dos, per project, normalised.
     todos: Vec<(String, String, String)>,
     /// Open to-dos of earlier days, the same way.
@@ -413,11 +416,15 @@ impl Known {
         let mut file_bullets = HashMap::new();
         let mut todos = Vec::new();
         let mut failed_commits = Vec::new();
+        let mut pushes = Vec::new();
         let w = words(req.lang);
         for (project, log) in req.existing_logs {
             for b in log_bullets(log, "travail") {
                 if failed_commit_message(&b).is_some() {
                     failed_commits.push((project.clone(), b.clone()));
+                }
+                if push_range(&b).is_some() {
+                    pushes.push((project.clone(), b.clone()));
                 }
                 for path in backticked(&b) {
                     files.insert((project.clone(), path.to_owned()));
@@ -444,6 +451,7 @@ impl Known {
             files,
             file_bullets,
             failed_commits,
+            pushes,
             todos,
             earlier,
         }
@@ -1529,6 +1537,34 @@ impl TurnCtx<'_> {
                     continue;
                 }
             }
+            // The same branch pushed again from where the last push left
+            // it: one bullet whose range grows.
+            if let Some((what, from, to)) = push_range(&b) {
+                let follows =
+                    |was: &str| push_range(was).is_some_and(|(w, _, end)| w == what && end == from);
+                let now = |was: &str| {
+                    let (_, start, _) = push_range(was).unwrap_or_default();
+                    format!("{what} (`{start}..{to}`)")
+                };
+                let sec = rec.sections(&self.primary);
+                // Said in this turn: moved after the commits it now covers.
+                if let Some(at) = sec.travail.iter().rposition(|b| follows(b)) {
+                    let was = sec.travail.remove(at);
+                    sec.travail.push(now(&was));
+                    continue;
+                }
+                let at = known
+                    .pushes
+                    .iter()
+                    .rposition(|(p, was)| *p == self.primary && follows(was));
+                if let Some(at) = at {
+                    let (p, was) = known.pushes.remove(at);
+                    let revised = now(&was);
+                    known.pushes.push((p, revised.clone()));
+                    sec.travail_revise.push(Revision { was, now: revised });
+                    continue;
+                }
+            }
             rec.push(&self.primary, |s| &mut s.travail, &b);
         }
         self.tickets(rec, known);
@@ -1765,6 +1801,10 @@ impl TurnCtx<'_> {
             && refspecs <= 1
         {
             what = format!("{what} → `{}`", a.id.replace('`', "'"));
+        }
+        // Which commits went out: what a reader checks against the log.
+        if let Some(r) = a.range.as_deref().filter(|_| a.kind == ActionKind::Push) {
+            what = format!("{what} (`{r}`)");
         }
         let failed = if a.ok {
             String::new()
@@ -3133,6 +3173,15 @@ fn passing_tests(t: &Turn) -> Option<&Check> {
             && program(&x.command) == program(&c.command)
     });
     (c.ok && !told_after).then_some(c)
+}
+
+/// A push's bullet that ends with its range: what precedes the range,
+/// and the range's two ends.
+fn push_range(bullet: &str) -> Option<(&str, &str, &str)> {
+    let (what, range) = bullet.rsplit_once(" (`")?;
+    let (from, to) = range.strip_suffix("`)")?.split_once("..")?;
+    let hex = |h: &str| h.len() >= 7 && h.bytes().all(|c| c.is_ascii_hexdigit());
+    (hex(from) && hex(to)).then_some((what, from, to))
 }
 
 /// Two failure lines naming the same file (`a_test.py::test_x`, then

@@ -574,6 +574,10 @@ impl Render<'_> {
         } else {
             format!(" {}{detail}", code(&a.id, ITEM_MAX))
         };
+        let detail = match &a.range {
+            Some(r) => format!("{detail} {}", code(r, ITEM_MAX)),
+            None => detail,
+        };
         let hooks = if a.skipped_hooks { " --no-verify" } else { "" };
         format!(
             "{}{detail} ({}{hooks}) → {}",
@@ -1096,6 +1100,7 @@ mod tests {
                     ok: true,
                     id: String::new(),
                     skipped_hooks: false,
+                    range: None,
                     branch: None,
                 },
                 Action {
@@ -1105,6 +1110,7 @@ mod tests {
                     ok: false,
                     id: String::new(),
                     skipped_hooks: false,
+                    range: None,
                     branch: None,
                 },
             ],
@@ -1281,6 +1287,15 @@ mod tests {
             assert!(p.contains(needle), "missing {needle:?} in\n{p}");
         }
         assert!(!p.contains("français"));
+        // A push that went through says which commits went out.
+        let mut t = full_turn();
+        t.actions[1].ok = true;
+        t.actions[1].range = Some("dfb6f1d..69c48f6".into());
+        let p = prompt(&one(t), &[], Lang::En, false);
+        assert!(
+            p.contains("- push `dfb6f1d..69c48f6` (`git push origin main`) → ok\n"),
+            "{p}"
+        );
     }
 
     #[test]

@@ -1670,6 +1670,7 @@ fn a_commit_that_ran_backs_its_bullet() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     });
     let server = Server::start(vec![ok(chat_response(&partly_wrong_record().to_string()))]);

@@ -85,6 +85,7 @@ fn goal_work_and_commit_in_french() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }];
     t.checks = vec![Check {
@@ -552,6 +553,7 @@ fn done(kind: ActionKind, detail: &str, command: &str, id: &str) -> Action {
         ok: true,
         id: id.into(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }
 }
@@ -564,6 +566,7 @@ fn ticket(kind: ActionKind, detail: &str, id: &str) -> Action {
         ok: true,
         id: id.into(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }
 }
@@ -950,6 +953,7 @@ fn a_commit_the_answer_leaves_to_do_is_open_until_a_commit_is_made() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }];
     let s = run_with(vec![commit.clone()], Lang::Fr, &logs);
@@ -979,6 +983,7 @@ fn a_commit_refused_earlier_and_made_now_is_one_bullet() {
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }];
     let s = run_with(vec![t.clone()], Lang::Fr, &logs);
@@ -1021,6 +1026,7 @@ fn a_commit_a_hook_refused_twice_then_made_is_one_problem_that_names_the_commit(
         ok: true,
         id: String::new(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }];
     let s = run(vec![t]);
@@ -1044,6 +1050,7 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
             ok: true,
             id: "c076c55a9f".into(),
             skipped_hooks: false,
+            range: None,
             branch: None,
         },
         Action {
@@ -1053,6 +1060,7 @@ fn a_commit_names_its_hash_and_an_opened_pull_request_its_number() {
             ok: true,
             id: "#180".into(),
             skipped_hooks: false,
+            range: None,
             branch: None,
         },
     ];
@@ -1179,6 +1187,7 @@ fn a_commit_that_skipped_the_hooks_says_so_and_leftovers_are_context() {
         ok: true,
         id: "19729ce".into(),
         skipped_hooks: true,
+        range: None,
         branch: None,
     }];
     t.answer =
@@ -1219,6 +1228,7 @@ fn a_bare_push_names_the_branch_it_updated() {
         ok: true,
         id: "dipree/entire-wingman".into(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     }];
     assert_eq!(
@@ -1539,6 +1549,7 @@ fn changes_made_over_ssh_are_one_bullet_per_host() {
         ok,
         id: String::new(),
         skipped_hooks: false,
+        range: None,
         branch: None,
     };
     t.actions = vec![
@@ -2428,5 +2439,68 @@ fn a_second_failure_on_the_way_to_the_fix_is_told_unless_in_the_same_file() {
         [
             "Tests : 2 en échec (test/test_link.py::test_empty) → corrigé en modifiant `test/reviews_test.exs`"
         ]
+    );
+}
+
+#[test]
+fn pushes_of_one_branch_in_a_row_are_one_bullet_whose_range_grows() {
+    let push = |range: &str| Action {
+        kind: ActionKind::Push,
+        detail: "git push".into(),
+        command: "git push".into(),
+        ok: true,
+        id: "main".into(),
+        skipped_hooks: false,
+        range: Some(range.into()),
+        branch: None,
+    };
+    let commit = |id: &str| Action {
+        kind: ActionKind::Commit,
+        detail: format!("fix {id}"),
+        command: "git commit -m x".into(),
+        ok: true,
+        id: id.into(),
+        skipped_hooks: false,
+        range: None,
+        branch: None,
+    };
+    // In one turn: after the commits it covers.
+    let mut t = turn("ship it");
+    t.actions = vec![
+        commit("981f2fd"),
+        push("2734b4c..981f2fd"),
+        commit("769fc1b"),
+        push("981f2fd..769fc1b"),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.travail,
+        [
+            "Commit « fix 981f2fd » (`981f2fd`)",
+            "Commit « fix 769fc1b » (`769fc1b`)",
+            "Poussé `git push` → `main` (`2734b4c..769fc1b`)",
+        ]
+    );
+    // Pushed earlier today: that bullet is revised.
+    let was = "Poussé `git push` → `main` (`2734b4c..981f2fd`)";
+    let logs = vec![("root".to_string(), format!("## Travail produit\n- {was}\n"))];
+    let mut t = turn("ship it");
+    t.actions = vec![push("981f2fd..769fc1b")];
+    let s = run_with(vec![t.clone()], Lang::Fr, &logs);
+    assert!(s.travail.is_empty(), "{:?}", s.travail);
+    assert_eq!(
+        s.travail_revise,
+        [Revision {
+            was: was.into(),
+            now: "Poussé `git push` → `main` (`2734b4c..769fc1b`)".into(),
+        }]
+    );
+    // A push that does not start where that one ended stands alone.
+    t.actions = vec![push("aaaaaaa..bbbbbbb")];
+    let s = run_with(vec![t], Lang::Fr, &logs);
+    assert!(s.travail_revise.is_empty());
+    assert_eq!(
+        s.travail,
+        ["Poussé `git push` → `main` (`aaaaaaa..bbbbbbb`)"]
     );
 }
