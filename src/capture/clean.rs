@@ -1180,6 +1180,32 @@ pub fn failure_line(lines: &[&str]) -> Option<String> {
         .find(names_error)
         .or_else(|| lines.iter().filter(real).find(names_error))
         .map(|l| clean(l))
+        .or_else(|| lines.iter().find_map(|l| shell_complaint(l)))
+}
+
+/// The shell's own refusal to run a program (`(eval):1: command not
+/// found: tox`, `bash: tox: command not found`), without its place.
+fn shell_complaint(line: &str) -> Option<String> {
+    let t = line.trim();
+    let lower = t.to_lowercase();
+    if !(lower.contains("command not found") || lower.ends_with(": not found")) {
+        return None;
+    }
+    // `(eval):1:`, `bash: line 3:`, `zsh:1:`, `sh: 1:`: where, not what.
+    let mut rest = t;
+    while let Some((head, tail)) = rest.split_once(':') {
+        let head = head.trim();
+        let program = head.rsplit('/').next().unwrap_or(head);
+        let place = head.starts_with('(')
+            || head.bytes().all(|b| b.is_ascii_digit())
+            || head.starts_with("line ")
+            || matches!(program, "bash" | "zsh" | "sh" | "fish" | "dash");
+        if !place || tail.trim().is_empty() {
+            break;
+        }
+        rest = tail.trim_start();
+    }
+    Some(rest.to_owned())
 }
 
 /// A log line that opens on its time (`16:43:44.048 [error] …`): the
@@ -1932,6 +1958,32 @@ mod tests {
             failure_line(&["Found 2 errors.", "error: could not compile `x`"]).unwrap(),
             "error: could not compile `x`"
         );
+    }
+
+    #[test]
+    fn a_program_the_shell_did_not_find_is_the_failure() {
+        for (out, want) in [
+            (
+                "Exit code 127\n(eval):1: command not found: tox",
+                "command not found: tox",
+            ),
+            (
+                "/bin/bash: line 1: pytest: command not found",
+                "pytest: command not found",
+            ),
+            (
+                "zsh:1: command not found: python",
+                "command not found: python",
+            ),
+            ("sh: 1: jest: not found", "jest: not found"),
+        ] {
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(failure_line(&lines).as_deref(), Some(want), "{out}");
+        }
+        // An error line the runner printed comes first.
+        let lines = ["error: no tests ran", "hint: command not found: x"];
+        assert_eq!(failure_line(&lines).as_deref(), Some("error: no tests ran"));
+        assert_eq!(failure_line(&["Exit code 1"]), None);
     }
 
     #[test]

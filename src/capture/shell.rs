@@ -1069,7 +1069,10 @@ pub fn pushed_range(output: &str) -> Option<String> {
     output.lines().take(400).find_map(|line| {
         let (left, _) = line.trim().split_once(" -> ")?;
         // The flag column: ` + a...b` for a forced update.
-        let r = left.split_whitespace().find(|w| *w != "+")?.trim_start_matches('+');
+        let r = left
+            .split_whitespace()
+            .find(|w| *w != "+")?
+            .trim_start_matches('+');
         let (a, b) = r.split_once("...").or_else(|| r.split_once(".."))?;
         let hex = |h: &str| h.len() >= 7 && h.bytes().all(|c| c.is_ascii_hexdigit());
         (hex(a) && hex(b)).then(|| r.to_owned())

@@ -1941,10 +1941,21 @@ impl TurnCtx<'_> {
                 // Passed again with nothing changed in between, and nothing
                 // said of why it failed: the passing run's bullet is the news.
                 (true, true) if vague => None,
+                // Run another way (`tox` not found, `uv run tox` passing):
+                // that way is the fix.
                 (true, true) => Some(format!(
-                    "{what}{summary} → {} {}",
+                    "{what}{summary} → {} {}{}",
                     l.passed.unwrap_or(0),
-                    w.passed_word(l.passed.unwrap_or(0))
+                    w.passed_word(l.passed.unwrap_or(0)),
+                    if program(&l.command) == program(&f.command) {
+                        String::new()
+                    } else {
+                        format!(
+                            " ({} `{}`)",
+                            w.works_with,
+                            self.shown_command(&l.command, 60)
+                        )
+                    }
                 )),
                 (true, false) => Some(format!(
                     "{what}{summary} → {} {}{}",

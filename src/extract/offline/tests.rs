@@ -2504,3 +2504,34 @@ fn pushes_of_one_branch_in_a_row_are_one_bullet_whose_range_grows() {
         ["Poussé `git push` → `main` (`aaaaaaa..bbbbbbb`)"]
     );
 }
+
+#[test]
+fn a_test_run_that_passed_another_way_says_which() {
+    let mut t = turn("sweep tests");
+    let mut failed = test_check("tox 2>&1", false, (0, 0), "command not found: tox");
+    failed.passed = None;
+    failed.failed = None;
+    t.checks = vec![
+        failed.clone(),
+        test_check(
+            "uv run tox 2>&1",
+            true,
+            (1111, 0),
+            "Success: no issues found",
+        ),
+    ];
+    let s = run(vec![t.clone()]);
+    assert_eq!(
+        s.problemes,
+        ["Tests en échec (command not found: tox) → 1111 réussis (résolu avec `uv run tox`)"]
+    );
+    // Run again the same way: the count is the news, not the command.
+    t.checks[1].command = "tox 2>&1".into();
+    failed.summary = "error: flaky network".into();
+    t.checks[0] = failed;
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        ["Tests en échec (error: flaky network) → 1111 réussis"]
+    );
+}
