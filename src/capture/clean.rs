@@ -65,21 +65,43 @@ pub fn classify(text: &str, has_image: bool) -> UserText {
             .unwrap_or("")
             .trim()
             .to_owned();
+        let uncoloured = |t: Option<&str>| {
+            t.map(|t| {
+                if t.contains('\x1b') {
+                    crate::format::strip_ansi(t)
+                } else {
+                    t.to_owned()
+                }
+            })
+        };
+        let stderr = uncoloured(tag_content(text, "bash-stderr")).unwrap_or_default();
         let out = [
-            tag_content(text, "bash-stdout"),
-            tag_content(text, "bash-stderr"),
+            uncoloured(tag_content(text, "bash-stdout")),
+            Some(stderr.clone()),
         ]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
         .join("\n");
         let lines: Vec<&str> = out.lines().collect();
-        let telling = failure_line(&lines).or_else(|| {
-            lines
-                .iter()
-                .find(|l| names_an_error(l))
-                .map(|l| l.trim().to_owned())
-        });
+        // A program that says why it stopped on stderr (`No test files
+        // found, exiting with code 1`) need not say "error".
+        let telling = failure_line(&lines)
+            .or_else(|| {
+                lines
+                    .iter()
+                    .find(|l| names_an_error(l))
+                    .map(|l| l.trim().to_owned())
+            })
+            .or_else(|| {
+                stderr
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| {
+                        l.to_lowercase().contains("exit") && l.chars().any(char::is_alphabetic)
+                    })
+                    .map(str::to_owned)
+            });
         return UserText::ShellOutput { command, telling };
     }
     if is_client_text(text) {
@@ -2135,6 +2157,17 @@ mod tests {
             UserText::ShellOutput {
                 command: "make".into(),
                 telling: Some("a.c:3: error: x undeclared".into())
+            }
+        );
+        // Coloured, and saying why it stopped without the word "error".
+        assert_eq!(
+            classify(
+                "<bash-stdout>\n RUN  v4.0.18\n</bash-stdout><bash-stderr>\u{1b}[31mNo test files found, exiting with code 1\n\u{1b}[39m\ninclude: **/*.test.ts</bash-stderr>",
+                false
+            ),
+            UserText::ShellOutput {
+                command: String::new(),
+                telling: Some("No test files found, exiting with code 1".into())
             }
         );
         assert_eq!(

@@ -349,6 +349,8 @@ pub struct Builder<'s> {
     at_start: bool,
     /// The user's own shell command just before (bash mode) and its telling line.
     shell: Option<String>,
+    /// A shell command whose output has not come yet (its own record).
+    shell_command: Option<String>,
     /// The turn before what was fed ended with the user declining or
     /// stopping a call (the previous pass said so).
     refused_before: bool,
@@ -390,6 +392,7 @@ impl<'s> Builder<'s> {
             here: None,
             at_start: false,
             shell: None,
+            shell_command: None,
             refused_before: false,
             offset: 0,
             tasks: Vec::new(),
@@ -890,6 +893,16 @@ impl<'s> Builder<'s> {
         let has_image = content.blocks().contains(&Block::Image);
         match clean::classify(&text.join("\n"), has_image) {
             UserText::ShellOutput { command, telling } => {
+                // Newer clients write the command and its output as two
+                // records.
+                let command = if command.is_empty() {
+                    self.shell_command.take().unwrap_or_default()
+                } else {
+                    command
+                };
+                if telling.is_none() {
+                    self.shell_command = Some(command.clone()).filter(|c| !c.is_empty());
+                }
                 self.shell = telling.map(|t| {
                     if command.is_empty() {
                         t
@@ -2022,8 +2035,11 @@ fn refused_command_line(output: &str) -> bool {
 /// A request that points at something just shown ("fix these").
 fn points_back(request: &str) -> bool {
     let lower = request.to_lowercase();
+    // "Debug why I cannot run the tests": what the shell just printed is
+    // the trouble spoken of.
     [
-        "these", "this", "that", "them", "those", "it", "ça", "ces", "cela", "ceci",
+        "these", "this", "that", "them", "those", "it", "ça", "ces", "cela", "ceci", "why",
+        "cannot", "can't", "debug", "pourquoi", "marche",
     ]
     .iter()
     .any(|w| clean::has_word(&lower, w))

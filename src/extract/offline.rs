@@ -2097,7 +2097,12 @@ impl TurnCtx<'_> {
             let lower = p.trim_start().to_lowercase();
             let warns = ["[warning]", "[warn]", "warning:", "warn ", "[error]"]
                 .iter()
-                .any(|m| lower.starts_with(m));
+                .any(|m| lower.starts_with(m))
+                // A program that stopped saying why (`No test files
+                // found, exiting with code 1`).
+                || ["exiting with code", "exit code", "exited with code"]
+                    .iter()
+                    .any(|m| lower.contains(m) && !lower.contains("code 0"));
             // Already said by a failing check of the same turn.
             if !(warns || cues::has_problem_word(p))
                 || t.checks

@@ -2322,3 +2322,34 @@ fn a_background_check_is_counted_when_its_output_is_read() {
     let c = &turns[0].checks[0];
     assert_eq!((c.passed, c.failed), (None, None), "{c:?}");
 }
+
+/// Newer clients write a bash-mode command and its output as two
+/// records; a program that says why it stopped on stderr, in colour, is
+/// the trouble the next request asks about.
+#[test]
+fn the_users_shell_failing_just_before_is_what_they_ask_about() {
+    let turns = build(&[
+        user("refactor the tests"),
+        say("done"),
+        json!({"type":"user","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>Caveat: x</local-command-caveat>"}}),
+        user("<bash-input>npx vitest</bash-input>"),
+        user(
+            "<bash-stdout>\n RUN v4\n</bash-stdout><bash-stderr>\u{1b}[31mNo test files found, exiting with code 1\n</bash-stderr>",
+        ),
+        user("debug why I cannot run the new vitest files"),
+        say("ok"),
+    ]);
+    assert_eq!(turns.len(), 2, "{turns:?}");
+    assert_eq!(
+        turns[1].pasted,
+        ["npx vitest: No test files found, exiting with code 1"]
+    );
+    // A request that does not speak of it leaves it out.
+    let turns = build(&[
+        user("<bash-input>npx vitest</bash-input>"),
+        user("<bash-stderr>No test files found, exiting with code 1</bash-stderr>"),
+        user("add a README section on deployment"),
+        say("ok"),
+    ]);
+    assert!(turns[0].pasted.is_empty(), "{turns:?}");
+}
