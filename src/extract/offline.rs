@@ -3588,8 +3588,29 @@ fn picks_a_way(request: &str) -> bool {
             && !p[1].starts_with('-')
             && p[1].contains(['.', '_', '(', '`', ':'])
     });
+    // "Let's apply the fixes you suggest:\n\n1. fail loud.\n2. leave it
+    // alone.": an answer, point by point, to what was offered.
+    const OFFERED: &[&str] = &[
+        "you suggest",
+        "you propose",
+        "you recommend",
+        "your suggestion",
+        "your recommendation",
+        "tu proposes",
+        "tu suggères",
+        "vous proposez",
+        "tes suggestions",
+        "vos suggestions",
+    ];
+    let point_by_point = first.trim_end().ends_with(':')
+        && OFFERED.iter().any(|o| padded.contains(o))
+        && request[first.len()..]
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .all(|l| l.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '*' | '•')));
     first.split_whitespace().count() <= 60
-        && (names_an_option || MARKS.iter().any(|m| padded.contains(m)))
+        && (names_an_option || point_by_point || MARKS.iter().any(|m| padded.contains(m)))
 }
 
 /// The user saying something does not work (or is wrong).
@@ -3820,7 +3841,60 @@ fn objective(request: &str, any_sentence: bool) -> Option<String> {
         && !first_par.contains(['{', '}', '=', '(', '<', '>', '|'])
         && !first_par.contains("://")
         && !first_par.lines().any(|l| l.starts_with([' ', '\t']));
-    objective_in(first_par, false)
+    // "Let's apply the fixes you suggest:\n\n1. fail loud.\n2. leave it
+    // alone.": the short list after the colon is what was chosen.
+    let lead = request.trim().lines().next().unwrap_or("").trim();
+    let listed = || -> Option<String> {
+        if !lead.ends_with(':') {
+            return None;
+        }
+        let rest = request.trim()[lead.len()..].trim();
+        let items: Vec<&str> = rest
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let item = |l: &str| -> Option<String> {
+            let body = l
+                .strip_prefix(['-', '*', '•'])
+                .or_else(|| {
+                    let digits = l.find(|c: char| !c.is_ascii_digit())?;
+                    (digits > 0)
+                        .then(|| l[digits..].strip_prefix(['.', ')']))
+                        .flatten()
+                })?
+                .trim();
+            (body.split_whitespace().count() <= 12 && !body.contains(['`', '{', '<', '|']))
+                .then(|| body.trim_end_matches('.').to_owned())
+        };
+        if !(1..=6).contains(&items.len()) {
+            return None;
+        }
+        let numbered = items
+            .iter()
+            .all(|l| l.starts_with(|c: char| c.is_ascii_digit()));
+        let bodies: Vec<String> = items.iter().map(|l| item(l)).collect::<Option<_>>()?;
+        let shown: Vec<String> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                if numbered {
+                    format!("{}. {b}", i + 1)
+                } else {
+                    b.clone()
+                }
+            })
+            .collect();
+        Some(shown.join("; "))
+    };
+    let with_list = listed().and_then(|l| {
+        // The lead-in of a list asks for it, whatever its words.
+        let g = objective_in(lead.trim_end_matches(':'), true)?;
+        (g.chars().count() + l.chars().count() < MAX_GOAL)
+            .then(|| format!("{}: {l}", g.trim_end_matches([':', ' '])))
+    });
+    with_list
+        .or_else(|| objective_in(first_par, false))
         .or_else(|| {
             pars.next()
                 .filter(|p| prose(p) && context_ok)

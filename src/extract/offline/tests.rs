@@ -2535,3 +2535,30 @@ fn a_test_run_that_passed_another_way_says_which() {
         ["Tests en échec (error: flaky network) → 1111 réussis"]
     );
 }
+
+#[test]
+fn a_point_by_point_answer_to_what_was_offered_is_a_decision() {
+    let mut t = turn("let's apply the fixes you suggest:\n\n1. fail loud.\n\n2. leave it alone.");
+    t.first = false;
+    let s = run(vec![t]);
+    assert!(s.objectif.is_empty(), "{:?}", s.objectif);
+    assert_eq!(
+        s.decisions,
+        [
+            "Consigne de l'utilisateur : « Let's apply the fixes you suggest: 1. fail loud; 2. leave it alone »"
+        ]
+    );
+    // A list that is the work asked for is the goal, with its items.
+    let t = turn("Please add these checks:\n- lint on push\n- tests on PR");
+    let s = run(vec![t]);
+    assert!(s.decisions.is_empty(), "{:?}", s.decisions);
+    assert_eq!(s.objectif, ["Add these checks: lint on push; tests on PR"]);
+    // A long list, or one of code, is not shown.
+    let t = turn("Please fix these:\n\n1. `a.rs` fails with `E0382`\n2. the docs are stale");
+    let s = run(vec![t]);
+    assert!(
+        s.objectif.iter().all(|g| !g.contains("E0382")),
+        "{:?}",
+        s.objectif
+    );
+}
