@@ -1827,6 +1827,33 @@ impl TurnCtx<'_> {
         // bullet that says both.
         let mut errors: Vec<ToolError> = Vec::new();
         for e in &t.errors {
+            // The same program denied again (`git reset --hard HEAD~1`,
+            // then `… 7642e85`): one refusal, both commands named.
+            if let Some(cmd) = denied_command(&e.message) {
+                let again = errors.iter_mut().find(|m| {
+                    m.tool == e.tool
+                        && m.resolved == e.resolved
+                        && denied_commands(&m.message).is_some_and(|cs| {
+                            cs.iter()
+                                .any(|c| segment_program(c) == segment_program(cmd))
+                        })
+                });
+                if let Some(m) = again {
+                    let mut cs = denied_commands(&m.message).unwrap_or_default();
+                    if !cs.contains(&cmd) && cs.len() < 4 {
+                        cs.push(cmd);
+                    }
+                    let shown: Vec<String> =
+                        cs.iter().map(|c| format!("`{}`", cap(c, 60))).collect();
+                    m.message = format!(
+                        "Permission to use {} with command {} has been denied.",
+                        m.tool,
+                        shown.join(", ")
+                    );
+                    m.target.clear();
+                    continue;
+                }
+            }
             let same = errors.iter_mut().find(|m| {
                 !m.target.is_empty()
                     && m.target == e.target
@@ -1850,14 +1877,14 @@ impl TurnCtx<'_> {
                 None => errors.push(e.clone()),
             }
         }
-        // An edit whose text was not there, redone at once, says less than
-        // any other failure: last when there are more than fit.
+        // An edit redone at once (its text was not there, the file had
+        // changed under it) says less than any other failure: last when
+        // there are more than fit.
         errors.sort_by_key(|e| {
             matches!(
                 e.tool.as_str(),
                 "Edit" | "MultiEdit" | "Write" | "NotebookEdit"
-            ) && e.message.starts_with("String to replace not found")
-                && e.resolved
+            ) && e.resolved
                 && e.fixed_in.is_empty()
                 && e.resolved_by.is_none()
         });
@@ -3189,6 +3216,31 @@ fn passing_tests(t: &Turn) -> Option<&Check> {
             && program(&x.command) == program(&c.command)
     });
     (c.ok && !told_after).then_some(c)
+}
+
+/// The command of the client's "Permission to use Bash with command X has
+/// been denied." (a rule or mode that refuses it).
+fn denied_command(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("Permission to use ")?;
+    let (_, cmd) = rest.split_once(" with command ")?;
+    let cmd = cmd.trim_end().strip_suffix(" has been denied.")?;
+    (!cmd.contains('`')).then_some(cmd.trim())
+}
+
+/// The commands of a refusal, as the client said it or as merged.
+fn denied_commands(message: &str) -> Option<Vec<&str>> {
+    if let Some(c) = denied_command(message) {
+        return Some(vec![c]);
+    }
+    let rest = message.strip_prefix("Permission to use ")?;
+    let (_, cmds) = rest.split_once(" with command ")?;
+    let cmds = cmds.strip_suffix(" has been denied.")?;
+    Some(
+        cmds.split(", ")
+            .map(|c| c.trim_matches('`'))
+            .filter(|c| !c.is_empty())
+            .collect(),
+    )
 }
 
 /// A push's bullet that ends with its range: what precedes the range,

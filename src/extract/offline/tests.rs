@@ -2562,3 +2562,30 @@ fn a_point_by_point_answer_to_what_was_offered_is_a_decision() {
         s.objectif
     );
 }
+
+#[test]
+fn the_same_program_denied_twice_is_one_refusal() {
+    let denied = |cmd: &str| ToolError {
+        tool: "Bash".into(),
+        target: cmd.into(),
+        message: format!("Permission to use Bash with command {cmd} has been denied."),
+        resolved: false,
+        fixed_in: vec![],
+        resolved_by: None,
+        cause: None,
+    };
+    let mut t = turn("fix the merge");
+    t.errors = vec![
+        denied("git reset --hard HEAD~1"),
+        denied("git reset --hard 7642e85"),
+        denied("rm -rf build"),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.problemes,
+        [
+            "Bash : Permission to use Bash with command `git reset --hard HEAD~1`, `git reset --hard 7642e85` has been denied. (non résolu)",
+            "`rm -rf build` : Permission to use Bash with command rm -rf build has been denied. (non résolu)",
+        ]
+    );
+}
