@@ -324,6 +324,23 @@ const NOT_A_LESSON: &[&str] = &[
     "that's interesting",
     "bonne remarque",
     "bien vu",
+    // A way offered for the user to pick, not what was found: "My
+    // recommendation: A", "Recommended: Option A".
+    "my recommendation",
+    "recommendation:",
+    "recommended:",
+    "i'd recommend",
+    "i recommend",
+    "i'd suggest",
+    "i suggest",
+    "ma recommandation",
+    "je recommande",
+    "je suggère",
+    // A check that came back as expected: "Good, version 2.1.34 — well
+    // above the minimum."
+    "good,",
+    "good —",
+    "good.",
 ];
 
 /// Verbs that open a line saying what a change did.
@@ -686,7 +703,12 @@ fn score(text: &str, s: &Sentence, first_in_section: bool, turn: Turn) -> Option
     {
         return None;
     }
+    // "Question 1 of ~4: …": one of the questions the answer asks.
+    let asks_in_turn = lower
+        .strip_prefix("question ")
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
     if starts_with_any(&lower, NOT_A_LESSON)
+        || asks_in_turn
         || lower.contains("http://")
         || lower.contains("https://")
     {
@@ -963,6 +985,21 @@ mod tests {
         ] {
             assert!(lessons(said, informational()).is_empty(), "{said}");
         }
+    }
+
+    #[test]
+    fn a_way_offered_or_a_question_asked_is_no_lesson() {
+        for said in [
+            "My recommendation: A — `gh release list --json tagName` sorted newest-first, because it is exact.",
+            "Recommended: Option A — CWD by default, but honor `--dataset` if already provided because users expect it.",
+            "Question 1 of ~4: The skip-gate in the current `nightly.yml` compares to commits in the last 24h because of cron.",
+            "Good, version 2.1.34 — well above the 1.0.33 minimum the plugin system needs because of hooks.",
+        ] {
+            assert!(lessons(said, informational()).is_empty(), "{said}");
+        }
+        // What was found, said with a reason, still is.
+        let found = "The cache is rebuilt on every start because the key includes the process id.";
+        assert_eq!(lessons(found, informational()), [found]);
     }
 
     #[test]
