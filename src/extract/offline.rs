@@ -579,6 +579,41 @@ fn leaves_changes_behind(text: &str) -> bool {
 
 /// A request only to ship what is done ("Commit, push and pr it"): no
 /// goal, the commit and push bullets say it; its answer may still teach.
+/// A goal that only says to go on: a verb and what it points back at
+/// (`Run it`, `Apply the edits`), or carrying on (`Continue`).
+fn says_only_go_on(goal: &str) -> bool {
+    const POINTING: &[&str] = &[
+        "it", "that", "this", "them", "these", "those", "ça", "cela", "ceci", "edits", "changes",
+        "fixes",
+    ];
+    const GO_ON: &[&str] = &[
+        "continue",
+        "continue implementation",
+        "keep going",
+        "go ahead",
+        "go on",
+        "proceed",
+        "carry on",
+        "continue the implementation",
+        "continue with the implementation",
+        "vas-y",
+        "continue l'implémentation",
+        "on continue",
+    ];
+    let l = goal.trim().trim_end_matches(['.', '!', '?']).to_lowercase();
+    let words: Vec<&str> = l
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    GO_ON.contains(&l.as_str())
+        || (words.len() <= 3
+            && words.len() >= 2
+            && words.last().is_some_and(|w| POINTING.contains(w))
+            && words[..words.len() - 1]
+                .iter()
+                .all(|w| !POINTING.contains(w) || matches!(*w, "the")))
+}
+
 fn is_shipping(request: &str) -> bool {
     const SHIPPING: &[&str] = &[
         "commit",
@@ -608,6 +643,11 @@ fn is_shipping(request: &str) -> bool {
         "committe",
         "pousse",
         "change",
+        // "Can you commit?", "Commit and continue".
+        "can",
+        "you",
+        "we",
+        "continue",
     ];
     let l = request.trim().to_lowercase();
     let words: Vec<&str> = l
@@ -1211,6 +1251,11 @@ impl TurnCtx<'_> {
             },
         };
         let mut bullet = text;
+        // "Run it", "Do that", "Continue implementation": said to go on
+        // with what the previous answer offered; tomorrow it says nothing.
+        if t.pasted.is_empty() && t.ide.is_empty() && says_only_go_on(&bullet) {
+            return;
+        }
         // "Fix these" says what with what the user pasted.
         if bullet.split_whitespace().count() < 6
             && let Some(p) = t.pasted.first()

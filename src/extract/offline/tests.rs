@@ -2589,3 +2589,28 @@ fn the_same_program_denied_twice_is_one_refusal() {
         ]
     );
 }
+
+#[test]
+fn a_goal_that_only_says_to_go_on_is_left_out() {
+    for said in [
+        "Run it",
+        "Do that",
+        "Apply the edits",
+        "Continue implementation",
+        "Can you commit?",
+        "Commit and continue",
+        "Can you push",
+    ] {
+        let mut t = turn(said);
+        t.first = false;
+        let s = run(vec![t]);
+        assert!(s.objectif.is_empty(), "{said}: {:?}", s.objectif);
+    }
+    // Naming what is run or fixed is a goal.
+    for said in ["Run the migration script", "Fix the flaky login test"] {
+        let mut t = turn(said);
+        t.first = false;
+        let s = run(vec![t]);
+        assert_eq!(s.objectif, [said], "{said}");
+    }
+}
