@@ -69,6 +69,10 @@ pub struct Cursor {
     /// gist): the next request may be a bare "B".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub offered: Vec<(String, String)>,
+    /// The checklist steps of the skills loaded so far: a later to-do
+    /// copied from one is the skill's process, not the project's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skill_steps: Vec<String>,
 }
 
 /// What a pass takes over from the one before (see [`Cursor`]).
@@ -79,6 +83,7 @@ struct Carry {
     asked: Option<String>,
     tasks: Vec<CarriedTask>,
     offered: Vec<(String, String)>,
+    skill_steps: Vec<String>,
 }
 
 /// One task of [`Cursor::tasks`].
@@ -307,6 +312,7 @@ pub fn run(
                 asked: c.asked.clone(),
                 tasks: c.tasks.clone(),
                 offered: c.offered.clone(),
+                skill_steps: c.skill_steps.clone(),
             },
         )?,
         None => {
@@ -372,6 +378,7 @@ fn read_from(
         asked,
         tasks,
         offered,
+        skill_steps,
     } = carry;
     let mut reader = StreamReader::open(path, offset)?;
     if offset > 0 {
@@ -391,7 +398,8 @@ fn read_from(
         .carrying(carried)
         .asked_before(asked)
         .with_tasks(tasks.into_iter().map(|t| (t.id, t.todo)).collect())
-        .offered_before(offered);
+        .offered_before(offered)
+        .with_skill_steps(skill_steps);
     if offset == 0 {
         b = b.starts_session();
     }
@@ -419,6 +427,7 @@ fn read_from(
     } else {
         Vec::new()
     };
+    let skill_steps = b.skill_steps().to_vec();
     let (turns, open, tasks) = b.finish_with_tasks();
     Ok(Pass {
         turns,
@@ -436,6 +445,7 @@ fn read_from(
                 .map(|(id, todo)| CarriedTask { id, todo })
                 .collect(),
             offered,
+            skill_steps,
             ..Default::default()
         },
         lines_skipped: reader.lines_skipped(),

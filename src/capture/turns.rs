@@ -351,6 +351,9 @@ pub struct Builder<'s> {
     shell: Option<String>,
     /// A shell command whose output has not come yet (its own record).
     shell_command: Option<String>,
+    /// The checklist steps of the skills loaded so far, as their words: a
+    /// to-do copied from one is the skill's process, not the project's.
+    skill_steps: Vec<String>,
     /// The turn before what was fed ended with the user declining or
     /// stopping a call (the previous pass said so).
     refused_before: bool,
@@ -393,6 +396,7 @@ impl<'s> Builder<'s> {
             at_start: false,
             shell: None,
             shell_command: None,
+            skill_steps: Vec::new(),
             refused_before: false,
             offset: 0,
             tasks: Vec::new(),
@@ -436,6 +440,17 @@ impl<'s> Builder<'s> {
             }
             _ => self.asked.clone(),
         }
+    }
+
+    /// The skill checklist steps the previous passes saw.
+    pub fn with_skill_steps(mut self, steps: Vec<String>) -> Self {
+        self.skill_steps = steps;
+        self
+    }
+
+    /// The skill checklist steps seen so far, for the next pass.
+    pub fn skill_steps(&self) -> &[String] {
+        &self.skill_steps
     }
 
     /// Errors the previous pass's turns ended with.
@@ -779,7 +794,7 @@ impl<'s> Builder<'s> {
         }
         cur.just_declined = false;
         if tu.name == "TodoWrite" && !input.todos.is_empty() {
-            cur.turn.todos = input
+            let todos: Vec<Todo> = input
                 .todos
                 .iter()
                 .filter_map(|t| {
@@ -788,8 +803,9 @@ impl<'s> Builder<'s> {
                         status: todo_status(&t.status)?,
                     })
                 })
-                .filter(|t| !t.text.is_empty())
+                .filter(|t| !t.text.is_empty() && !skill_step(&t.text, &self.skill_steps))
                 .collect();
+            self.cur().turn.todos = todos;
         }
         let call = Call {
             at: self.offset,
@@ -879,6 +895,32 @@ impl<'s> Builder<'s> {
             }
             let text: Vec<&str> = content.texts().collect();
             self.task_notified(&text.join("\n"));
+            return;
+        }
+        if rec.is_meta
+            && let Some(first) = content.texts().next()
+            && first
+                .trim_start()
+                .starts_with("Base directory for this skill:")
+        {
+            for line in first.lines() {
+                // `3. **Ask clarifying questions** — one at a time`,
+                // `- [ ] Spec self-review`: a step of its checklist.
+                let t = line.trim_start();
+                let numbered = t
+                    .find(|c: char| !c.is_ascii_digit())
+                    .is_some_and(|n| n > 0 && t[n..].starts_with(['.', ')']));
+                if !(numbered || t.starts_with(['-', '*'])) {
+                    continue;
+                }
+                let words = step_words(t);
+                if words.len() >= 2 && self.skill_steps.len() < MAX_SKILL_STEPS {
+                    let step = words[..words.len().min(16)].join(" ");
+                    if !self.skill_steps.contains(&step) {
+                        self.skill_steps.push(step);
+                    }
+                }
+            }
             return;
         }
         if rec.is_meta
@@ -1224,6 +1266,7 @@ impl<'s> Builder<'s> {
                     .filter(|s| !s.is_empty());
                 if let (Some(id), Some(subject)) = (id, subject)
                     && self.tasks.len() < BUILD_CAP
+                    && !skill_step(subject, &self.skill_steps)
                 {
                     self.tasks.push((
                         id,
@@ -2043,6 +2086,51 @@ fn points_back(request: &str) -> bool {
     ]
     .iter()
     .any(|w| clean::has_word(&lower, w))
+}
+
+/// Skill checklist steps kept per session (carried in the cursor).
+const MAX_SKILL_STEPS: usize = 120;
+
+/// The words a checklist step is matched on: lowercase, three letters or
+/// more, what is in parentheses left out (`Explore project context (web
+/// app)` adds the project's words to the skill's step).
+fn step_words(text: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A to-do that is a step of a skill's own checklist (`Spec self-review`,
+/// `Propose 2-3 approaches with tradeoffs`): nearly all its words on one
+/// line of the skill, starting with its first.
+fn skill_step(todo: &str, steps: &[String]) -> bool {
+    let words = step_words(todo);
+    if words.len() < 2 || words.len() > 10 {
+        return false;
+    }
+    steps.iter().any(|step| {
+        let line: Vec<&str> = step.split(' ').collect();
+        // `tradeoffs` for the skill's `trade-offs`.
+        let joined = step.replace(' ', "");
+        let on_line = words
+            .iter()
+            .filter(|w| line.contains(&w.as_str()) || (w.len() >= 6 && joined.contains(w.as_str())))
+            .count();
+        line.contains(&words[0].as_str()) && on_line * 4 >= words.len() * 3
+    })
 }
 
 fn todo_status(s: &str) -> Option<TodoStatus> {

@@ -2353,3 +2353,66 @@ fn the_users_shell_failing_just_before_is_what_they_ask_about() {
     ]);
     assert!(turns[0].pasted.is_empty(), "{turns:?}");
 }
+
+/// A skill's checklist copied into the model's to-do list is the skill's
+/// process: left out, in this pass and the next; the project's own
+/// to-dos stay.
+#[test]
+fn a_skills_checklist_is_no_to_do_of_the_project() {
+    let skill = "Base directory for this skill: /p/skills/brainstorming\n\n# Brainstorming\n\n1. **Explore project context** — check files\n3. **Propose 2-3 approaches** — with trade-offs and your recommendation\n7. **Spec self-review** — quick inline check\n\nNot a step: write the design doc first.";
+    let todos = json!({"todos": [
+        {"content": "Explore project context (workflows, README)", "status": "completed", "activeForm": "x"},
+        {"content": "Propose 2-3 approaches with tradeoffs", "status": "pending", "activeForm": "x"},
+        {"content": "Spec self-review", "status": "pending", "activeForm": "x"},
+        {"content": "Wire cargo nightly publishing from nightly.yml", "status": "pending", "activeForm": "x"},
+    ]});
+    let lines = [
+        user("design the nightly channel"),
+        json!({"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":skill}]}}),
+        calls(&[("t", "TodoWrite", todos.clone())]),
+        result(
+            "t",
+            "Todos have been modified successfully.",
+            false,
+            json!(null),
+        ),
+        say("Here is the plan."),
+    ];
+    let texts = |t: &Turn| t.todos.iter().map(|t| t.text.clone()).collect::<Vec<_>>();
+    let turns = build(&lines);
+    assert_eq!(
+        texts(&turns[0]),
+        ["Wire cargo nightly publishing from nightly.yml"]
+    );
+    // The skill read in an earlier pass: its steps come with the cursor.
+    let mut b = Builder::new(&NoSubagents);
+    for l in &lines[..2] {
+        b.feed(&Record::parse(l.to_string().as_bytes()).unwrap());
+    }
+    let steps = b.skill_steps().to_vec();
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    let mut b = Builder::new(&NoSubagents).with_skill_steps(steps);
+    for l in [
+        user("go on"),
+        calls(&[("t", "TodoWrite", todos)]),
+        result("t", "ok", false, json!(null)),
+    ] {
+        b.feed(&Record::parse(l.to_string().as_bytes()).unwrap());
+    }
+    let turns = b.finish();
+    assert_eq!(
+        texts(&turns[0]),
+        ["Wire cargo nightly publishing from nightly.yml"]
+    );
+    // Without the skill, every to-do is the project's.
+    let turns = build(&[
+        user("plan it"),
+        calls(&[(
+            "t",
+            "TodoWrite",
+            json!({"todos": [{"content": "Spec self-review", "status": "pending", "activeForm": "x"}]}),
+        )]),
+        result("t", "ok", false, json!(null)),
+    ]);
+    assert_eq!(texts(&turns[0]), ["Spec self-review"]);
+}
