@@ -1071,6 +1071,50 @@ impl TurnCtx<'_> {
         untrimmed_command(&parts.join(" && "), max)
     }
 
+    /// A test or build run as its bullet shows it: the runner, without
+    /// what the line does around it (`echo "=== gofmt ===" && …`, `… 2>&1
+    /// | tail -15 && git add -A && git commit …`).
+    fn shown_check(&self, command: &str, max: usize) -> String {
+        let line = one_line(command);
+        let aside = |p: &str| {
+            let prog = p.split_whitespace().next().unwrap_or("");
+            matches!(
+                prog,
+                "git"
+                    | "echo"
+                    | "printf"
+                    | "ls"
+                    | "cat"
+                    | "tail"
+                    | "head"
+                    | "pwd"
+                    | "wc"
+                    | "true"
+                    | "sleep"
+                    | "clear"
+            )
+        };
+        let mut parts: Vec<&str> = line.split(" && ").map(str::trim).collect();
+        if parts.iter().any(|p| !aside(p)) {
+            parts.retain(|p| !aside(p));
+        }
+        // A pipe into a pager or a filter changes what is shown, not what
+        // ran.
+        let parts: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                let p = match p.split_once(" | ") {
+                    Some((run, into)) if aside(into) || into.trim_start().starts_with("grep ") => {
+                        run
+                    }
+                    _ => p,
+                };
+                p.replace(" 2>&1", "").replace(" 2>/dev/null", "")
+            })
+            .collect();
+        self.shown_command(&parts.join(" && "), max)
+    }
+
     /// Worth a work bullet: the project's files, and those of another
     /// repository the session worked in (shown whole); not the client's
     /// own files (`~/.claude/…`: plans, settings) nor scratch files.
@@ -1649,7 +1693,7 @@ impl TurnCtx<'_> {
                         .as_deref()
                         .map(|p| format!(", {} {p}", w.coverage))
                         .unwrap_or_default(),
-                    self.shown_command(&c.command, 60)
+                    self.shown_check(&c.command, 60)
                 ),
             );
         } else if let Some(c) = t
@@ -1681,7 +1725,7 @@ impl TurnCtx<'_> {
                     w.tests,
                     w.colon,
                     w.passed,
-                    self.shown_command(&c.command, 60)
+                    self.shown_check(&c.command, 60)
                 ),
             );
         }
@@ -2022,11 +2066,7 @@ impl TurnCtx<'_> {
                     if program(&l.command) == program(&f.command) {
                         String::new()
                     } else {
-                        format!(
-                            " ({} `{}`)",
-                            w.works_with,
-                            self.shown_command(&l.command, 60)
-                        )
+                        format!(" ({} `{}`)", w.works_with, self.shown_check(&l.command, 60))
                     }
                 )),
                 (true, false) => Some(format!(
@@ -2037,7 +2077,7 @@ impl TurnCtx<'_> {
                 )),
                 (false, _) if vague => Some(format!(
                     "{what} (`{}`, {})",
-                    self.shown_command(&f.command, 60),
+                    self.shown_check(&f.command, 60),
                     w.unresolved
                 )),
                 (false, _) => Some(format!("{what}{summary} ({})", w.unresolved)),
@@ -2114,7 +2154,7 @@ impl TurnCtx<'_> {
             let head = format!(
                 "{} `{}` {}{summary}",
                 w.build,
-                self.shown_command(&c.command, 60),
+                self.shown_check(&c.command, 60),
                 w.failed
             );
             let bullet = match (later_ok, fixed.is_empty()) {
@@ -2212,7 +2252,7 @@ impl TurnCtx<'_> {
             .filter(|c| !c.command.contains('|') || !c.summary.is_empty())
             .take(4)
             .map(|c| {
-                let cmd = format!("`{}`", self.shown_command(&c.command, 50));
+                let cmd = format!("`{}`", self.shown_check(&c.command, 50));
                 if c.summary.is_empty() || c.summary.chars().count() > 40 {
                     cmd
                 } else {

@@ -2614,3 +2614,22 @@ fn a_goal_that_only_says_to_go_on_is_left_out() {
         assert_eq!(s.objectif, [said], "{said}");
     }
 }
+
+#[test]
+fn a_test_run_is_shown_without_what_the_line_does_around_it() {
+    let mut t = turn("fix the race");
+    t.files = vec![file("authcode/authcode.go", Change::Updated)];
+    t.checks = vec![test_check(
+        "echo \"=== tests ===\" && go test -race ./... 2>&1 | tail -15 && git add -A && git commit -m x",
+        true,
+        (9, 0),
+        "",
+    )];
+    let s = run(vec![t]);
+    assert!(
+        s.travail
+            .contains(&"Tests : 9 réussis (`go test -race ./...`)".to_string()),
+        "{:?}",
+        s.travail
+    );
+}
