@@ -2250,6 +2250,13 @@ impl TurnCtx<'_> {
             // Piped into `tail`, its exit status is the pipe's: only a run
             // whose output said it was clean (`0 issues.`).
             .filter(|c| !c.command.contains('|') || !c.summary.is_empty())
+            // One line that ran the tests and the linter: the tests' bullet
+            // names it already.
+            .filter(|c| {
+                !t.checks
+                    .iter()
+                    .any(|x| x.test && x.ok && x.command == c.command)
+            })
             .take(4)
             .map(|c| {
                 let cmd = format!("`{}`", self.shown_check(&c.command, 50));

@@ -2633,3 +2633,22 @@ fn a_test_run_is_shown_without_what_the_line_does_around_it() {
         s.travail
     );
 }
+
+#[test]
+fn one_line_running_the_tests_and_the_linter_is_one_bullet() {
+    let mut t = turn("fix the race");
+    t.files = vec![file("authcode/authcode.go", Change::Updated)];
+    let line = "go test ./internal/... && mise run lint";
+    let mut lint = test_check(line, true, (0, 0), "Finished in 2.7s");
+    lint.test = false;
+    (lint.passed, lint.failed) = (None, None);
+    t.checks = vec![test_check(line, true, (12, 0), ""), lint];
+    let s = run(vec![t]);
+    assert_eq!(
+        s.travail,
+        [
+            "Modifié `authcode/authcode.go`",
+            "Tests : 12 réussis (`go test ./internal/... && mise run lint`)"
+        ]
+    );
+}
