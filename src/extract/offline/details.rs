@@ -330,6 +330,85 @@ pub(super) fn file_details(answer: &str, files: &[String]) -> Vec<(usize, Vec<De
             }
         }
     }
+    // "Created [launch.json](…) with 23 debug configurations — one per
+    // command", "Also fixed a syntax error I found at main.py:849 — …": a
+    // sentence that opens on the change and names one changed file, for a
+    // file nothing above described.
+    for line in answer.lines().take(80) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("```") || t.starts_with('|') || t.starts_with('#') {
+            continue;
+        }
+        for sentence in t.split_inclusive(". ") {
+            let plain = unmark(sentence.trim());
+            let lower = plain.to_lowercase();
+            let opening = ["also ", "i've ", "i have ", "i "]
+                .iter()
+                .fold(lower.as_str(), |l, p| l.strip_prefix(p).unwrap_or(l));
+            let changed = [
+                "created ",
+                "added ",
+                "fixed ",
+                "updated ",
+                "rewrote ",
+                "replaced ",
+                "wrote ",
+                "removed ",
+            ]
+            .iter()
+            .any(|v| opening.starts_with(v));
+            if !changed {
+                continue;
+            }
+            let Some(target) = named_file(&plain, files) else {
+                continue;
+            };
+            if out.iter().any(|(j, _)| *j == target) {
+                continue;
+            }
+            // "I've created a CLAUDE.md file for this repository" says no
+            // more than the bullet's verb and file.
+            const EMPTY: &[&str] = &[
+                "also",
+                "i've",
+                "i",
+                "have",
+                "the",
+                "a",
+                "an",
+                "file",
+                "for",
+                "this",
+                "repository",
+                "repo",
+                "project",
+                "at",
+                "in",
+                "to",
+                "with",
+                "new",
+                "specification",
+                "and",
+            ];
+            let more = opening
+                .split_whitespace()
+                .skip(1)
+                .filter(|w| !w.contains('.') && !w.contains('/'))
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+                .filter(|w| !w.is_empty() && !EMPTY.contains(w))
+                .count();
+            let text = clean(plain.trim_end_matches(['.', ' ']), MAX_DETAIL);
+            if more >= 3 && says_something(&text) {
+                out.push((
+                    target,
+                    vec![Detail {
+                        text,
+                        source: plain,
+                    }],
+                ));
+            }
+        }
+    }
     out
 }
 
@@ -900,6 +979,32 @@ mod tests {
         // Naming no changed file, or two, it says nothing of one.
         assert!(texts("It now works.", &["release.yml"]).is_empty());
         assert!(texts("a.rs and b.rs now agree on it.", &["a.rs", "b.rs"]).is_empty());
+    }
+
+    #[test]
+    fn a_sentence_opening_on_the_change_of_one_file() {
+        let answer = "Created [.vscode/launch.json](.vscode/launch.json) with 23 debug configurations, one per command.\n\n\
+            Also fixed a syntax error I found at [main.py:849](src/cli/main.py#L849): a stray annotation inside a call.";
+        let got = texts(answer, &["src/cli/main.py", ".vscode/launch.json"]);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(
+            got.iter()
+                .any(|(i, d)| *i == 1 && d[0].contains("23 debug configurations")),
+            "{got:?}"
+        );
+        assert!(
+            got.iter()
+                .any(|(i, d)| *i == 0 && d[0].contains("syntax error")),
+            "{got:?}"
+        );
+        // Saying no more than the verb and the file: nothing.
+        assert!(
+            texts(
+                "I've created a CLAUDE.md file for this repository.",
+                &["CLAUDE.md", "x.rs"]
+            )
+            .is_empty()
+        );
     }
 
     #[test]
