@@ -1224,6 +1224,12 @@ impl<'s> Builder<'s> {
                     self.failed(call, text, tur);
                     return;
                 }
+                // `gh api repos/x?ref=y | base64 -d` in zsh: the `?` globbed,
+                // nothing ran, and the pipe's last program exited 0.
+                if piped && shell_refused_all(&output) {
+                    self.failed(call, text, tur);
+                    return;
+                }
                 // `grep passed sweep.log`: a background check's counts.
                 let reads_a_log = !shell::effects(&cmd)
                     .iter()
@@ -2073,6 +2079,23 @@ fn refused_command_line(output: &str) -> bool {
             || l.contains(": invalid option")
             || l.contains(": illegal option")
     })
+}
+
+/// An output that is only the shell refusing to run the line (`(eval):1:
+/// no matches found: x?ref=y`, `zsh: command not found: x`), separators
+/// aside.
+fn shell_refused_all(output: &str) -> bool {
+    let lines: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && l.chars().any(char::is_alphanumeric))
+        .collect();
+    !lines.is_empty()
+        && lines.len() <= 6
+        && lines.iter().all(|l| {
+            let shell = l.starts_with("(eval):") || l.starts_with("zsh:") || l.starts_with("bash:");
+            shell && (l.contains("no matches found") || l.contains("command not found"))
+        })
 }
 
 /// A request that points at something just shown ("fix these").

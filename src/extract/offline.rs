@@ -1943,6 +1943,17 @@ impl TurnCtx<'_> {
                     continue;
                 }
             }
+            // The shell globbing a `?` twice in a turn: one lesson.
+            let complaint = ["no matches found", "command not found"]
+                .into_iter()
+                .find(|k| e.message.contains(k));
+            if let Some(k) = complaint
+                && errors
+                    .iter()
+                    .any(|m| m.tool == e.tool && m.resolved == e.resolved && m.message.contains(k))
+            {
+                continue;
+            }
             let same = errors.iter_mut().find(|m| {
                 !m.target.is_empty()
                     && m.target == e.target

@@ -2416,3 +2416,52 @@ fn a_skills_checklist_is_no_to_do_of_the_project() {
     ]);
     assert_eq!(texts(&turns[0]), ["Spec self-review"]);
 }
+
+/// A piped line the shell refused to run (zsh globbing a `?`) exits 0
+/// through its pipe: still a failure, resolved by the quoted rerun.
+#[test]
+fn a_line_the_shell_refused_behind_a_pipe_failed() {
+    let turns = build(&[
+        user("review PR 36"),
+        calls(&[(
+            "a",
+            "Bash",
+            json!({"command": "gh api repos/o/r/contents/go.mod?ref=fix --jq .content | base64 -d"}),
+        )]),
+        result(
+            "a",
+            "(eval):1: no matches found: repos/o/r/contents/go.mod?ref=fix",
+            false,
+            json!(null),
+        ),
+        calls(&[(
+            "b",
+            "Bash",
+            json!({"command": "gh api 'repos/o/r/contents/go.mod?ref=fix' --jq .content | base64 -d"}),
+        )]),
+        result("b", "module example.com/r\n\ngo 1.24", false, json!(null)),
+        say("The module is on Go 1.24."),
+    ]);
+    let e = &turns[0].errors;
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].message.contains("no matches found") && e[0].resolved,
+        "{e:?}"
+    );
+    // A line whose output only mentions the words ran.
+    let turns = build(&[
+        user("search the logs"),
+        calls(&[(
+            "a",
+            "Bash",
+            json!({"command": "grep -r 'no matches found' logs | head"}),
+        )]),
+        result(
+            "a",
+            "logs/a.txt: zsh: no matches found: *.rs",
+            false,
+            json!(null),
+        ),
+    ]);
+    assert!(turns[0].errors.is_empty(), "{:?}", turns[0].errors);
+}

@@ -2652,3 +2652,24 @@ fn one_line_running_the_tests_and_the_linter_is_one_bullet() {
         ]
     );
 }
+
+#[test]
+fn the_shell_refusing_twice_in_a_turn_is_one_problem() {
+    let globbed = |cmd: &str| ToolError {
+        tool: "Bash".into(),
+        target: cmd.into(),
+        message: format!("(eval):1: no matches found: {cmd}"),
+        resolved: true,
+        fixed_in: vec![],
+        resolved_by: Some("gh api 'repos/o/r?ref=x'".into()),
+        cause: None,
+    };
+    let mut t = turn("review PR 36");
+    t.errors = vec![
+        globbed("repos/o/r/a.go?ref=x"),
+        globbed("repos/o/r/go.mod?ref=x"),
+    ];
+    let s = run(vec![t]);
+    assert_eq!(s.problemes.len(), 1, "{:?}", s.problemes);
+    assert!(s.problemes[0].contains("a.go?ref=x"), "{:?}", s.problemes);
+}
