@@ -149,6 +149,9 @@ pub fn on_stop(ctx: &Ctx, config: &Settings, root: &Path, input: &Stop) -> Resul
             .take(crate::extract::digest::MAX_ENTRY_CHARS)
             .collect();
     }
+    for step in &mut pass.cursor.skill_steps {
+        *step = config.redactor.redact(step);
+    }
     for t in &mut pass.cursor.tasks {
         // Redacted, then cut: a cut first could leave part of a secret.
         t.todo.text = config

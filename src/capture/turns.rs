@@ -122,8 +122,8 @@ const MAX_ANSWERED: usize = 3;
 /// Words an answer before such a notice needs to be kept as one.
 const MIN_ANSWERED_WORDS: usize = 30;
 
-/// A check run in the background (`run_in_background`, `cmd > log &`),
-/// whose counts are read when its output is.
+/// A check the client ran in the background (`run_in_background`), whose
+/// counts are read when its output is.
 #[derive(Debug, Clone)]
 struct Background {
     /// The client's id of the task (`Command running in background with
@@ -2128,10 +2128,16 @@ fn step_words(text: &str) -> Vec<String> {
             _ => {}
         }
     }
+    // A long or mixed token (a key, a hash) is no word of a step, and
+    // steps are kept in the cursor.
+    let wordlike = |w: &str| {
+        let n = w.chars().count();
+        (3..=20).contains(&n) && !(n >= 12 && w.chars().any(|c| c.is_ascii_digit()))
+    };
     plain
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 3)
+        .filter(|w| wordlike(w))
         .map(str::to_owned)
         .collect()
 }

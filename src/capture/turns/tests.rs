@@ -2404,6 +2404,11 @@ fn a_skills_checklist_is_no_to_do_of_the_project() {
         texts(&turns[0]),
         ["Wire cargo nightly publishing from nightly.yml"]
     );
+    // A key in a skill's step is not kept.
+    assert_eq!(
+        step_words("1. Export ghp_4f9a8b7c6d5e4f3a2b1c before the Deploy"),
+        ["export", "ghp", "before", "the", "deploy"]
+    );
     // Without the skill, every to-do is the project's.
     let turns = build(&[
         user("plan it"),
