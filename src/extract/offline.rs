@@ -1196,8 +1196,16 @@ impl TurnCtx<'_> {
             RequestKind::None => return,
             // A slash command is a goal only with what it was asked to do.
             RequestKind::Command => match t.request.split_once(' ') {
+                // Cut here when the branch a review is of follows, so the
+                // bullet's own cut does not take the branch with its tail.
                 Some((_, args)) if args.split_whitespace().count() >= 2 => {
-                    format!("`{}`", one_line(&t.request).replace('`', "'"))
+                    let room = if review::asks_for_review(&t.request) && feature_branch(t).is_some()
+                    {
+                        140
+                    } else {
+                        usize::MAX
+                    };
+                    format!("`{}`", cap(&one_line(&t.request), room).replace('`', "'"))
                 }
                 // The client's own command whose meaning is fixed.
                 None if t.request == "/init" => self.w.init.to_owned(),

@@ -2673,3 +2673,21 @@ fn the_shell_refusing_twice_in_a_turn_is_one_problem() {
     assert_eq!(s.problemes.len(), 1, "{:?}", s.problemes);
     assert!(s.problemes[0].contains("a.go?ref=x"), "{:?}", s.problemes);
 }
+
+#[test]
+fn a_long_review_command_keeps_the_branch_it_reviews() {
+    let mut t = turn(&format!(
+        "/review /security-review\n/simplify\n\nScope: review the commits unique to this branch vs origin/main, {}",
+        "plus any uncommitted changes in the working tree, ignoring code outside this scope entirely. ".repeat(3)
+    ));
+    t.kind = RequestKind::Command;
+    t.tool_calls = 3;
+    t.branch = Some("semantic-provider-contract".into());
+    let s = run(vec![t]);
+    assert_eq!(s.objectif.len(), 1, "{:?}", s.objectif);
+    assert!(
+        s.objectif[0].ends_with("(branche `semantic-provider-contract`)"),
+        "{:?}",
+        s.objectif
+    );
+}
