@@ -1305,7 +1305,12 @@ impl TurnCtx<'_> {
         let mut bullet = text;
         // "Run it", "Do that", "Continue implementation": said to go on
         // with what the previous answer offered; tomorrow it says nothing.
-        if t.pasted.is_empty() && t.ide.is_empty() && says_only_go_on(&bullet) {
+        // A review of "these changes" is said with its branch below.
+        if t.pasted.is_empty()
+            && t.ide.is_empty()
+            && !review::asks_for_review(&t.request)
+            && says_only_go_on(&bullet)
+        {
             return;
         }
         // "Fix these" says what with what the user pasted.

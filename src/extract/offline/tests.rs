@@ -2606,6 +2606,12 @@ fn a_goal_that_only_says_to_go_on_is_left_out() {
         let s = run(vec![t]);
         assert!(s.objectif.is_empty(), "{said}: {:?}", s.objectif);
     }
+    // A review of "the changes" is one, said with its branch.
+    let mut t = turn("Review the changes");
+    t.first = false;
+    t.branch = Some("fix/race".into());
+    let s = run(vec![t]);
+    assert_eq!(s.objectif, ["Review the changes (branche `fix/race`)"]);
     // Naming what is run or fixed is a goal.
     for said in ["Run the migration script", "Fix the flaky login test"] {
         let mut t = turn(said);
