@@ -1015,13 +1015,7 @@ impl<'s> Builder<'s> {
     /// when the client kept one; the head of its report; what the report
     /// says it found).
     fn task_notified(&mut self, text: &str) {
-        let tag = |name: &str| -> Option<&str> {
-            let open = format!("<{name}>");
-            let close = format!("</{name}>");
-            let start = text.find(&open)? + open.len();
-            let end = text[start..].find(&close)? + start;
-            Some(text[start..end].trim())
-        };
+        let tag = |name: &str| tag_of(text, name);
         // A background command's end: its exit code (`completed (exit code
         // 1)`), all a notice tells of it.
         if let Some(id) = tag("task-id")
@@ -1999,13 +1993,9 @@ fn background_id(output: &str) -> Option<String> {
     (!id.is_empty()).then_some(id)
 }
 
-/// `<name>value</name>` in a tool's result.
+/// `<name>value</name>` in a tool's result or a notice, trimmed.
 fn tag_of<'t>(text: &'t str, name: &str) -> Option<&'t str> {
-    let open = format!("<{name}>");
-    let close = format!("</{name}>");
-    let start = text.find(&open)? + open.len();
-    let end = text[start..].find(&close)? + start;
-    Some(text[start..end].trim())
+    crate::transcript::text::tag_content(text, name).map(str::trim)
 }
 
 /// A file as the Read tool shows it (`12\t405 passed`), without its line
